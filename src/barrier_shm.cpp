@@ -1,0 +1,27 @@
+#include "barrier_shm.hpp"
+
+#include "comm_context.hpp"
+#include "config.hpp"
+#include "node_shm.hpp"
+#include "wait.hpp"
+
+namespace mcorecoll {
+
+int barrier_shm(CommContext& ctx, const Config& config) {
+  NodeShm& shm = *ctx.shm;
+  const std::uint64_t seq = ++ctx.seq;
+  Waiter waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.node_comm);
+
+  for (int child : ctx.tree_children) waiter.wait_for(shm.arrive(child), seq);
+  int rc = MPI_SUCCESS;
+  if (ctx.node_rank != 0) {
+    shm.arrive(ctx.node_rank).store(seq, std::memory_order_release);
+    waiter.wait_for(shm.release(ctx.tree_parent), seq);
+  } else if (ctx.node_count > 1) {
+    rc = PMPI_Barrier(ctx.leaders_comm);
+  }
+  if (!ctx.tree_children.empty()) shm.release(ctx.node_rank).store(seq, std::memory_order_release);
+  return rc;
+}
+
+}  // namespace mcorecoll

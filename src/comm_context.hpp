@@ -1,0 +1,62 @@
+// Everything mcorecoll knows about one communicator, built collectively on the first
+// intercepted call and cached on it as an MPI attribute.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hierarchy.hpp"
+#include "placement.hpp"
+
+namespace mcorecoll {
+
+class NodeShm;
+struct Config;
+
+struct RankPlace {
+  int node = 0;       // index of the rank's (pretend) node, 0..node_count-1
+  int node_rank = 0;  // rank inside its node communicator
+  Place place;
+};
+
+class CommContext {
+ public:
+  ~CommContext();
+
+  // Non-empty: every call on this communicator goes to PMPI, for this reason.
+  std::string pmpi_reason;
+
+  MPI_Comm comm = MPI_COMM_NULL;  // the user's communicator (not owned)
+  int rank = 0, size = 0;
+  MPI_Comm node_comm = MPI_COMM_NULL;     // the ranks of this rank's (pretend) node
+  MPI_Comm leaders_comm = MPI_COMM_NULL;  // node rank 0 of every node; null on other ranks
+  int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
+  std::vector<RankPlace> places;  // by rank in `comm`
+  NodeHierarchy hierarchy;        // of this rank's node
+  // This rank's place in the node's gather/release tree (node ranks; parent -1 at the root).
+  int tree_parent = -1;
+  std::vector<int> tree_children;
+  // More ranks on this node than CPUs they may run on: waiting ranks must not spin.
+  bool oversubscribed = false;
+
+  // Shared-memory state of this node, created on first use by an algorithm (null before,
+  // and null for good if creating it failed: then shm_failed is set and calls go to PMPI).
+  std::unique_ptr<NodeShm> shm;
+  bool shm_failed = false;
+
+  // Sequence number of the last shared-memory operation on this communicator; flags carry it.
+  std::uint64_t seq = 0;
+
+  // Builds the context; collective over `comm`. Aborts the job (naming the reason) when the
+  // ranks run with different settings.
+  static std::unique_ptr<CommContext> build(MPI_Comm comm, const Config& config);
+
+  // One paragraph for mcorecoll-info: node, hierarchy, places.
+  std::string describe() const;
+};
+
+}  // namespace mcorecoll

@@ -1,0 +1,301 @@
+#include "config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <sstream>
+
+extern char** environ;
+
+namespace mcorecoll {
+namespace {
+
+constexpr const char* kPrefix = "MCORECOLL_";
+
+std::string upper(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  const auto begin = s.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return "";
+  const auto end = s.find_last_not_of(" \t\r\n");
+  return s.substr(begin, end - begin + 1);
+}
+
+bool parse_int(const std::string& text, long long lo, long long hi, long long* out) {
+  if (text.empty()) return false;
+  std::size_t i = 0;
+  bool negative = false;
+  if (text[0] == '-' || text[0] == '+') {
+    negative = text[0] == '-';
+    i = 1;
+  }
+  if (i == text.size()) return false;
+  long long value = 0;
+  for (; i < text.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) return false;
+    if (value > (hi + 1) / 10 + 10) return false;  // far out of range: stop before overflow
+    value = value * 10 + (text[i] - '0');
+  }
+  if (negative) value = -value;
+  if (value < lo || value > hi) return false;
+  *out = value;
+  return true;
+}
+
+bool parse_bool(const std::string& text, bool* out) {
+  const std::string t = upper(text);
+  if (t == "1" || t == "YES" || t == "TRUE" || t == "ON") return *out = true, true;
+  if (t == "0" || t == "NO" || t == "FALSE" || t == "OFF") return *out = false, true;
+  return false;
+}
+
+// One setting: its name without the prefix, what it accepts (for error messages), and how to
+// apply a value. apply() returns false when the value is not accepted.
+struct Setting {
+  std::string name;
+  std::string accepted;
+  std::function<bool(Config&, const std::string&)> apply;
+};
+
+std::vector<Setting> make_settings() {
+  std::vector<Setting> s;
+  s.push_back({"DISABLE", "0 or 1 (also yes/no, true/false, on/off)",
+               [](Config& c, const std::string& v) { return parse_bool(v, &c.disable); }});
+  s.push_back({"STATS", "0 or 1 (also yes/no, true/false, on/off)",
+               [](Config& c, const std::string& v) { return parse_bool(v, &c.stats); }});
+  s.push_back({"VERBOSE", "an integer from 0 to 2", [](Config& c, const std::string& v) {
+                 long long x;
+                 return parse_int(v, 0, 2, &x) ? (c.verbose = static_cast<int>(x), true) : false;
+               }});
+  for (Collective coll : kAllCollectives) {
+    const int i = static_cast<int>(coll);
+    std::string accepted = "auto, pmpi";
+    for (const auto& algo : algorithm_names(coll)) accepted += ", " + algo;
+    s.push_back({upper(collective_name(coll)), accepted,
+                 [coll, i](Config& c, const std::string& v) {
+                   const auto& algos = algorithm_names(coll);
+                   if (v != "auto" && v != "pmpi" &&
+                       std::find(algos.begin(), algos.end(), v) == algos.end())
+                     return false;
+                   c.mode[i] = v;
+                   return true;
+                 }});
+    // Only collectives that carry data and have a shared-memory path get a size bound.
+    if (coll != Collective::barrier && !algorithm_names(coll).empty()) {
+      s.push_back({upper(collective_name(coll)) + "_MAX_BYTES",
+                   "a byte count up to 1T, optionally with a K, M, G or T suffix (powers of 1024)",
+                   [i](Config& c, const std::string& v) { return parse_size(v, &c.max_bytes[i]); }});
+    }
+  }
+  s.push_back({"BARRIER_RADIX", "0 (flat fan-in) or an integer from 2 to 64",
+               [](Config& c, const std::string& v) {
+                 long long x;
+                 if (!parse_int(v, 0, 64, &x) || x == 1) return false;
+                 c.barrier_radix = static_cast<int>(x);
+                 return true;
+               }});
+  s.push_back({"SPIN", "an integer from 0 to 1000000 (polls before yielding)",
+               [](Config& c, const std::string& v) {
+                 long long x;
+                 return parse_int(v, 0, 1000000, &x) ? (c.spin_polls = static_cast<int>(x), true)
+                                                     : false;
+               }});
+  s.push_back({"TEST_TOPOLOGY", "an hwloc synthetic description, e.g. \"pack:2 core:2 pu:1\"",
+               [](Config& c, const std::string& v) {
+                 if (trim(v).empty()) return false;
+                 c.test_topology = v;
+                 return true;
+               }});
+  s.push_back({"TEST_BINDING", "a comma-separated list of PU numbers, e.g. 0,2,1,3",
+               [](Config& c, const std::string& v) {
+                 std::vector<int> pus;
+                 std::stringstream in(v);
+                 std::string item;
+                 while (std::getline(in, item, ',')) {
+                   long long x;
+                   if (!parse_int(trim(item), 0, 1 << 20, &x)) return false;
+                   pus.push_back(static_cast<int>(x));
+                 }
+                 if (pus.empty()) return false;
+                 c.test_binding = pus;
+                 return true;
+               }});
+  s.push_back({"TEST_NODE_SIZE", "0 (off) or a positive number of ranks per pretend node",
+               [](Config& c, const std::string& v) {
+                 long long x;
+                 return parse_int(v, 0, 1 << 20, &x) ? (c.test_node_size = static_cast<int>(x), true)
+                                                     : false;
+               }});
+  return s;
+}
+
+const std::vector<Setting>& settings() {
+  static const std::vector<Setting> table = make_settings();
+  return table;
+}
+
+std::string known_names() {
+  std::string names;
+  for (const auto& s : settings()) names += (names.empty() ? "" : ", ") + (kPrefix + s.name);
+  return names + ", " + kPrefix + "CONFIG";
+}
+
+// Applies one value; `where` says where it came from ("MCORECOLL_X" or "file:line").
+void apply(Config& config, const std::string& name, const std::string& value,
+           const std::string& where, std::vector<std::string>& errors) {
+  for (const auto& s : settings()) {
+    if (s.name != name) continue;
+    if (!s.apply(config, value))
+      errors.push_back(where + ": invalid value '" + value + "' for " + kPrefix + name +
+                       "; accepted: " + s.accepted);
+    return;
+  }
+  errors.push_back(where + ": unknown setting " + kPrefix + name + "; known settings: " +
+                   known_names());
+}
+
+void read_file(Config& config, const std::string& path, std::vector<std::string>& errors) {
+  std::ifstream in(path);
+  if (!in) {
+    errors.push_back("MCORECOLL_CONFIG: cannot open tuning file '" + path + "': " +
+                     std::strerror(errno));
+    return;
+  }
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    const std::string where = path + ":" + std::to_string(number);
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) {
+      errors.push_back(where + ": expected 'key = value', got '" + line + "'");
+      continue;
+    }
+    std::string key = upper(trim(line.substr(0, eq)));
+    if (key.rfind(kPrefix, 0) == 0) key.erase(0, std::strlen(kPrefix));
+    if (key == "CONFIG") {
+      errors.push_back(where + ": MCORECOLL_CONFIG cannot be set inside a tuning file");
+      continue;
+    }
+    apply(config, key, trim(line.substr(eq + 1)), where, errors);
+  }
+}
+
+std::uint64_t fnv1a(std::uint64_t h, const std::string& s) {
+  for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
+  return (h ^ 0xff) * 1099511628211ull;  // separator, so ("ab","c") != ("a","bc")
+}
+
+}  // namespace
+
+bool parse_size(const std::string& raw, std::uint64_t* bytes) {
+  const std::string text = trim(raw);
+  std::size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  if (digits == 0 || digits > 13) return false;
+  std::uint64_t value = std::stoull(text.substr(0, digits));
+  const std::string suffix = upper(text.substr(digits));
+  int shift = 0;
+  if (suffix == "") shift = 0;
+  else if (suffix == "K") shift = 10;
+  else if (suffix == "M") shift = 20;
+  else if (suffix == "G") shift = 30;
+  else if (suffix == "T") shift = 40;
+  else return false;
+  constexpr std::uint64_t kLimit = 1ull << 40;
+  if (value > (kLimit >> shift)) return false;
+  *bytes = value << shift;
+  return true;
+}
+
+ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& env) {
+  ConfigLoad out;
+  Config& c = out.config;
+  // Measured defaults (see README, "Tuning"): the barrier's fan-in and spin length.
+  c.barrier_radix = 0;
+  c.spin_polls = 200;
+
+  const std::size_t prefix_len = std::strlen(kPrefix);
+  for (const auto& [name, value] : env)
+    if (name == std::string(kPrefix) + "CONFIG") {
+      c.config_file = value;
+      read_file(c, value, out.errors);
+    }
+  for (const auto& [name, value] : env) {
+    if (name.rfind(kPrefix, 0) != 0 || name == std::string(kPrefix) + "CONFIG") continue;
+    apply(c, name.substr(prefix_len), value, name, out.errors);
+  }
+  if (!c.test_binding.empty() && c.test_topology.empty())
+    out.errors.push_back("MCORECOLL_TEST_BINDING needs MCORECOLL_TEST_TOPOLOGY (a synthetic topology to bind in)");
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> mcorecoll_environment() {
+  std::vector<std::pair<std::string, std::string>> env;
+  const std::size_t prefix_len = std::strlen(kPrefix);
+  for (char** e = environ; e && *e; ++e) {
+    if (std::strncmp(*e, kPrefix, prefix_len) != 0) continue;
+    const char* eq = std::strchr(*e, '=');
+    if (!eq) continue;
+    env.emplace_back(std::string(*e, static_cast<std::size_t>(eq - *e)), std::string(eq + 1));
+  }
+  std::sort(env.begin(), env.end());
+  return env;
+}
+
+std::uint64_t Config::fingerprint() const {
+  std::uint64_t h = 1469598103934665603ull;
+  // Everything that steers routing or the shape of an algorithm; verbose does not.
+  h = fnv1a(h, disable ? "1" : "0");
+  h = fnv1a(h, stats ? "1" : "0");
+  for (int i = 0; i < kCollectiveCount; ++i) {
+    h = fnv1a(h, mode[i]);
+    h = fnv1a(h, std::to_string(max_bytes[i]));
+  }
+  h = fnv1a(h, std::to_string(barrier_radix));
+  h = fnv1a(h, test_topology);
+  for (int pu : test_binding) h = fnv1a(h, std::to_string(pu));
+  h = fnv1a(h, std::to_string(test_node_size));
+  return h;
+}
+
+std::string Config::describe() const {
+  std::ostringstream out;
+  out << "MCORECOLL_DISABLE = " << disable << "\n";
+  out << "MCORECOLL_VERBOSE = " << verbose << "\n";
+  out << "MCORECOLL_STATS = " << stats << "\n";
+  for (Collective coll : kAllCollectives) {
+    const int i = static_cast<int>(coll);
+    out << kPrefix << upper(collective_name(coll)) << " = " << mode[i] << "\n";
+    if (coll != Collective::barrier && !algorithm_names(coll).empty())
+      out << kPrefix << upper(collective_name(coll)) << "_MAX_BYTES = " << max_bytes[i] << "\n";
+  }
+  out << "MCORECOLL_BARRIER_RADIX = " << barrier_radix << "\n";
+  out << "MCORECOLL_SPIN = " << spin_polls << "\n";
+  if (!test_topology.empty()) out << "MCORECOLL_TEST_TOPOLOGY = " << test_topology << "\n";
+  if (!test_binding.empty()) {
+    out << "MCORECOLL_TEST_BINDING = ";
+    for (std::size_t i = 0; i < test_binding.size(); ++i) out << (i ? "," : "") << test_binding[i];
+    out << "\n";
+  }
+  if (test_node_size) out << "MCORECOLL_TEST_NODE_SIZE = " << test_node_size << "\n";
+  if (!config_file.empty()) out << "MCORECOLL_CONFIG = " << config_file << "\n";
+  return out.str();
+}
+
+const ConfigLoad& process_config() {
+  static ConfigLoad loaded;
+  static std::once_flag once;
+  std::call_once(once, [] { loaded = load_config(mcorecoll_environment()); });
+  return loaded;
+}
+
+}  // namespace mcorecoll

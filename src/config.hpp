@@ -1,0 +1,65 @@
+// Run-time settings: MCORECOLL_* environment variables and the tuning file named by
+// MCORECOLL_CONFIG. Parsing is pure (no MPI), so it is unit-tested directly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "collective.hpp"
+
+namespace mcorecoll {
+
+struct Config {
+  bool disable = false;  // MCORECOLL_DISABLE: every call goes to PMPI
+  int verbose = 0;       // MCORECOLL_VERBOSE: 0 quiet, 1 say why PMPI was used, 2 also setup details
+  bool stats = false;    // MCORECOLL_STATS: per-path counters printed at finalize
+  // Per collective: "auto", "pmpi" or one of algorithm_names(c).
+  std::array<std::string, kCollectiveCount> mode = {"auto", "auto", "auto"};
+  // Per collective: largest message (bytes of the type signature) the shared-memory paths take
+  // in auto mode; larger calls go to PMPI. Barrier carries no data and has no such bound.
+  std::array<std::uint64_t, kCollectiveCount> max_bytes = {0, 0, 0};
+
+  // Barrier shape: fan-in of the gather tree inside each group (0 = flat: all members report
+  // straight to their leader).
+  int barrier_radix = 0;
+  // Polls of a flag before a waiting rank starts yielding the CPU (ignored, as if 0, when the
+  // ranks of a node outnumber its CPUs).
+  int spin_polls = 0;
+
+  // Test knobs (documented as such): a synthetic hwloc topology, the PU each node-local rank
+  // is pretended to be bound to, and a split of each real node into pretend nodes.
+  std::string test_topology;
+  std::vector<int> test_binding;
+  int test_node_size = 0;
+
+  std::string config_file;  // MCORECOLL_CONFIG, for reporting
+
+  // Hash of every setting that changes which path a call takes; compared across the ranks of
+  // each communicator, because ranks that route differently deadlock.
+  std::uint64_t fingerprint() const;
+  // One "name = value" line per setting, for mcorecoll-info.
+  std::string describe() const;
+};
+
+struct ConfigLoad {
+  Config config;
+  std::vector<std::string> errors;  // each names the setting, the value and what is accepted
+};
+
+// Builds the configuration from MCORECOLL_* variables (name, value pairs, as found in the
+// environment). If MCORECOLL_CONFIG is among them, the file it names is read first and the
+// variables override it.
+ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& env);
+
+// The MCORECOLL_* entries of this process's environment.
+std::vector<std::pair<std::string, std::string>> mcorecoll_environment();
+
+// "4096", "64K", "1m", "2G" (binary multiples) -> bytes. False on anything else.
+bool parse_size(const std::string& text, std::uint64_t* bytes);
+
+// Process-wide configuration, loaded on first use (not at library load).
+const ConfigLoad& process_config();
+
+}  // namespace mcorecoll

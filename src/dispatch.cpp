@@ -1,0 +1,86 @@
+#include "dispatch.hpp"
+
+#include "barrier_shm.hpp"
+#include "comm_context.hpp"
+#include "config.hpp"
+#include "log.hpp"
+#include "route.hpp"
+#include "runtime.hpp"
+#include "stats.hpp"
+
+namespace mcorecoll {
+namespace {
+
+// Signature bytes of `count` elements of `type`, or false for arguments PMPI must judge
+// itself (it raises the error through the communicator's handler, as without mcorecoll).
+bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
+  if (count < 0 || type == MPI_DATATYPE_NULL) return false;
+  int size = 0;
+  if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size < 0) return false;
+  *bytes = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+  return true;
+}
+
+// The context and path of one call. ctx is null when the call goes to PMPI before any
+// context could be consulted (null communicator, arguments PMPI must reject).
+struct Decision {
+  CommContext* ctx = nullptr;
+  int path = kPmpiPath;
+};
+
+Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
+  Decision d;
+  const Config& config = config_or_abort(comm);
+  CommContext& ctx = context_for(comm, config);
+  d.ctx = &ctx;
+  Route route;
+  if (!ctx.pmpi_reason.empty()) route.reason = ctx.pmpi_reason;
+  else route = choose_route(c, config, bytes);
+  if (route.path != kPmpiPath && !ensure_shm(ctx)) {
+    route.path = kPmpiPath;
+    route.reason = "no shared memory";
+  }
+  d.path = route.path;
+  if (d.path == kPmpiPath && config.verbose >= 1 && ctx.rank == 0)
+    say_once(std::string(collective_name(c)) + ":" + route.reason,
+             std::string(collective_name(c)) + " goes to the MPI library: " + route.reason);
+  return d;
+}
+
+}  // namespace
+
+int barrier(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return PMPI_Barrier(comm);
+  const Decision d = decide(Collective::barrier, comm, 0);
+  count_call(Collective::barrier, d.path, 0);
+  if (d.path == kPmpiPath) return PMPI_Barrier(comm);
+  return barrier_shm(*d.ctx, process_config().config);
+}
+
+int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  std::uint64_t bytes = 0;
+  if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes))
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
+  const Decision d = decide(Collective::bcast, comm, bytes);
+  count_call(Collective::bcast, d.path, bytes);
+  return PMPI_Bcast(buffer, count, datatype, root, comm);
+}
+
+int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  // The receive side always describes a block (the send side is ignored with MPI_IN_PLACE),
+  // and its signature equals every rank's send block.
+  std::uint64_t block = 0;
+  if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block))
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  const Decision d = decide(Collective::alltoall, comm, block);
+  count_call(Collective::alltoall, d.path, block * static_cast<std::uint64_t>(d.ctx->size));
+  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int finalize() {
+  prepare_finalize();
+  return PMPI_Finalize();
+}
+
+}  // namespace mcorecoll

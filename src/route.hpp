@@ -1,0 +1,23 @@
+// Which path a call takes. Decided only from values the MPI standard makes equal on all ranks
+// of the communicator (the byte size of the type signature) and from settings checked equal on
+// all ranks, so every rank takes the same path. Pure; unit-tested.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "collective.hpp"
+#include "config.hpp"
+
+namespace mcorecoll {
+
+struct Route {
+  int path = 0;        // 0: pmpi; k + 1: algorithm_names(c)[k]
+  std::string reason;  // why pmpi was chosen (empty when an algorithm was)
+};
+
+// `bytes`: the size of the message's type signature (bcast: the whole message; alltoall: one
+// block). Ignored for barrier.
+Route choose_route(Collective c, const Config& config, std::uint64_t bytes);
+
+}  // namespace mcorecoll

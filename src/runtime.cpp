@@ -1,0 +1,120 @@
+#include "runtime.hpp"
+
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "comm_context.hpp"
+#include "config.hpp"
+#include "log.hpp"
+#include "node_shm.hpp"
+#include "stats.hpp"
+
+namespace mcorecoll {
+namespace {
+
+std::mutex g_mutex;                    // guards the two below
+std::set<CommContext*> g_live;         // contexts not yet released
+int g_context_keyval = MPI_KEYVAL_INVALID;
+std::once_flag g_hook_once;
+
+void release(CommContext* ctx) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_live.erase(ctx) == 0) return;  // already released at finalize
+  }
+  delete ctx;
+}
+
+int delete_context(MPI_Comm, int, void* attr, void*) {
+  release(static_cast<CommContext*>(attr));
+  return MPI_SUCCESS;
+}
+
+// Runs first inside MPI_Finalize, while MPI still works: statistics, then every context left
+// (also those of communicators the application never freed).
+int finalize_hook(MPI_Comm, int, void*, void*) {
+  const ConfigLoad& loaded = process_config();
+  if (loaded.errors.empty() && loaded.config.stats) report_stats(MPI_COMM_WORLD);
+  std::set<CommContext*> left;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    left.swap(g_live);
+  }
+  for (CommContext* ctx : left) delete ctx;
+  return MPI_SUCCESS;
+}
+
+void install_finalize_hook() {
+  std::call_once(g_hook_once, [] {
+    int initialized = 0, finalized = 0;
+    PMPI_Initialized(&initialized);
+    PMPI_Finalized(&finalized);
+    if (!initialized || finalized) return;  // sessions only: contexts go with their comms
+    int keyval = MPI_KEYVAL_INVALID;
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_hook, &keyval, nullptr);
+    PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr);
+  });
+}
+
+}  // namespace
+
+const Config& config_or_abort(MPI_Comm comm) {
+  const ConfigLoad& loaded = process_config();
+  if (!loaded.errors.empty()) {
+    for (const auto& e : loaded.errors) say("error: " + e);
+    say("error: stopping the job because of the settings above");
+    PMPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
+  }
+  install_finalize_hook();
+  return loaded.config;
+}
+
+void prepare_finalize() { config_or_abort(MPI_COMM_WORLD); }
+
+CommContext& context_for(MPI_Comm comm, const Config& config) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_context_keyval == MPI_KEYVAL_INVALID)
+      PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_context, &g_context_keyval, nullptr);
+  }
+  void* attr = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(comm, g_context_keyval, &attr, &found);
+  if (found) return *static_cast<CommContext*>(attr);
+
+  std::unique_ptr<CommContext> built = CommContext::build(comm, config);
+  CommContext* ctx = built.release();
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_live.insert(ctx);
+  }
+  PMPI_Comm_set_attr(comm, g_context_keyval, ctx);
+  if (config.verbose >= 2) {
+    if (ctx->rank == 0 || !ctx->pmpi_reason.empty())
+      say("rank " + std::to_string(ctx->rank) + " of a new communicator:\n" + ctx->describe());
+  }
+  return *ctx;
+}
+
+bool ensure_shm(CommContext& ctx) {
+  if (ctx.shm) return true;
+  if (ctx.shm_failed) return false;
+  std::vector<int> numa_os(static_cast<std::size_t>(ctx.node_size), -1);
+  for (const RankPlace& rp : ctx.places)
+    if (rp.node == ctx.node_index) numa_os[static_cast<std::size_t>(rp.node_rank)] = rp.place.numa_os;
+  std::string why;
+  ctx.shm = NodeShm::create(ctx.node_comm, numa_os, &why);
+  // Every node must agree: ranks of a node without shared memory take PMPI, and a node
+  // leader elsewhere must not wait for them in the leaders' barrier.
+  int ok = ctx.shm ? 1 : 0, all_ok = 0;
+  PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx.comm);
+  if (all_ok) return true;
+  ctx.shm.reset();
+  ctx.shm_failed = true;
+  say_once("shm-failed", "warning: " + (why.empty() ? std::string("another node could not set up shared memory") : why) +
+                             "; collectives on this communicator go to the MPI library");
+  return false;
+}
+
+}  // namespace mcorecoll

@@ -1,0 +1,27 @@
+// Process-wide state: the configuration, the per-communicator contexts cached as MPI
+// attributes, and teardown from an attribute on MPI_COMM_SELF (run first by MPI_Finalize).
+#pragma once
+
+#include <mpi.h>
+
+namespace mcorecoll {
+
+class CommContext;
+struct Config;
+
+// The configuration; on a settings error, says every problem and aborts the job through
+// `comm`. Also makes sure the finalize hook is in place.
+const Config& config_or_abort(MPI_Comm comm);
+
+// The cached context of an intracommunicator or intercommunicator, built on first use
+// (collective over `comm`).
+CommContext& context_for(MPI_Comm comm, const Config& config);
+
+// Creates the context's shared segment on first use (collective over the node). False, with
+// one warning per process, when shared memory cannot be had: the caller goes to PMPI.
+bool ensure_shm(CommContext& ctx);
+
+// Called from our MPI_Finalize wrappers: registers the finalize hook if no collective did.
+void prepare_finalize();
+
+}  // namespace mcorecoll

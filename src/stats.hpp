@@ -1,0 +1,23 @@
+// Per-path call and byte counters, reported at finalize by MCORECOLL_STATS=1.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+#include "collective.hpp"
+
+namespace mcorecoll {
+
+// A path is "pmpi" or an algorithm of the collective (see algorithm_names()).
+constexpr int kMaxPaths = 8;
+constexpr int kPmpiPath = 0;  // path index 0 is pmpi; algorithm k is path k + 1
+
+void count_call(Collective c, int path, std::uint64_t bytes);
+
+// Sums the counters over `world` onto its rank 0, which prints one line per path taken:
+// "mcorecoll: stats <collective> <path> calls=<N> bytes=<B>". Collective over `world`.
+void report_stats(MPI_Comm world);
+
+}  // namespace mcorecoll

@@ -1,0 +1,43 @@
+#include "wait.hpp"
+
+#include <sched.h>
+#include <time.h>
+
+namespace mcorecoll {
+namespace {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+constexpr unsigned kProgressEvery = 2048;     // polls between two PMPI_Iprobe calls
+constexpr unsigned kYieldsBeforeNap = 20000;  // then the waiter naps instead of yielding
+constexpr long kNapNanoseconds = 20000;
+
+}  // namespace
+
+void Waiter::wait_slow(const std::atomic<std::uint64_t>& flag, std::uint64_t target) {
+  for (int i = 0; i < spin_polls_; ++i) {
+    cpu_relax();
+    if (reached(flag.load(std::memory_order_acquire), target)) return;
+  }
+  for (unsigned polls = 1;; ++polls) {
+    if (polls < kYieldsBeforeNap) {
+      sched_yield();
+    } else {
+      const timespec nap = {0, kNapNanoseconds};
+      nanosleep(&nap, nullptr);
+    }
+    if (reached(flag.load(std::memory_order_acquire), target)) return;
+    if (polls % kProgressEvery == 0) {
+      int pending = 0;
+      PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm_, &pending, MPI_STATUS_IGNORE);
+    }
+  }
+}
+
+}  // namespace mcorecoll

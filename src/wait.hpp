@@ -1,0 +1,33 @@
+// Waiting on a shared flag without melting a core: spin briefly (not at all when the node is
+// oversubscribed), then yield, then sleep in short naps; every few thousand polls let the MPI
+// library progress, so that traffic another rank waits on inside its own collective moves.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "node_shm.hpp"
+
+namespace mcorecoll {
+
+class Waiter {
+ public:
+  // `spin_polls`: polls before the first yield. `progress_comm`: a private communicator to
+  // probe on for progress.
+  Waiter(int spin_polls, MPI_Comm progress_comm)
+      : spin_polls_(spin_polls), progress_comm_(progress_comm) {}
+
+  void wait_for(const std::atomic<std::uint64_t>& flag, std::uint64_t target) {
+    if (reached(flag.load(std::memory_order_acquire), target)) return;
+    wait_slow(flag, target);
+  }
+
+ private:
+  void wait_slow(const std::atomic<std::uint64_t>& flag, std::uint64_t target);
+  int spin_polls_;
+  MPI_Comm progress_comm_;
+};
+
+}  // namespace mcorecoll
