@@ -1,0 +1,169 @@
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "config.hpp"
+
+using mcorecoll::load_config;
+using mcorecoll::parse_size;
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+namespace {
+
+bool mentions(const std::vector<std::string>& errors, const std::string& text) {
+  for (const auto& e : errors)
+    if (e.find(text) != std::string::npos) return true;
+  return false;
+}
+
+std::string write_file(const std::string& text) {
+  char name[] = "/tmp/mcorecoll-unit-XXXXXX";
+  const int fd = mkstemp(name);
+  REQUIRE(fd >= 0);
+  close(fd);
+  std::ofstream(name) << text;
+  return name;
+}
+
+}  // namespace
+
+TEST_CASE("sizes accept bytes and binary K/M/G/T suffixes", "[config]") {
+  std::uint64_t b = 0;
+  CHECK((parse_size("0", &b) && b == 0));
+  CHECK((parse_size("4096", &b) && b == 4096));
+  CHECK((parse_size("64K", &b) && b == 65536));
+  CHECK((parse_size("64k", &b) && b == 65536));
+  CHECK((parse_size("2M", &b) && b == 2u << 20));
+  CHECK((parse_size("1G", &b) && b == 1ull << 30));
+  CHECK((parse_size("1T", &b) && b == 1ull << 40));
+  CHECK((parse_size(" 8K ", &b) && b == 8192));
+}
+
+TEST_CASE("sizes reject garbage, negatives and out-of-range values", "[config]") {
+  std::uint64_t b = 7;
+  for (const char* bad : {"", "K", "-1", "1.5M", "12Q", "1KB", "0x10", "2T", "1025G",
+                          "99999999999999999999"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_size(bad, &b));
+  }
+  CHECK(b == 7);  // untouched on failure
+}
+
+TEST_CASE("defaults with no settings", "[config]") {
+  const auto load = load_config({});
+  CHECK(load.errors.empty());
+  CHECK_FALSE(load.config.disable);
+  CHECK_FALSE(load.config.stats);
+  CHECK(load.config.mode[0] == "auto");
+  CHECK(load.config.mode[1] == "auto");
+  CHECK(load.config.mode[2] == "auto");
+}
+
+TEST_CASE("valid variables are applied", "[config]") {
+  const auto load = load_config(Env{{"MCORECOLL_DISABLE", "yes"},
+                                    {"MCORECOLL_STATS", "1"},
+                                    {"MCORECOLL_VERBOSE", "2"},
+                                    {"MCORECOLL_BARRIER", "shm"},
+                                    {"MCORECOLL_BCAST", "pmpi"},
+                                    {"MCORECOLL_BARRIER_RADIX", "4"},
+                                    {"MCORECOLL_TEST_TOPOLOGY", "pack:2 core:2 pu:1"},
+                                    {"MCORECOLL_TEST_BINDING", "0, 2,1,3"},
+                                    {"MCORECOLL_TEST_NODE_SIZE", "2"}});
+  REQUIRE(load.errors.empty());
+  const auto& c = load.config;
+  CHECK(c.disable);
+  CHECK(c.stats);
+  CHECK(c.verbose == 2);
+  CHECK(c.mode[0] == "shm");
+  CHECK(c.mode[1] == "pmpi");
+  CHECK(c.barrier_radix == 4);
+  CHECK(c.test_binding == std::vector<int>{0, 2, 1, 3});
+  CHECK(c.test_node_size == 2);
+}
+
+TEST_CASE("a bad value names the variable, the value and what is accepted", "[config]") {
+  const auto load = load_config(Env{{"MCORECOLL_BARRIER", "fast"}});
+  REQUIRE(load.errors.size() == 1);
+  CHECK(mentions(load.errors, "MCORECOLL_BARRIER"));
+  CHECK(mentions(load.errors, "'fast'"));
+  CHECK(mentions(load.errors, "auto, pmpi, shm"));
+}
+
+TEST_CASE("out-of-range numbers are errors", "[config]") {
+  CHECK(load_config(Env{{"MCORECOLL_VERBOSE", "3"}}).errors.size() == 1);
+  CHECK(load_config(Env{{"MCORECOLL_VERBOSE", "-1"}}).errors.size() == 1);
+  CHECK(load_config(Env{{"MCORECOLL_BARRIER_RADIX", "1"}}).errors.size() == 1);
+  CHECK(load_config(Env{{"MCORECOLL_BARRIER_RADIX", "65"}}).errors.size() == 1);
+  CHECK(load_config(Env{{"MCORECOLL_SPIN", "1000001"}}).errors.size() == 1);
+  CHECK(load_config(Env{{"MCORECOLL_STATS", "2"}}).errors.size() == 1);
+  CHECK(load_config(Env{{"MCORECOLL_TEST_BINDING", "0,,1"}}).errors.size() == 1);
+}
+
+TEST_CASE("an algorithm of another collective is not accepted", "[config]") {
+  // bcast has no shared-memory algorithm in this version: only auto and pmpi.
+  const auto load = load_config(Env{{"MCORECOLL_BCAST", "shm"}});
+  REQUIRE(load.errors.size() == 1);
+  CHECK(mentions(load.errors, "accepted: auto, pmpi"));
+}
+
+TEST_CASE("a misspelt variable is an error that lists the known ones", "[config]") {
+  const auto load = load_config(Env{{"MCORECOLL_BARIER", "pmpi"}});
+  REQUIRE(load.errors.size() == 1);
+  CHECK(mentions(load.errors, "unknown setting MCORECOLL_BARIER"));
+  CHECK(mentions(load.errors, "MCORECOLL_BARRIER,"));
+}
+
+TEST_CASE("a binding without a synthetic topology is an error", "[config]") {
+  CHECK(mentions(load_config(Env{{"MCORECOLL_TEST_BINDING", "0,1"}}).errors,
+                 "needs MCORECOLL_TEST_TOPOLOGY"));
+}
+
+TEST_CASE("the tuning file sets the same keys; variables override it", "[config]") {
+  const std::string path = write_file(
+      "# tuned on a test machine\n"
+      "barrier = pmpi   # measured\n"
+      "\n"
+      "MCORECOLL_BARRIER_RADIX = 3\n"
+      "stats = 1\n");
+  auto load = load_config(Env{{"MCORECOLL_CONFIG", path}});
+  REQUIRE(load.errors.empty());
+  CHECK(load.config.mode[0] == "pmpi");
+  CHECK(load.config.barrier_radix == 3);
+  CHECK(load.config.stats);
+  CHECK(load.config.config_file == path);
+
+  load = load_config(Env{{"MCORECOLL_CONFIG", path}, {"MCORECOLL_BARRIER", "shm"}});
+  REQUIRE(load.errors.empty());
+  CHECK(load.config.mode[0] == "shm");
+  std::remove(path.c_str());
+}
+
+TEST_CASE("tuning file errors name the file and line", "[config]") {
+  const std::string path = write_file("barrier = shm\nbarier = pmpi\nnonsense line\nspin = -4\n");
+  const auto load = load_config(Env{{"MCORECOLL_CONFIG", path}});
+  CHECK(load.errors.size() == 3);
+  CHECK(mentions(load.errors, path + ":2: unknown setting MCORECOLL_BARIER"));
+  CHECK(mentions(load.errors, path + ":3: expected 'key = value'"));
+  CHECK(mentions(load.errors, path + ":4: invalid value '-4' for MCORECOLL_SPIN"));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("a missing tuning file is an error", "[config]") {
+  const auto load = load_config(Env{{"MCORECOLL_CONFIG", "/nonexistent/mcorecoll.conf"}});
+  REQUIRE(load.errors.size() == 1);
+  CHECK(mentions(load.errors, "cannot open tuning file '/nonexistent/mcorecoll.conf'"));
+}
+
+TEST_CASE("the fingerprint changes with every routing setting, not with verbosity", "[config]") {
+  const auto base = load_config({}).config.fingerprint();
+  CHECK(load_config(Env{{"MCORECOLL_VERBOSE", "2"}}).config.fingerprint() == base);
+  CHECK(load_config(Env{{"MCORECOLL_BARRIER", "pmpi"}}).config.fingerprint() != base);
+  CHECK(load_config(Env{{"MCORECOLL_DISABLE", "1"}}).config.fingerprint() != base);
+  CHECK(load_config(Env{{"MCORECOLL_STATS", "1"}}).config.fingerprint() != base);
+  CHECK(load_config(Env{{"MCORECOLL_BARRIER_RADIX", "2"}}).config.fingerprint() != base);
+  CHECK(load_config(Env{{"MCORECOLL_TEST_NODE_SIZE", "2"}}).config.fingerprint() != base);
+}

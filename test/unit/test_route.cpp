@@ -1,0 +1,32 @@
+#include <catch2/catch.hpp>
+
+#include "route.hpp"
+
+using namespace mcorecoll;
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+TEST_CASE("barrier takes the shared-memory path in auto mode", "[route]") {
+  const Config c = load_config({}).config;
+  CHECK(choose_route(Collective::barrier, c, 0).path == 1);
+}
+
+TEST_CASE("pmpi mode and disable hand the call back, with the reason", "[route]") {
+  Route r = choose_route(Collective::barrier, load_config(Env{{"MCORECOLL_BARRIER", "pmpi"}}).config, 0);
+  CHECK(r.path == 0);
+  CHECK(r.reason == "MCORECOLL_BARRIER=pmpi");
+  r = choose_route(Collective::barrier, load_config(Env{{"MCORECOLL_DISABLE", "1"}}).config, 0);
+  CHECK(r.path == 0);
+  CHECK(r.reason == "MCORECOLL_DISABLE is set");
+}
+
+TEST_CASE("a forced algorithm is taken", "[route]") {
+  CHECK(choose_route(Collective::barrier, load_config(Env{{"MCORECOLL_BARRIER", "shm"}}).config, 0).path == 1);
+}
+
+TEST_CASE("collectives without a shared-memory algorithm go to PMPI at every size", "[route]") {
+  const Config c = load_config({}).config;
+  for (std::uint64_t bytes : {0ull, 1ull, 4096ull, 1ull << 30}) {
+    CHECK(choose_route(Collective::bcast, c, bytes).path == 0);
+    CHECK(choose_route(Collective::alltoall, c, bytes).path == 0);
+  }
+}
