@@ -5,7 +5,6 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
-#include <mutex>
 #include <sstream>
 
 extern char** environ;
@@ -84,6 +83,9 @@ std::vector<Setting> make_settings() {
                        std::find(algos.begin(), algos.end(), v) == algos.end())
                      return false;
                    c.mode[i] = v;
+                   c.forced_path[i] = v == "auto"   ? -1
+                                      : v == "pmpi" ? 0
+                                                    : static_cast<int>(std::find(algos.begin(), algos.end(), v) - algos.begin()) + 1;
                    return true;
                  }});
     // Only collectives that carry data and have a shared-memory path get a size bound.
@@ -135,6 +137,10 @@ std::vector<Setting> make_settings() {
   return s;
 }
 
+// Variables of the MCORECOLL_ family that are not library settings: the tuning file's name,
+// and the library path that mcorecoll-run reads.
+bool is_reserved(const std::string& name) { return name == "CONFIG" || name == "LIB"; }
+
 const std::vector<Setting>& settings() {
   static const std::vector<Setting> table = make_settings();
   return table;
@@ -143,7 +149,7 @@ const std::vector<Setting>& settings() {
 std::string known_names() {
   std::string names;
   for (const auto& s : settings()) names += (names.empty() ? "" : ", ") + (kPrefix + s.name);
-  return names + ", " + kPrefix + "CONFIG";
+  return names + ", " + kPrefix + "CONFIG, " + kPrefix + "LIB";
 }
 
 // Applies one value; `where` says where it came from ("MCORECOLL_X" or "file:line").
@@ -181,8 +187,8 @@ void read_file(Config& config, const std::string& path, std::vector<std::string>
     }
     std::string key = upper(trim(line.substr(0, eq)));
     if (key.rfind(kPrefix, 0) == 0) key.erase(0, std::strlen(kPrefix));
-    if (key == "CONFIG") {
-      errors.push_back(where + ": MCORECOLL_CONFIG cannot be set inside a tuning file");
+    if (is_reserved(key)) {
+      errors.push_back(where + ": " + kPrefix + key + " cannot be set inside a tuning file");
       continue;
     }
     apply(config, key, trim(line.substr(eq + 1)), where, errors);
@@ -230,8 +236,8 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
       read_file(c, value, out.errors);
     }
   for (const auto& [name, value] : env) {
-    if (name.rfind(kPrefix, 0) != 0 || name == std::string(kPrefix) + "CONFIG") continue;
-    apply(c, name.substr(prefix_len), value, name, out.errors);
+    if (name.rfind(kPrefix, 0) != 0 || is_reserved(name.substr(prefix_len))) continue;
+    apply(c, name.substr(prefix_len), value, "environment", out.errors);
   }
   if (!c.test_binding.empty() && c.test_topology.empty())
     out.errors.push_back("MCORECOLL_TEST_BINDING needs MCORECOLL_TEST_TOPOLOGY (a synthetic topology to bind in)");
@@ -292,9 +298,7 @@ std::string Config::describe() const {
 }
 
 const ConfigLoad& process_config() {
-  static ConfigLoad loaded;
-  static std::once_flag once;
-  std::call_once(once, [] { loaded = load_config(mcorecoll_environment()); });
+  static const ConfigLoad loaded = load_config(mcorecoll_environment());  // on first use
   return loaded;
 }
 

@@ -17,6 +17,8 @@ struct Config {
   bool stats = false;    // MCORECOLL_STATS: per-path counters printed at finalize
   // Per collective: "auto", "pmpi" or one of algorithm_names(c).
   std::array<std::string, kCollectiveCount> mode = {"auto", "auto", "auto"};
+  // The same, as the router reads it on every call: -1 auto, 0 pmpi, k + 1 algorithm k.
+  std::array<int, kCollectiveCount> forced_path = {-1, -1, -1};
   // Per collective: largest message (bytes of the type signature) the shared-memory paths take
   // in auto mode; larger calls go to PMPI. Barrier carries no data and has no such bound.
   std::array<std::uint64_t, kCollectiveCount> max_bytes = {0, 0, 0};

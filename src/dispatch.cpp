@@ -26,6 +26,7 @@ bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
 struct Decision {
   CommContext* ctx = nullptr;
   int path = kPmpiPath;
+  bool count = false;  // statistics are on
 };
 
 Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
@@ -34,13 +35,14 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
   CommContext& ctx = context_for(comm, config);
   d.ctx = &ctx;
   Route route;
-  if (!ctx.pmpi_reason.empty()) route.reason = ctx.pmpi_reason;
+  if (!ctx.pmpi_reason.empty()) route.reason = ctx.pmpi_reason.c_str();
   else route = choose_route(c, config, bytes);
   if (route.path != kPmpiPath && !ensure_shm(ctx)) {
     route.path = kPmpiPath;
     route.reason = "no shared memory";
   }
   d.path = route.path;
+  d.count = config.stats;
   if (d.path == kPmpiPath && config.verbose >= 1 && ctx.rank == 0)
     say_once(std::string(collective_name(c)) + ":" + route.reason,
              std::string(collective_name(c)) + " goes to the MPI library: " + route.reason);
@@ -52,7 +54,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
 int barrier(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) return PMPI_Barrier(comm);
   const Decision d = decide(Collective::barrier, comm, 0);
-  count_call(Collective::barrier, d.path, 0);
+  if (d.count) count_call(Collective::barrier, d.path, 0);
   if (d.path == kPmpiPath) return PMPI_Barrier(comm);
   return barrier_shm(*d.ctx, process_config().config);
 }
@@ -62,7 +64,7 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes))
     return PMPI_Bcast(buffer, count, datatype, root, comm);
   const Decision d = decide(Collective::bcast, comm, bytes);
-  count_call(Collective::bcast, d.path, bytes);
+  if (d.count) count_call(Collective::bcast, d.path, bytes);
   return PMPI_Bcast(buffer, count, datatype, root, comm);
 }
 
@@ -74,7 +76,7 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   const Decision d = decide(Collective::alltoall, comm, block);
-  count_call(Collective::alltoall, d.path, block * static_cast<std::uint64_t>(d.ctx->size));
+  if (d.count) count_call(Collective::alltoall, d.path, block * static_cast<std::uint64_t>(d.ctx->size));
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 

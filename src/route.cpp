@@ -1,33 +1,29 @@
 #include "route.hpp"
 
-#include <algorithm>
-
 namespace mcorecoll {
 namespace {
 
-std::string upper_name(Collective c) {
-  std::string s = collective_name(c);
-  for (char& ch : s) ch = static_cast<char>(ch - 'a' + 'A');
-  return s;
-}
+// Reasons are static strings: routing runs on every call and must not allocate.
+constexpr const char* kForcedPmpi[kCollectiveCount] = {
+    "MCORECOLL_BARRIER=pmpi", "MCORECOLL_BCAST=pmpi", "MCORECOLL_ALLTOALL=pmpi"};
+constexpr const char* kNoAlgorithm[kCollectiveCount] = {
+    "no shared-memory barrier in this version of mcorecoll",
+    "no shared-memory bcast in this version of mcorecoll",
+    "no shared-memory alltoall in this version of mcorecoll"};
+constexpr const char* kAboveMax[kCollectiveCount] = {
+    "", "bcast message above MCORECOLL_BCAST_MAX_BYTES",
+    "alltoall block above MCORECOLL_ALLTOALL_MAX_BYTES"};
 
 }  // namespace
 
 Route choose_route(Collective c, const Config& config, std::uint64_t bytes) {
   const int i = static_cast<int>(c);
-  const std::string name = collective_name(c);
-  const std::vector<std::string>& algos = algorithm_names(c);
-  const std::string& mode = config.mode[i];
   if (config.disable) return {0, "MCORECOLL_DISABLE is set"};
-  if (mode == "pmpi") return {0, "MCORECOLL_" + upper_name(c) + "=pmpi"};
-  if (mode != "auto") {  // forced algorithm (validated when the settings were loaded)
-    const auto at = std::find(algos.begin(), algos.end(), mode);
-    return {static_cast<int>(at - algos.begin()) + 1, ""};
-  }
-  if (algos.empty()) return {0, "no shared-memory " + name + " in this version of mcorecoll"};
-  if (c == Collective::barrier) return {1, ""};
-  if (bytes > config.max_bytes[i])
-    return {0, name + " message above MCORECOLL_" + name + "_MAX_BYTES"};
+  const int forced = config.forced_path[i];
+  if (forced == 0) return {0, kForcedPmpi[i]};
+  if (forced > 0) return {forced, ""};
+  if (algorithm_names(c).empty()) return {0, kNoAlgorithm[i]};
+  if (c != Collective::barrier && bytes > config.max_bytes[i]) return {0, kAboveMax[i]};
   return {1, ""};
 }
 

@@ -12,8 +12,8 @@
 namespace mcorecoll {
 
 struct Route {
-  int path = 0;        // 0: pmpi; k + 1: algorithm_names(c)[k]
-  std::string reason;  // why pmpi was chosen (empty when an algorithm was)
+  int path = 0;             // 0: pmpi; k + 1: algorithm_names(c)[k]
+  const char* reason = "";  // why pmpi was chosen (empty when an algorithm was); static
 };
 
 // `bytes`: the size of the message's type signature (bcast: the whole message; alltoall: one

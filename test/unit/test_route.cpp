@@ -13,10 +13,10 @@ TEST_CASE("barrier takes the shared-memory path in auto mode", "[route]") {
 TEST_CASE("pmpi mode and disable hand the call back, with the reason", "[route]") {
   Route r = choose_route(Collective::barrier, load_config(Env{{"MCORECOLL_BARRIER", "pmpi"}}).config, 0);
   CHECK(r.path == 0);
-  CHECK(r.reason == "MCORECOLL_BARRIER=pmpi");
+  CHECK(std::string(r.reason) == "MCORECOLL_BARRIER=pmpi");
   r = choose_route(Collective::barrier, load_config(Env{{"MCORECOLL_DISABLE", "1"}}).config, 0);
   CHECK(r.path == 0);
-  CHECK(r.reason == "MCORECOLL_DISABLE is set");
+  CHECK(std::string(r.reason) == "MCORECOLL_DISABLE is set");
 }
 
 TEST_CASE("a forced algorithm is taken", "[route]") {

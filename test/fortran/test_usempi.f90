@@ -1,0 +1,297 @@
+! Checks MPI_Barrier, MPI_Bcast and MPI_Alltoall through the `use mpi` bindings: every
+! root, several counts, bytes past the count left alone, MPI_BOTTOM with a datatype of
+! absolute addresses, MPI_IN_PLACE for MPI_Alltoall. Exits non-zero (MPI_Abort) on any wrong
+! result; rank 0 prints "fortran test passed" at the very end otherwise.
+program test_usempi
+  use mpi
+  implicit none
+
+  integer, parameter :: maxn = 1000, pad = 16, guard = -777
+  double precision, parameter :: dguard = -1.5d0
+  integer, parameter :: bcast_counts(4) = [0, 1, 7, 1000]
+  integer, parameter :: a2a_counts(2) = [1, 5]
+
+  integer :: rank, nprocs, ierr, nerr, total
+  integer :: root, ic, i, k, d, n, it
+  integer :: ibuf(maxn + pad)
+  double precision :: dbuf(maxn + pad)
+  ! MPI_BOTTOM + struct datatype: two unrelated variables, addressed absolutely.
+  integer :: sa(6)
+  double precision :: sd(4)
+  integer(kind=MPI_ADDRESS_KIND) :: disp(2)
+  integer :: blens(2), types(2), stype
+  integer, allocatable :: sbuf(:), rbuf(:)
+  character(len=200) :: msg
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
+  nerr = 0
+
+  ! ---- MPI_Barrier
+  do it = 1, 3
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    call check_ierr('MPI_Barrier', ierr)
+  end do
+
+  ! ---- MPI_Bcast of integers and of double precision, every root, every count
+  do root = 0, nprocs - 1
+    do ic = 1, size(bcast_counts)
+      n = bcast_counts(ic)
+      ibuf = guard
+      if (rank == root) then
+        do i = 1, n
+          ibuf(i) = ival(root, n, i)
+        end do
+      end if
+      call MPI_Bcast(ibuf, n, MPI_INTEGER, root, MPI_COMM_WORLD, ierr)
+      call check_ierr('MPI_Bcast(MPI_INTEGER)', ierr)
+      do i = 1, maxn + pad
+        if (i <= n) then
+          if (ibuf(i) /= ival(root, n, i)) then
+            write (msg, '(a,i0,a,i0,a,i0,a,i0,a,i0)') 'bcast integer root=', root, ' count=', n, &
+              ' element ', i, ': got ', ibuf(i), ' expected ', ival(root, n, i)
+            call report(msg)
+          end if
+        else if (ibuf(i) /= guard) then
+          write (msg, '(a,i0,a,i0,a,i0,a,i0)') 'bcast integer root=', root, ' count=', n, &
+            ' wrote past the count: element ', i, ' = ', ibuf(i)
+          call report(msg)
+        end if
+      end do
+
+      dbuf = dguard
+      if (rank == root) then
+        do i = 1, n
+          dbuf(i) = dval(root, n, i)
+        end do
+      end if
+      call MPI_Bcast(dbuf, n, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD, ierr)
+      call check_ierr('MPI_Bcast(MPI_DOUBLE_PRECISION)', ierr)
+      do i = 1, maxn + pad
+        if (i <= n) then
+          if (dbuf(i) /= dval(root, n, i)) then
+            write (msg, '(a,i0,a,i0,a,i0,a,g0,a,g0)') 'bcast double root=', root, ' count=', n, &
+              ' element ', i, ': got ', dbuf(i), ' expected ', dval(root, n, i)
+            call report(msg)
+          end if
+        else if (dbuf(i) /= dguard) then
+          write (msg, '(a,i0,a,i0,a,i0,a,g0)') 'bcast double root=', root, ' count=', n, &
+            ' wrote past the count: element ', i, ' = ', dbuf(i)
+          call report(msg)
+        end if
+      end do
+    end do
+
+    ! A buffer that starts inside an array: elements before and after stay untouched.
+    ibuf = guard
+    if (rank == root) then
+      do i = 1, 7
+        ibuf(4 + i) = ival(root, 77, i)
+      end do
+    end if
+    call MPI_Bcast(ibuf(5), 7, MPI_INTEGER, root, MPI_COMM_WORLD, ierr)
+    call check_ierr('MPI_Bcast(ibuf(5))', ierr)
+    do i = 1, maxn + pad
+      if (i >= 5 .and. i <= 11) then
+        if (ibuf(i) /= ival(root, 77, i - 4)) then
+          write (msg, '(a,i0,a,i0,a,i0)') 'bcast into ibuf(5:11) root=', root, ' element ', i, &
+            ': got ', ibuf(i)
+          call report(msg)
+        end if
+      else if (ibuf(i) /= guard) then
+        write (msg, '(a,i0,a,i0,a,i0)') 'bcast into ibuf(5:11) root=', root, &
+          ' touched element ', i, ' = ', ibuf(i)
+        call report(msg)
+      end if
+    end do
+
+    ! A strided array section (the compiler copies it in and out, or, for mpi_f08 with
+    ! descriptors, the MPI builds a datatype): every other element, the rest untouched.
+    ibuf = guard
+    if (rank == root) then
+      do i = 1, 7
+        ibuf(2*i - 1) = ival(root, 78, i)
+      end do
+    end if
+    call MPI_Bcast(ibuf(1:13:2), 7, MPI_INTEGER, root, MPI_COMM_WORLD, ierr)
+    call check_ierr('MPI_Bcast(ibuf(1:13:2))', ierr)
+    do i = 1, maxn + pad
+      if (i <= 13 .and. mod(i, 2) == 1) then
+        if (ibuf(i) /= ival(root, 78, (i + 1)/2)) then
+          write (msg, '(a,i0,a,i0,a,i0)') 'bcast into ibuf(1:13:2) root=', root, ' element ', &
+            i, ': got ', ibuf(i)
+          call report(msg)
+        end if
+      else if (ibuf(i) /= guard) then
+        write (msg, '(a,i0,a,i0,a,i0)') 'bcast into ibuf(1:13:2) root=', root, &
+          ' touched element ', i, ' = ', ibuf(i)
+        call report(msg)
+      end if
+    end do
+  end do
+
+  ! ---- MPI_Bcast(MPI_BOTTOM, 1, struct type of absolute addresses)
+  do root = 0, nprocs - 1
+    sa = guard
+    sd = dguard
+    if (rank == root) then
+      do i = 1, 5
+        sa(i) = ival(root, 5, i)
+      end do
+      do i = 1, 3
+        sd(i) = dval(root, 3, i)
+      end do
+    end if
+    call MPI_Get_address(sa, disp(1), ierr)
+    call MPI_Get_address(sd, disp(2), ierr)
+    blens = [5, 3]
+    types = [MPI_INTEGER, MPI_DOUBLE_PRECISION]
+    call MPI_Type_create_struct(2, blens, disp, types, stype, ierr)
+    call MPI_Type_commit(stype, ierr)
+    call MPI_Bcast(MPI_BOTTOM, 1, stype, root, MPI_COMM_WORLD, ierr)
+    call check_ierr('MPI_Bcast(MPI_BOTTOM)', ierr)
+    call MPI_F_sync_reg(sa)
+    call MPI_F_sync_reg(sd)
+    call MPI_Type_free(stype, ierr)
+    do i = 1, 6
+      if (i <= 5) then
+        if (sa(i) /= ival(root, 5, i)) then
+          write (msg, '(a,i0,a,i0,a,i0)') 'bcast MPI_BOTTOM root=', root, ' integer ', i, &
+            ': got ', sa(i)
+          call report(msg)
+        end if
+      else if (sa(i) /= guard) then
+        write (msg, '(a,i0,a,i0)') 'bcast MPI_BOTTOM root=', root, ' touched sa(6) = ', sa(i)
+        call report(msg)
+      end if
+    end do
+    do i = 1, 4
+      if (i <= 3) then
+        if (sd(i) /= dval(root, 3, i)) then
+          write (msg, '(a,i0,a,i0,a,g0)') 'bcast MPI_BOTTOM root=', root, ' double ', i, &
+            ': got ', sd(i)
+          call report(msg)
+        end if
+      else if (sd(i) /= dguard) then
+        write (msg, '(a,i0,a,g0)') 'bcast MPI_BOTTOM root=', root, ' touched sd(4) = ', sd(i)
+        call report(msg)
+      end if
+    end do
+  end do
+
+  ! ---- MPI_Alltoall: block (src,dst) holds apat(src, dst, position)
+  do ic = 1, size(a2a_counts)
+    n = a2a_counts(ic)
+    allocate (sbuf(n*nprocs), rbuf(n*nprocs + pad))
+    do d = 0, nprocs - 1
+      do k = 1, n
+        sbuf(d*n + k) = apat(rank, d, k)
+      end do
+    end do
+    rbuf = guard
+    call MPI_Alltoall(sbuf, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    call check_ierr('MPI_Alltoall', ierr)
+    call check_a2a('MPI_Alltoall', n)
+    do d = 0, nprocs - 1
+      do k = 1, n
+        if (sbuf(d*n + k) /= apat(rank, d, k)) then
+          write (msg, '(a,i0,a,i0)') 'alltoall count=', n, ' changed the send buffer at ', d*n + k
+          call report(msg)
+        end if
+      end do
+    end do
+
+    ! MPI_IN_PLACE, send arguments as the receive ones
+    call fill_in_place(n)
+    call MPI_Alltoall(MPI_IN_PLACE, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    call check_ierr('MPI_Alltoall(MPI_IN_PLACE)', ierr)
+    call check_a2a('MPI_Alltoall(MPI_IN_PLACE)', n)
+
+    ! MPI_IN_PLACE, send arguments ignored as the standard allows
+    call fill_in_place(n)
+    call MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rbuf, n, MPI_INTEGER, &
+                      MPI_COMM_WORLD, ierr)
+    call check_ierr('MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL)', ierr)
+    call check_a2a('MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL)', n)
+    deallocate (sbuf, rbuf)
+  end do
+
+  ! ---- verdict
+  call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (total /= 0) then
+    if (rank == 0) write (*, '(a,i0,a)') 'fortran test FAILED: ', total, ' wrong results'
+    flush (6)
+    call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+    stop 1
+  end if
+  call MPI_Finalize(ierr)
+  if (ierr /= MPI_SUCCESS) stop 1
+  if (rank == 0) write (*, '(a)') 'fortran test passed'
+
+contains
+
+  integer function ival(root, n, i)
+    integer, intent(in) :: root, n, i
+    ival = 100000*(root + 1) + 1000*mod(n, 97) + i
+  end function ival
+
+  double precision function dval(root, n, i)
+    integer, intent(in) :: root, n, i
+    dval = 1000.0d0*(root + 1) + 0.5d0*i + 0.25d0 + 1.0d-3*n
+  end function dval
+
+  integer function apat(src, dst, pos)
+    integer, intent(in) :: src, dst, pos
+    apat = 1000000 + 10000*src + 100*dst + pos
+  end function apat
+
+  subroutine fill_in_place(n)
+    integer, intent(in) :: n
+    integer :: d, k
+    rbuf = guard
+    do d = 0, nprocs - 1
+      do k = 1, n
+        rbuf(d*n + k) = apat(rank, d, k)
+      end do
+    end do
+  end subroutine fill_in_place
+
+  subroutine check_a2a(what, n)
+    character(len=*), intent(in) :: what
+    integer, intent(in) :: n
+    integer :: s, k
+    do s = 0, nprocs - 1
+      do k = 1, n
+        if (rbuf(s*n + k) /= apat(s, rank, k)) then
+          write (msg, '(a,a,i0,a,i0,a,i0,a,i0,a,i0)') what, ' count=', n, ' block from ', s, &
+            ' position ', k, ': got ', rbuf(s*n + k), ' expected ', apat(s, rank, k)
+          call report(msg)
+        end if
+      end do
+    end do
+    do k = n*nprocs + 1, n*nprocs + pad
+      if (rbuf(k) /= guard) then
+        write (msg, '(a,a,i0,a,i0,a,i0)') what, ' count=', n, ' wrote past the end: element ', &
+          k, ' = ', rbuf(k)
+        call report(msg)
+      end if
+    end do
+  end subroutine check_a2a
+
+  subroutine check_ierr(what, code)
+    character(len=*), intent(in) :: what
+    integer, intent(in) :: code
+    if (code /= MPI_SUCCESS) then
+      write (msg, '(a,a,i0)') what, ' returned ierror=', code
+      call report(msg)
+    end if
+  end subroutine check_ierr
+
+  subroutine report(text)
+    character(len=*), intent(in) :: text
+    nerr = nerr + 1
+    if (nerr <= 20) write (*, '(a,i0,a,a)') 'rank ', rank, ': WRONG: ', trim(text)
+  end subroutine report
+
+end program test_usempi

@@ -1,0 +1,53 @@
+/* mcorecoll sets itself up lazily on the first intercepted call, so it must work whatever
+ * way MPI was started: MPI_Init_thread (any level), and, where the MPI has them, MPI-4
+ * sessions with a communicator made from the "mpi://WORLD" process set.
+ * Usage: test_init_models thread|session */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+
+static void exercise(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  for (int i = 0; i < 10; i++) CHECK(MPI_Barrier(comm) == MPI_SUCCESS, "barrier");
+  int x[3] = {0, 0, 0};
+  if (rank == size - 1) x[0] = 11, x[1] = 22, x[2] = 33;
+  MPI_Bcast(x, 3, MPI_INT, size - 1, comm);
+  CHECK(x[0] == 11 && x[1] == 22 && x[2] == 33, "bcast");
+  int send[64], recv[64];
+  for (int d = 0; d < size && d < 64; d++) send[d] = rank * 100 + d;
+  MPI_Alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, comm);
+  for (int s = 0; s < size && s < 64; s++) CHECK(recv[s] == s * 100 + rank, "alltoall from %d", s);
+}
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "thread";
+  if (!strcmp(mode, "thread")) {
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    exercise(MPI_COMM_WORLD);
+    return check_finish("test_init_models thread");
+  }
+#if MPI_VERSION >= 4
+  MPI_Session session;
+  MPI_Group group;
+  MPI_Comm comm;
+  MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &session);
+  MPI_Group_from_session_pset(session, "mpi://WORLD", &group);
+  MPI_Comm_create_from_group(group, "org.mcorecoll.test", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &comm);
+  exercise(comm);
+  int failures = check_failures, rank;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_free(&comm);
+  MPI_Group_free(&group);
+  MPI_Session_finalize(&session);
+  if (rank == 0) printf("test_init_models session: %s\n", failures ? "FAILED" : "passed");
+  return failures ? 1 : 0;
+#else
+  printf("test_init_models session: this MPI has no sessions\n");
+  return 77;
+#endif
+}

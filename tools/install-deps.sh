@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what mcorecoll needs to build, test and benchmark on Debian 12 (bookworm): both MPIs,
+# Meson, Catch2 v2, hwloc, libnuma, gfortran, gnuplot. Skips apt when everything is there.
+set -euo pipefail
+
+packages=(
+  build-essential g++ gfortran pkg-config meson ninja-build python3
+  catch2 libhwloc-dev hwloc libnuma-dev
+  openmpi-bin libopenmpi-dev
+  mpich libmpich-dev
+  gnuplot-nox
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+echo "install-deps: installing ${missing[*]}"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
