@@ -25,8 +25,8 @@ for flavor in "${flavors[@]}"; do
   else
     meson setup "$dir" -Dmpi="$flavor" >/dev/null
   fi
-  if ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
-    cat "$dir.build.log"
+  if ! ninja -C "$dir" >"$dir/meson-logs/ninja-build.log" 2>&1; then
+    cat "$dir/meson-logs/ninja-build.log"
     echo "=== $flavor: build FAILED"
     failed=$((failed + 1))
     continue
