@@ -13,8 +13,13 @@ const char* collective_name(Collective c) {
 
 const std::vector<std::string>& algorithm_names(Collective c) {
   static const std::vector<std::string> barrier = {"shm"};
+  static const std::vector<std::string> bcast = {"shm", "cma"};
   static const std::vector<std::string> none = {};
-  return c == Collective::barrier ? barrier : none;
+  switch (c) {
+    case Collective::barrier: return barrier;
+    case Collective::bcast: return bcast;
+    default: return none;
+  }
 }
 
 }  // namespace mcorecoll

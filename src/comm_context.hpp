@@ -50,6 +50,10 @@ class CommContext {
 
   // Sequence number of the last shared-memory operation on this communicator; flags carry it.
   std::uint64_t seq = 0;
+  // Ring chunks moved so far through this node's ring (same count on every node rank).
+  std::uint64_t ring_chunks = 0;
+  // Single copy (Cross Memory Attach) allowed on every node: -1 not probed yet, 0 no, 1 yes.
+  int single_copy = -1;
 
   // Builds the context; collective over `comm`. Aborts the job (naming the reason) when the
   // ranks run with different settings.

@@ -14,6 +14,11 @@ namespace {
 
 constexpr const char* kPrefix = "MCORECOLL_";
 
+// Measured defaults (README, "Performance"): where the shared-memory bcast stops beating the
+// MPI library, and where the single copy starts beating copy-in/copy-out.
+constexpr std::uint64_t kDefaultBcastMaxBytes = 16ull << 10;
+constexpr std::uint64_t kDefaultBcastCmaMinBytes = 4ull << 20;
+
 std::string upper(std::string s) {
   for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   return s;
@@ -107,6 +112,25 @@ std::vector<Setting> make_settings() {
                  long long x;
                  return parse_int(v, 0, 1000000, &x) ? (c.spin_polls = static_cast<int>(x), true)
                                                      : false;
+               }});
+  s.push_back({"BCAST_CMA_MIN_BYTES",
+               "a byte count up to 1T, optionally with a K, M, G or T suffix (powers of 1024)",
+               [](Config& c, const std::string& v) { return parse_size(v, &c.bcast_cma_min_bytes); }});
+  s.push_back({"BCAST_READERS", "0 (no cap) or an integer from 1 to 4096",
+               [](Config& c, const std::string& v) {
+                 long long x;
+                 return parse_int(v, 0, 4096, &x) ? (c.bcast_readers = static_cast<int>(x), true) : false;
+               }});
+  s.push_back({"RING_CELLS", "an integer from 2 to 256", [](Config& c, const std::string& v) {
+                 long long x;
+                 return parse_int(v, 2, 256, &x) ? (c.ring_cells = static_cast<int>(x), true) : false;
+               }});
+  s.push_back({"RING_CELL_BYTES", "a byte count from 1K to 16M, optionally with a K or M suffix",
+               [](Config& c, const std::string& v) {
+                 std::uint64_t x;
+                 if (!parse_size(v, &x) || x < 1024 || x > (16u << 20)) return false;
+                 c.ring_cell_bytes = x;
+                 return true;
                }});
   s.push_back({"TEST_TOPOLOGY", "an hwloc synthetic description, e.g. \"pack:2 core:2 pu:1\"",
                [](Config& c, const std::string& v) {
@@ -228,6 +252,11 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   // Measured defaults (see README, "Tuning"): the barrier's fan-in and spin length.
   c.barrier_radix = 0;
   c.spin_polls = 200;
+  c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
+  c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
+  c.bcast_readers = 4;
+  c.ring_cells = 8;
+  c.ring_cell_bytes = 32 << 10;
 
   const std::size_t prefix_len = std::strlen(kPrefix);
   for (const auto& [name, value] : env)
@@ -267,6 +296,9 @@ std::uint64_t Config::fingerprint() const {
     h = fnv1a(h, std::to_string(max_bytes[i]));
   }
   h = fnv1a(h, std::to_string(barrier_radix));
+  h = fnv1a(h, std::to_string(bcast_cma_min_bytes));
+  h = fnv1a(h, std::to_string(ring_cells));
+  h = fnv1a(h, std::to_string(ring_cell_bytes));
   h = fnv1a(h, test_topology);
   for (int pu : test_binding) h = fnv1a(h, std::to_string(pu));
   h = fnv1a(h, std::to_string(test_node_size));
@@ -286,6 +318,10 @@ std::string Config::describe() const {
   }
   out << "MCORECOLL_BARRIER_RADIX = " << barrier_radix << "\n";
   out << "MCORECOLL_SPIN = " << spin_polls << "\n";
+  out << "MCORECOLL_BCAST_CMA_MIN_BYTES = " << bcast_cma_min_bytes << "\n";
+  out << "MCORECOLL_BCAST_READERS = " << bcast_readers << "\n";
+  out << "MCORECOLL_RING_CELLS = " << ring_cells << "\n";
+  out << "MCORECOLL_RING_CELL_BYTES = " << ring_cell_bytes << "\n";
   if (!test_topology.empty()) out << "MCORECOLL_TEST_TOPOLOGY = " << test_topology << "\n";
   if (!test_binding.empty()) {
     out << "MCORECOLL_TEST_BINDING = ";

@@ -30,6 +30,14 @@ struct Config {
   // ranks of a node outnumber its CPUs).
   int spin_polls = 0;
 
+  // Bcast: messages from this size on take the single copy (when the node allows it).
+  std::uint64_t bcast_cma_min_bytes = 0;
+  // Single copy: at most this many readers start on the same part of the source (0: no cap).
+  int bcast_readers = 0;
+  // The shared ring that copy-in/copy-out stages through: cells and bytes per cell.
+  int ring_cells = 0;
+  std::uint64_t ring_cell_bytes = 0;
+
   // Test knobs (documented as such): a synthetic hwloc topology, the PU each node-local rank
   // is pretended to be bound to, and a split of each real node into pretend nodes.
   std::string test_topology;

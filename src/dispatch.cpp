@@ -1,6 +1,7 @@
 #include "dispatch.hpp"
 
 #include "barrier_shm.hpp"
+#include "bcast_shm.hpp"
 #include "comm_context.hpp"
 #include "config.hpp"
 #include "log.hpp"
@@ -10,6 +11,9 @@
 
 namespace mcorecoll {
 namespace {
+
+// Larger messages always go to PMPI: MPI_Pack and the leaders' PMPI_Bcast count in int.
+constexpr std::uint64_t kMaxShmBytes = 0x7fffffff;
 
 // Signature bytes of `count` elements of `type`, or false for arguments PMPI must judge
 // itself (it raises the error through the communicator's handler, as without mcorecoll).
@@ -37,7 +41,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
   Route route;
   if (!ctx.pmpi_reason.empty()) route.reason = ctx.pmpi_reason.c_str();
   else route = choose_route(c, config, bytes);
-  if (route.path != kPmpiPath && !ensure_shm(ctx)) {
+  if (route.path != kPmpiPath && !ensure_shm(ctx, config)) {
     route.path = kPmpiPath;
     route.reason = "no shared memory";
   }
@@ -61,11 +65,16 @@ int barrier(MPI_Comm comm) {
 
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   std::uint64_t bytes = 0;
-  if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes))
+  if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes) || bytes > kMaxShmBytes)
     return PMPI_Bcast(buffer, count, datatype, root, comm);
-  const Decision d = decide(Collective::bcast, comm, bytes);
+  Decision d = decide(Collective::bcast, comm, bytes);
+  // A bad root is for the MPI library to report (inter: MPI_ROOT/MPI_PROC_NULL, already PMPI).
+  if (d.path != kPmpiPath && (root < 0 || root >= d.ctx->size)) d.path = kPmpiPath;
+  const Config& config = process_config().config;
+  if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, config)) d.path = kBcastShm;
   if (d.count) count_call(Collective::bcast, d.path, bytes);
-  return PMPI_Bcast(buffer, count, datatype, root, comm);
+  if (d.path == kPmpiPath) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  return bcast_shm(*d.ctx, config, buffer, count, datatype, root, bytes, d.path == kBcastCma);
 }
 
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

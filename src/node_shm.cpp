@@ -16,7 +16,6 @@
 namespace mcorecoll {
 namespace {
 
-std::atomic<int> g_live{0};
 std::atomic<unsigned long> g_serial{0};
 
 std::string job_id() {
@@ -25,19 +24,34 @@ std::string job_id() {
   return "ppid" + std::to_string(static_cast<long>(getppid()));  // the launcher's proxy
 }
 
-// Places each rank's page on that rank's NUMA domain. Only a hint: EPERM/ENOSYS (restricted
-// containers, kernels without NUMA) leave the default placement.
-void place_pages(void* base, const std::vector<int>& numa_os) {
-  const std::set<int> domains(numa_os.begin(), numa_os.end());
-  if (domains.size() < 2 || domains.count(-1)) return;
-  for (std::size_t r = 0; r < numa_os.size(); ++r) {
-    unsigned long mask[16] = {0};
-    const int node = numa_os[r];
-    if (node >= static_cast<int>(sizeof(mask) * 8)) continue;
-    mask[node / 64] |= 1ul << (node % 64);
-    if (mbind(static_cast<char*>(base) + r * kRankBlockBytes, kRankBlockBytes, MPOL_PREFERRED, mask,
-              sizeof(mask) * 8, 0) != 0 &&
-        (errno == EPERM || errno == ENOSYS))
+// Asks for [at, at + bytes) on NUMA node `node`. False when the kernel refuses NUMA policy
+// outright (EPERM/ENOSYS: restricted containers, kernels without NUMA); raw mbind because
+// libnuma's wrappers print and pretend under such containers.
+bool place_on(char* at, std::size_t bytes, int node) {
+  unsigned long mask[16] = {0};
+  if (node < 0 || node >= static_cast<int>(sizeof(mask) * 8)) return true;
+  mask[node / 64] |= 1ul << (node % 64);
+  return !(mbind(at, bytes, MPOL_PREFERRED, mask, sizeof(mask) * 8, 0) != 0 &&
+           (errno == EPERM || errno == ENOSYS));
+}
+
+// Each rank's control page on that rank's NUMA domain (it is polled there), and the ring's
+// cells spread round-robin over the domains, so that no one memory controller serves every
+// reader. Only a hint: pages stay where they are if the kernel says no.
+void place_pages(char* base, const std::vector<int>& numa_os, const RingGeometry& ring) {
+  const std::set<int> domain_set(numa_os.begin(), numa_os.end());
+  if (domain_set.size() < 2 || domain_set.count(-1)) return;
+  for (std::size_t r = 0; r < numa_os.size(); ++r)
+    if (!place_on(base + r * kRankBlockBytes, kRankBlockBytes, numa_os[r])) return;
+  const std::vector<int> domains(domain_set.begin(), domain_set.end());
+  char* cells = base + numa_os.size() * kRankBlockBytes;
+  const std::size_t page = 4096, stride = ring.stride();
+  for (int i = 0; i < ring.cells; ++i) {
+    // Whole pages only: a page shared by two cells keeps the first placement.
+    char* begin = cells + static_cast<std::size_t>(i) * stride;
+    char* aligned = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(begin) + page - 1) / page * page);
+    char* end = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(begin + stride) / page * page);
+    if (end > aligned && !place_on(aligned, static_cast<std::size_t>(end - aligned), domains[static_cast<std::size_t>(i) % domains.size()]))
       return;
   }
 }
@@ -52,11 +66,12 @@ std::string segment_name(unsigned uid, const std::string& job, long pid, unsigne
 }
 
 std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm node_comm, const std::vector<int>& numa_os,
-                                         std::string* why) {
+                                         const RingGeometry& ring, std::string* why) {
   int rank = 0, size = 0;
   PMPI_Comm_rank(node_comm, &rank);
   PMPI_Comm_size(node_comm, &size);
-  const std::size_t bytes = static_cast<std::size_t>(size) * kRankBlockBytes;
+  const std::size_t bytes = static_cast<std::size_t>(size) * kRankBlockBytes +
+                            static_cast<std::size_t>(ring.cells) * ring.stride();
 
   // The leader creates the object exclusively, private to the user, and reserves its space
   // (so a full /dev/shm fails here, cleanly, and never later as SIGBUS).
@@ -78,7 +93,7 @@ std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm node_comm, const std::vector<i
       if (base == MAP_FAILED) error = errno;
     }
     if (!error) {
-      place_pages(base, numa_os);
+      place_pages(static_cast<char*>(base), numa_os, ring);
       error = posix_fallocate(fd, 0, static_cast<off_t>(bytes));
     }
   }
@@ -107,15 +122,9 @@ std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm node_comm, const std::vector<i
     *why = std::string("cannot set up shared memory in /dev/shm (") + std::strerror(worst) + ")";
     return nullptr;
   }
-  g_live.fetch_add(1);
-  return std::unique_ptr<NodeShm>(new NodeShm(base, bytes));
+  return std::unique_ptr<NodeShm>(new NodeShm(base, bytes, size, ring));
 }
 
-NodeShm::~NodeShm() {
-  munmap(base_, bytes_);
-  g_live.fetch_sub(1);
-}
-
-int NodeShm::live_segments() { return g_live.load(); }
+NodeShm::~NodeShm() { munmap(base_, bytes_); }
 
 }  // namespace mcorecoll

@@ -22,13 +22,23 @@ inline bool reached(std::uint64_t value, std::uint64_t target) {
   return static_cast<std::int64_t>(value - target) >= 0;
 }
 
+// The ring of data cells that copy-in/copy-out collectives stage through. Every cell starts
+// with its flag, and its data follows in the same line, so a small message arrives with the
+// flag in one cache-line transfer.
+struct RingGeometry {
+  int cells = 0;
+  std::size_t cell_bytes = 0;  // data bytes per cell
+  std::size_t stride() const { return (8 + cell_bytes + kLineBytes - 1) / kLineBytes * kLineBytes; }
+};
+
 class NodeShm {
  public:
   // Collective over `node_comm`. On failure (a full /dev/shm, no permission, ...) every rank of
   // the node returns null with the same result and `why` says what happened.
-  // `numa_os` gives the NUMA domain (OS index, -1 unknown) of every node rank.
+  // `numa_os` gives the NUMA domain (OS index, -1 unknown) of every node rank; the ring's cells
+  // are spread over those domains in turn (the paper's NUMA-segmented staging buffer).
   static std::unique_ptr<NodeShm> create(MPI_Comm node_comm, const std::vector<int>& numa_os,
-                                         std::string* why);
+                                         const RingGeometry& ring, std::string* why);
   ~NodeShm();
   NodeShm(const NodeShm&) = delete;
   NodeShm& operator=(const NodeShm&) = delete;
@@ -36,22 +46,41 @@ class NodeShm {
   // Control lines of node rank r: written by r only.
   std::atomic<std::uint64_t>& arrive(int r) { return line(r, 0); }
   std::atomic<std::uint64_t>& release(int r) { return line(r, 1); }
+  // Ring chunks node rank r has finished with (copy-in/copy-out); a cell is refilled only
+  // when every rank is past it.
+  std::atomic<std::uint64_t>& consumed(int r) { return line(r, 2); }
+  // Single copy: the source posts its buffer (post = sequence, then address/length/pid in the
+  // line of `posted`), readers say they are done.
+  std::atomic<std::uint64_t>& post(int r) { return line(r, 3); }
+  std::atomic<std::uint64_t>& done(int r) { return line(r, 4); }
+  std::atomic<std::uint64_t>* posted(int r) { return &line(r, 5); }  // [address, length, pid]
 
-  // Counts live segments in this process (tests check that none leak).
-  static int live_segments();
+  // Cell i of the ring: its flag (the ring chunk it holds, plus one) and its data.
+  std::atomic<std::uint64_t>& cell_flag(int i) {
+    return *reinterpret_cast<std::atomic<std::uint64_t>*>(cell(i));
+  }
+  char* cell_data(int i) { return cell(i) + 8; }
+  const RingGeometry& ring() const { return ring_; }
 
  private:
-  NodeShm(void* base, std::size_t bytes) : base_(static_cast<char*>(base)), bytes_(bytes) {}
+  NodeShm(void* base, std::size_t bytes, int ranks, const RingGeometry& ring)
+      : base_(static_cast<char*>(base)), bytes_(bytes), ranks_(ranks), ring_(ring) {}
+  char* cell(int i) {
+    return base_ + static_cast<std::size_t>(ranks_) * kRankBlockBytes +
+           static_cast<std::size_t>(i) * ring_.stride();
+  }
   std::atomic<std::uint64_t>& line(int r, int index) {
     return *reinterpret_cast<std::atomic<std::uint64_t>*>(
         base_ + static_cast<std::size_t>(r) * kRankBlockBytes + static_cast<std::size_t>(index) * kLineBytes);
   }
   char* base_;
   std::size_t bytes_;
+  int ranks_;
+  RingGeometry ring_;
 };
 
 // A unique, identifiable segment name: user, job and creator, e.g.
-// "/mcorecoll-0-1711603713-4242-3". Pure; unit-tested.
+// "/mcorecoll-0-1711603713-4242-3", so that a crash leaves leftovers one can attribute.
 std::string segment_name(unsigned uid, const std::string& job, long pid, unsigned long serial);
 
 }  // namespace mcorecoll

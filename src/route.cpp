@@ -23,7 +23,9 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes) {
   if (forced == 0) return {0, kForcedPmpi[i]};
   if (forced > 0) return {forced, ""};
   if (algorithm_names(c).empty()) return {0, kNoAlgorithm[i]};
-  if (c != Collective::barrier && bytes > config.max_bytes[i]) return {0, kAboveMax[i]};
+  if (c == Collective::barrier) return {1, ""};
+  if (bytes > config.max_bytes[i]) return {0, kAboveMax[i]};
+  if (c == Collective::bcast && bytes >= config.bcast_cma_min_bytes) return {kBcastCma, ""};
   return {1, ""};
 }
 

@@ -16,6 +16,10 @@ struct Route {
   const char* reason = "";  // why pmpi was chosen (empty when an algorithm was); static
 };
 
+// Path numbers of the bcast algorithms (see algorithm_names()).
+constexpr int kBcastShm = 1;
+constexpr int kBcastCma = 2;
+
 // `bytes`: the size of the message's type signature (bcast: the whole message; alltoall: one
 // block). Ignored for barrier.
 Route choose_route(Collective c, const Config& config, std::uint64_t bytes);

@@ -8,6 +8,7 @@
 #include "config.hpp"
 #include "log.hpp"
 #include "node_shm.hpp"
+#include "single_copy.hpp"
 #include "stats.hpp"
 
 namespace mcorecoll {
@@ -128,14 +129,17 @@ CommContext& context_for(MPI_Comm comm, const Config& config) {
   return *ctx;
 }
 
-bool ensure_shm(CommContext& ctx) {
+bool ensure_shm(CommContext& ctx, const Config& config) {
   if (ctx.shm) return true;
   if (ctx.shm_failed) return false;
   std::vector<int> numa_os(static_cast<std::size_t>(ctx.node_size), -1);
   for (const RankPlace& rp : ctx.places)
     if (rp.node == ctx.node_index) numa_os[static_cast<std::size_t>(rp.node_rank)] = rp.place.numa_os;
   std::string why;
-  ctx.shm = NodeShm::create(ctx.node_comm, numa_os, &why);
+  RingGeometry ring;
+  ring.cells = config.ring_cells;
+  ring.cell_bytes = config.ring_cell_bytes;
+  ctx.shm = NodeShm::create(ctx.node_comm, numa_os, ring, &why);
   // Every node must agree: ranks of a node without shared memory take PMPI, and a node
   // leader elsewhere must not wait for them in the leaders' barrier.
   int ok = ctx.shm ? 1 : 0, all_ok = 0;
@@ -146,6 +150,20 @@ bool ensure_shm(CommContext& ctx) {
   say_once("shm-failed", "warning: " + (why.empty() ? std::string("another node could not set up shared memory") : why) +
                              "; collectives on this communicator go to the MPI library");
   return false;
+}
+
+}  // namespace mcorecoll
+
+namespace mcorecoll {
+
+bool single_copy_allowed(CommContext& ctx, const Config& config) {
+  if (ctx.single_copy < 0) {
+    ctx.single_copy = probe_single_copy(ctx.comm, ctx.node_comm) ? 1 : 0;
+    if (!ctx.single_copy && config.verbose >= 1 && ctx.rank == 0)
+      say_once("no-single-copy", "single copy (Cross Memory Attach) is refused on this node; "
+                                 "large messages take copy-in/copy-out");
+  }
+  return ctx.single_copy == 1;
 }
 
 }  // namespace mcorecoll

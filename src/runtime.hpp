@@ -19,7 +19,11 @@ CommContext& context_for(MPI_Comm comm, const Config& config);
 
 // Creates the context's shared segment on first use (collective over the node). False, with
 // one warning per process, when shared memory cannot be had: the caller goes to PMPI.
-bool ensure_shm(CommContext& ctx);
+bool ensure_shm(CommContext& ctx, const Config& config);
+
+// Whether every rank may use single copy on this communicator; probed on first use
+// (collective over the communicator), said once in verbose mode when refused.
+bool single_copy_allowed(CommContext& ctx, const Config& config);
 
 // Called from our MPI_Finalize wrappers: registers the finalize hook if no collective did.
 void prepare_finalize();

@@ -104,10 +104,32 @@ TEST_CASE("out-of-range numbers are errors", "[config]") {
 }
 
 TEST_CASE("an algorithm of another collective is not accepted", "[config]") {
-  // bcast has no shared-memory algorithm in this version: only auto and pmpi.
-  const auto load = load_config(Env{{"MCORECOLL_BCAST", "shm"}});
+  // cma is a bcast algorithm, not a barrier one.
+  const auto load = load_config(Env{{"MCORECOLL_BARRIER", "cma"}});
   REQUIRE(load.errors.size() == 1);
-  CHECK(mentions(load.errors, "accepted: auto, pmpi"));
+  CHECK(mentions(load.errors, "accepted: auto, pmpi, shm"));
+  CHECK(load_config(Env{{"MCORECOLL_BCAST", "cma"}}).errors.empty());
+  // alltoall has no shared-memory algorithm in this version: only auto and pmpi.
+  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL", "shm"}}).errors, "accepted: auto, pmpi"));
+}
+
+TEST_CASE("bcast thresholds and ring geometry", "[config]") {
+  auto load = load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "1M"},
+                              {"MCORECOLL_BCAST_CMA_MIN_BYTES", "256K"},
+                              {"MCORECOLL_BCAST_READERS", "2"},
+                              {"MCORECOLL_RING_CELLS", "4"},
+                              {"MCORECOLL_RING_CELL_BYTES", "8K"}});
+  REQUIRE(load.errors.empty());
+  CHECK(load.config.max_bytes[1] == (1u << 20));
+  CHECK(load.config.bcast_cma_min_bytes == (256u << 10));
+  CHECK(load.config.bcast_readers == 2);
+  CHECK(load.config.ring_cells == 4);
+  CHECK(load.config.ring_cell_bytes == 8192);
+  CHECK(mentions(load_config(Env{{"MCORECOLL_RING_CELL_BYTES", "512"}}).errors, "from 1K to 16M"));
+  CHECK(mentions(load_config(Env{{"MCORECOLL_RING_CELLS", "1"}}).errors, "from 2 to 256"));
+  CHECK(mentions(load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "lots"}}).errors, "MCORECOLL_BCAST_MAX_BYTES"));
+  // No size bound for alltoall until it has a shared-memory path.
+  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL_MAX_BYTES", "1K"}}).errors, "unknown setting"));
 }
 
 TEST_CASE("a misspelt variable is an error that lists the known ones", "[config]") {
@@ -166,4 +188,6 @@ TEST_CASE("the fingerprint changes with every routing setting, not with verbosit
   CHECK(load_config(Env{{"MCORECOLL_STATS", "1"}}).config.fingerprint() != base);
   CHECK(load_config(Env{{"MCORECOLL_BARRIER_RADIX", "2"}}).config.fingerprint() != base);
   CHECK(load_config(Env{{"MCORECOLL_TEST_NODE_SIZE", "2"}}).config.fingerprint() != base);
+  CHECK(load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "1"}}).config.fingerprint() != base);
+  CHECK(load_config(Env{{"MCORECOLL_RING_CELLS", "3"}}).config.fingerprint() != base);
 }

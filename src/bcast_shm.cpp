@@ -1,0 +1,117 @@
+#include "bcast_shm.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "comm_context.hpp"
+#include "config.hpp"
+#include "log.hpp"
+#include "message_bytes.hpp"
+#include "node_shm.hpp"
+#include "single_copy.hpp"
+#include "wait.hpp"
+
+namespace mcorecoll {
+namespace {
+
+// Copy-in/copy-out: the source fills the ring's cells in order, running ahead of the slowest
+// reader by at most cells-1 chunks; every reader copies each chunk out and says so.
+void ring_phase(CommContext& ctx, Waiter& waiter, MessageBytes& msg, int source) {
+  NodeShm& shm = *ctx.shm;
+  const RingGeometry& ring = shm.ring();
+  const std::uint64_t cell = ring.cell_bytes, cells = static_cast<std::uint64_t>(ring.cells);
+  const std::uint64_t chunks = (msg.size() + cell - 1) / cell;
+  const std::uint64_t first = ctx.ring_chunks;
+  for (std::uint64_t j = 0; j < chunks; ++j) {
+    const std::uint64_t g = first + j;  // ring chunk number, counted alike on every rank
+    const int c = static_cast<int>(g % cells);
+    const std::size_t n = static_cast<std::size_t>(std::min(cell, msg.size() - j * cell));
+    if (ctx.node_rank == source) {
+      if (g >= cells)  // the cell's previous chunk must be done with on every rank
+        for (int r = 0; r < ctx.node_size; ++r)
+          if (r != source) waiter.wait_for(shm.consumed(r), g + 1 - cells);
+      std::memcpy(shm.cell_data(c), msg.data() + j * cell, n);
+      shm.cell_flag(c).store(g + 1, std::memory_order_release);
+    } else {
+      waiter.wait_for(shm.cell_flag(c), g + 1);
+      std::memcpy(msg.data() + j * cell, shm.cell_data(c), n);
+      shm.consumed(ctx.node_rank).store(g + 1, std::memory_order_release);
+    }
+  }
+  if (ctx.node_rank == source)
+    shm.consumed(source).store(first + chunks, std::memory_order_release);
+  ctx.ring_chunks = first + chunks;
+}
+
+// Single copy: the source posts where its bytes are; each reader pulls them in pieces, one
+// piece per reader group, starting at its group's piece, so that at most `readers` ranks begin
+// on the same part of the source's memory; the source waits until all are done. Pieces are
+// large: every process_vm_readv pins pages and costs a system call.
+void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter,
+                       MessageBytes& msg, int source) {
+  NodeShm& shm = *ctx.shm;
+  const std::uint64_t seq = ++ctx.seq;
+  if (ctx.node_rank == source) {
+    std::atomic<std::uint64_t>* posted = shm.posted(source);
+    posted[0].store(reinterpret_cast<std::uintptr_t>(msg.data()), std::memory_order_relaxed);
+    posted[1].store(msg.size(), std::memory_order_relaxed);
+    posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
+    shm.post(source).store(seq, std::memory_order_release);
+    for (int r = 0; r < ctx.node_size; ++r)
+      if (r != source) waiter.wait_for(shm.done(r), seq);
+    return;
+  }
+  waiter.wait_for(shm.post(source), seq);
+  std::atomic<std::uint64_t>* posted = shm.posted(source);
+  const char* remote = reinterpret_cast<const char*>(posted[0].load(std::memory_order_relaxed));
+  const pid_t pid = static_cast<pid_t>(posted[2].load(std::memory_order_relaxed));
+  const int reader = ctx.node_rank < source ? ctx.node_rank : ctx.node_rank - 1;
+  const int cap = config.bcast_readers > 0 ? config.bcast_readers : ctx.node_size;
+  const std::uint64_t groups = static_cast<std::uint64_t>((ctx.node_size - 1 + cap - 1) / cap);
+  const std::uint64_t piece = std::max<std::uint64_t>((msg.size() + groups - 1) / groups, 64 << 10);
+  const std::uint64_t pieces = (msg.size() + piece - 1) / piece;
+  const std::uint64_t start = static_cast<std::uint64_t>(reader / cap) % pieces;
+  for (std::uint64_t i = 0; i < pieces; ++i) {
+    const std::uint64_t p = (start + i) % pieces;
+    const std::size_t n = static_cast<std::size_t>(std::min(piece, msg.size() - p * piece));
+    if (!read_remote(pid, remote + p * piece, msg.data() + p * piece, n)) {
+      say("error: single copy (process_vm_readv) from rank " + std::to_string(source) +
+          " failed after a successful probe; stopping. Set MCORECOLL_BCAST_CMA_MIN_BYTES above your messages.");
+      PMPI_Abort(ctx.comm, 1);
+    }
+  }
+  shm.done(ctx.node_rank).store(seq, std::memory_order_release);
+}
+
+}  // namespace
+
+int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
+              MPI_Datatype datatype, int root, std::uint64_t bytes, bool single_copy) {
+  if (bytes == 0) return MPI_SUCCESS;  // nothing moves; every rank sees the same size
+  MessageBytes msg(buffer, count, datatype, bytes, ctx.comm);
+  if (ctx.rank == root) msg.pack();
+  Waiter waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.node_comm);
+  auto node_phase = [&](int source) {
+    if (ctx.node_size == 1) return;
+    if (single_copy) single_copy_phase(ctx, config, waiter, msg, source);
+    else ring_phase(ctx, waiter, msg, source);
+  };
+
+  const RankPlace& from = ctx.places[static_cast<std::size_t>(root)];
+  const bool on_root_node = from.node == ctx.node_index;
+  int rc = MPI_SUCCESS;
+  if (on_root_node) node_phase(from.node_rank);
+  if (ctx.node_count > 1) {
+    // Node leaders are ranked by node index in the leaders' communicator.
+    if (ctx.node_rank == 0)
+      rc = PMPI_Bcast(msg.data(), static_cast<int>(bytes), MPI_BYTE, from.node, ctx.leaders_comm);
+    if (!on_root_node) node_phase(0);
+  }
+  if (ctx.rank != root) msg.unpack();
+  return rc;
+}
+
+}  // namespace mcorecoll

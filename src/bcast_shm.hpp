@@ -1,0 +1,22 @@
+// The shared-memory MPI_Bcast (paper section 4.2): inside a node, copy-in/copy-out through a
+// pipelined ring of shared cells (a small message travels in its cell's flag line), or a
+// single copy where every reader pulls straight from the source's buffer with Cross Memory
+// Attach, readers staggered so that at most k start on the same part. Across nodes, node
+// leaders broadcast with PMPI_Bcast on the leaders' communicator, the root's node first.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace mcorecoll {
+
+class CommContext;
+struct Config;
+
+// `bytes`: the signature size (same on every rank). `single_copy`: use Cross Memory Attach
+// (the caller has probed that the node allows it). Returns an MPI error code.
+int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
+              MPI_Datatype datatype, int root, std::uint64_t bytes, bool single_copy);
+
+}  // namespace mcorecoll

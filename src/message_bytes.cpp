@@ -1,0 +1,127 @@
+#include "message_bytes.hpp"
+
+#include <string>
+
+#include "log.hpp"
+
+namespace mcorecoll {
+namespace {
+
+bool is_named(MPI_Datatype type) {
+  int integers, addresses, types, combiner;
+  PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner);
+  return combiner == MPI_COMBINER_NAMED;
+}
+
+// True when one element of `type` is its size bytes, gap-free and in signature order, starting
+// at its true lower bound. Follows the combiners whose layout is plain; others say no.
+bool element_contiguous(MPI_Datatype type) {
+  int integers, addresses, types, combiner;
+  PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner);
+  if (combiner == MPI_COMBINER_NAMED) return true;
+  if (combiner != MPI_COMBINER_DUP && combiner != MPI_COMBINER_CONTIGUOUS &&
+      combiner != MPI_COMBINER_RESIZED)
+    return false;
+  std::vector<int> ints(static_cast<std::size_t>(integers) + 1);
+  std::vector<MPI_Aint> addrs(static_cast<std::size_t>(addresses) + 1);
+  std::vector<MPI_Datatype> inner(static_cast<std::size_t>(types) + 1);
+  PMPI_Type_get_contents(type, integers, addresses, types, ints.data(), addrs.data(), inner.data());
+  MPI_Datatype child = inner[0];
+  int size = 0;
+  MPI_Aint lb, extent, tlb, textent;
+  PMPI_Type_size(child, &size);
+  PMPI_Type_get_extent(child, &lb, &extent);
+  PMPI_Type_get_true_extent(child, &tlb, &textent);
+  bool plain = element_contiguous(child) && textent == size;
+  // Repeated children must follow each other without gaps.
+  if (combiner == MPI_COMBINER_CONTIGUOUS && ints[0] > 1) plain = plain && extent == size;
+  if (!is_named(child)) PMPI_Type_free(&child);
+  return plain;
+}
+
+}  // namespace
+
+bool contiguous_layout(MPI_Datatype type, int count, MPI_Aint* offset) {
+  *offset = 0;
+  if (is_named(type)) return true;  // predefined: the common case, one query
+  int size = 0;
+  MPI_Aint lb, extent, tlb, textent;
+  PMPI_Type_size(type, &size);
+  PMPI_Type_get_extent(type, &lb, &extent);
+  PMPI_Type_get_true_extent(type, &tlb, &textent);
+  *offset = tlb;
+  if (count == 0 || size == 0) return true;
+  if (textent != size || (count > 1 && extent != size)) return false;
+  return element_contiguous(type);
+}
+
+MessageBytes::MessageBytes(void* buffer, int count, MPI_Datatype type, std::uint64_t bytes,
+                           MPI_Comm comm)
+    : buffer_(buffer), count_(count), type_(type), bytes_(bytes), comm_(comm) {
+  MPI_Aint offset = 0;
+  if (contiguous_layout(type, count, &offset)) {
+    data_ = static_cast<char*>(buffer) + offset;  // MPI_BOTTOM + absolute address works too
+  } else {
+    packed_.resize(bytes);
+    data_ = packed_.data();
+  }
+}
+
+namespace {
+
+// MPICH 4.0 rejects MPI_BOTTOM as the buffer of MPI_Pack/MPI_Unpack ("Null pointer in
+// parameter inbuf"), though absolute addresses are legal. Same data, no null buffer: a
+// non-null base address and the datatype shifted back by it.
+class BottomFree {
+ public:
+  BottomFree(void* buffer, int count, MPI_Datatype type) : buffer_(buffer), count_(count), type_(type) {
+    if (buffer != MPI_BOTTOM) return;
+    static char base;
+    int one = 1;
+    MPI_Aint shift = -reinterpret_cast<MPI_Aint>(&base);
+    MPI_Datatype whole;
+    PMPI_Type_contiguous(count, type, &whole);
+    PMPI_Type_create_struct(1, &one, &shift, &whole, &shifted_);
+    PMPI_Type_commit(&shifted_);
+    PMPI_Type_free(&whole);
+    buffer_ = &base;
+    count_ = 1;
+    type_ = shifted_;
+  }
+  ~BottomFree() {
+    if (shifted_ != MPI_DATATYPE_NULL) PMPI_Type_free(&shifted_);
+  }
+  void* buffer() const { return buffer_; }
+  int count() const { return count_; }
+  MPI_Datatype type() const { return type_; }
+
+ private:
+  void* buffer_;
+  int count_;
+  MPI_Datatype type_;
+  MPI_Datatype shifted_ = MPI_DATATYPE_NULL;
+};
+
+}  // namespace
+
+void MessageBytes::pack() {
+  if (packed_.empty()) return;
+  int position = 0;
+  const BottomFree in(buffer_, count_, type_);
+  PMPI_Pack(in.buffer(), in.count(), in.type(), packed_.data(), static_cast<int>(bytes_), &position, comm_);
+  // On a homogeneous node, MPI_Pack writes the signature's bytes as they are.
+  if (static_cast<std::uint64_t>(position) != bytes_) {
+    say("error: MPI_Pack wrote " + std::to_string(position) + " bytes for a " +
+        std::to_string(bytes_) + "-byte message; mcorecoll needs native packing. Set MCORECOLL_DISABLE=1.");
+    PMPI_Abort(comm_, 1);
+  }
+}
+
+void MessageBytes::unpack() {
+  if (packed_.empty()) return;
+  int position = 0;
+  const BottomFree out(buffer_, count_, type_);
+  PMPI_Unpack(packed_.data(), static_cast<int>(bytes_), &position, out.buffer(), out.count(), out.type(), comm_);
+}
+
+}  // namespace mcorecoll

@@ -1,0 +1,41 @@
+// One rank's side of a message as bytes in type-signature order: the user's buffer itself
+// when its datatype lays the data out contiguously in that order, otherwise a packed copy.
+// Root and leaves may use different datatypes of one signature; each side handles its own.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace mcorecoll {
+
+class MessageBytes {
+ public:
+  // `bytes`: the signature size (count x type size), already computed by the caller.
+  MessageBytes(void* buffer, int count, MPI_Datatype type, std::uint64_t bytes, MPI_Comm comm);
+
+  char* data() { return data_; }
+  std::uint64_t size() const { return bytes_; }
+  bool contiguous() const { return packed_.empty(); }
+
+  // Source side: bring the user's data into data() (a no-op when contiguous).
+  void pack();
+  // Receiving side: deliver data() into the user's buffer (a no-op when contiguous).
+  void unpack();
+
+ private:
+  void* buffer_;
+  int count_;
+  MPI_Datatype type_;
+  std::uint64_t bytes_;
+  MPI_Comm comm_;
+  std::vector<char> packed_;
+  char* data_ = nullptr;
+};
+
+// Whether `count` elements of `type` occupy [lower bound, lower bound + count x size) in
+// signature order; sets *offset to the true lower bound. Conservative: unknown layouts say no.
+bool contiguous_layout(MPI_Datatype type, int count, MPI_Aint* offset);
+
+}  // namespace mcorecoll

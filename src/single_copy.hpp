@@ -1,0 +1,21 @@
+// Cross Memory Attach: a rank reads another process's memory directly (process_vm_readv), one
+// copy instead of copy-in/copy-out. Only between processes of the same user (the kernel's
+// ptrace access check), and only after a probe has shown that the node allows it.
+#pragma once
+
+#include <mpi.h>
+#include <sys/types.h>
+
+#include <cstddef>
+
+namespace mcorecoll {
+
+// Collective over `comm` (node_comm: this rank's node). True on every rank when every rank of
+// every node could read its node leader's memory; false on every rank otherwise (EPERM under
+// ptrace restrictions, non-dumpable processes, kernels without CMA).
+bool probe_single_copy(MPI_Comm comm, MPI_Comm node_comm);
+
+// Copies `bytes` from address `remote` of process `pid` into `local`. False on failure.
+bool read_remote(pid_t pid, const void* remote, void* local, std::size_t bytes);
+
+}  // namespace mcorecoll
