@@ -17,12 +17,20 @@
 namespace mcorecoll {
 namespace {
 
+constexpr int kWarmCells = 8;  // ring cells in use when every rank has a CPU
+
 // Copy-in/copy-out: the source fills the ring's cells in order, running ahead of the slowest
 // reader by at most cells-1 chunks; every reader copies each chunk out and says so.
 void ring_phase(CommContext& ctx, Waiter& waiter, MessageBytes& msg, int source) {
   NodeShm& shm = *ctx.shm;
   const RingGeometry& ring = shm.ring();
-  const std::uint64_t cell = ring.cell_bytes, cells = static_cast<std::uint64_t>(ring.cells);
+  // How far the source may run ahead, in cells. Measured (README, "Performance"): with a
+  // CPU per rank, few cells keep the lines warm (many cost 2x at np 2); when ranks outnumber
+  // CPUs, readers wait for a time slice and the source must not stall on them (many cells win
+  // 2-4x at np 4 on 2 cores). Every rank of a node agrees on `oversubscribed`.
+  const std::uint64_t cell = ring.cell_bytes;
+  const std::uint64_t cells = static_cast<std::uint64_t>(
+      ctx.oversubscribed ? ring.cells : std::min(ring.cells, kWarmCells));
   const std::uint64_t chunks = (msg.size() + cell - 1) / cell;
   const std::uint64_t first = ctx.ring_chunks;
   for (std::uint64_t j = 0; j < chunks; ++j) {

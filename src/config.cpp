@@ -255,8 +255,8 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
   c.bcast_readers = 4;
-  c.ring_cells = 8;
-  c.ring_cell_bytes = 32 << 10;
+  c.ring_cells = 64;
+  c.ring_cell_bytes = 8 << 10;
 
   const std::size_t prefix_len = std::strlen(kPrefix);
   for (const auto& [name, value] : env)
