@@ -14,12 +14,13 @@ const char* collective_name(Collective c) {
 const std::vector<std::string>& algorithm_names(Collective c) {
   static const std::vector<std::string> barrier = {"shm"};
   static const std::vector<std::string> bcast = {"shm", "cma"};
-  static const std::vector<std::string> none = {};
+  static const std::vector<std::string> alltoall = {"shm"};
   switch (c) {
     case Collective::barrier: return barrier;
     case Collective::bcast: return bcast;
-    default: return none;
+    case Collective::alltoall: return alltoall;
   }
+  return barrier;
 }
 
 }  // namespace mcorecoll

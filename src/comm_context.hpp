@@ -50,6 +50,9 @@ class CommContext {
 
   // Sequence number of the last shared-memory operation on this communicator; flags carry it.
   std::uint64_t seq = 0;
+  // Sequence number of the last alltoall round in each half of the staging areas: a half is
+  // free again once every rank's `done` line has reached it.
+  std::uint64_t last_stage_seq[2] = {0, 0};
   // Ring chunks moved so far through this node's ring (same count on every node rank).
   std::uint64_t ring_chunks = 0;
   // Single copy (Cross Memory Attach) allowed on every node: -1 not probed yet, 0 no, 1 yes.

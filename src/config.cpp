@@ -18,6 +18,7 @@ constexpr const char* kPrefix = "MCORECOLL_";
 // MPI library, and where the single copy starts beating copy-in/copy-out.
 constexpr std::uint64_t kDefaultBcastMaxBytes = 16ull << 10;
 constexpr std::uint64_t kDefaultBcastCmaMinBytes = 4ull << 20;
+constexpr std::uint64_t kDefaultAlltoallMaxBytes = 16ull << 10;  // per block
 
 std::string upper(std::string s) {
   for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
@@ -120,6 +121,13 @@ std::vector<Setting> make_settings() {
                [](Config& c, const std::string& v) {
                  long long x;
                  return parse_int(v, 0, 4096, &x) ? (c.bcast_readers = static_cast<int>(x), true) : false;
+               }});
+  s.push_back({"ALLTOALL_STAGE_BYTES", "a byte count from 4K to 64M, optionally with a K or M suffix",
+               [](Config& c, const std::string& v) {
+                 std::uint64_t x;
+                 if (!parse_size(v, &x) || x < 4096 || x > (64u << 20)) return false;
+                 c.alltoall_stage_bytes = x;
+                 return true;
                }});
   s.push_back({"RING_CELLS", "an integer from 2 to 256", [](Config& c, const std::string& v) {
                  long long x;
@@ -255,6 +263,8 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
   c.bcast_readers = 4;
+  c.max_bytes[static_cast<int>(Collective::alltoall)] = kDefaultAlltoallMaxBytes;
+  c.alltoall_stage_bytes = 64 << 10;
   c.ring_cells = 64;
   c.ring_cell_bytes = 8 << 10;
 
@@ -298,6 +308,7 @@ std::uint64_t Config::fingerprint() const {
   h = fnv1a(h, std::to_string(barrier_radix));
   h = fnv1a(h, std::to_string(bcast_cma_min_bytes));
   h = fnv1a(h, std::to_string(ring_cells));
+  h = fnv1a(h, std::to_string(alltoall_stage_bytes));
   h = fnv1a(h, std::to_string(ring_cell_bytes));
   h = fnv1a(h, test_topology);
   for (int pu : test_binding) h = fnv1a(h, std::to_string(pu));
@@ -320,6 +331,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_SPIN = " << spin_polls << "\n";
   out << "MCORECOLL_BCAST_CMA_MIN_BYTES = " << bcast_cma_min_bytes << "\n";
   out << "MCORECOLL_BCAST_READERS = " << bcast_readers << "\n";
+  out << "MCORECOLL_ALLTOALL_STAGE_BYTES = " << alltoall_stage_bytes << "\n";
   out << "MCORECOLL_RING_CELLS = " << ring_cells << "\n";
   out << "MCORECOLL_RING_CELL_BYTES = " << ring_cell_bytes << "\n";
   if (!test_topology.empty()) out << "MCORECOLL_TEST_TOPOLOGY = " << test_topology << "\n";

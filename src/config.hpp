@@ -34,6 +34,8 @@ struct Config {
   std::uint64_t bcast_cma_min_bytes = 0;
   // Single copy: at most this many readers start on the same part of the source (0: no cap).
   int bcast_readers = 0;
+  // Alltoall: each rank's staging area; a round moves a tile of every block, area / ranks bytes.
+  std::uint64_t alltoall_stage_bytes = 0;
   // The shared ring that copy-in/copy-out stages through: cells and bytes per cell.
   int ring_cells = 0;
   std::uint64_t ring_cell_bytes = 0;

@@ -1,5 +1,6 @@
 #include "dispatch.hpp"
 
+#include "alltoall_shm.hpp"
 #include "barrier_shm.hpp"
 #include "bcast_shm.hpp"
 #include "comm_context.hpp"
@@ -33,6 +34,19 @@ struct Decision {
   bool count = false;  // statistics are on
 };
 
+void say_why_pmpi(Collective c, const Config& config, const CommContext& ctx, const char* reason) {
+  if (config.verbose >= 1 && ctx.rank == 0)
+    say_once(std::string(collective_name(c)) + ":" + reason,
+             std::string(collective_name(c)) + " goes to the MPI library: " + reason);
+}
+
+// A call the router gave an algorithm that this call cannot take after all.
+void fall_back(Decision& d, Collective c, const char* reason) {
+  if (d.path == kPmpiPath) return;
+  d.path = kPmpiPath;
+  say_why_pmpi(c, process_config().config, *d.ctx, reason);
+}
+
 Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
   Decision d;
   const Config& config = config_or_abort(comm);
@@ -47,9 +61,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
   }
   d.path = route.path;
   d.count = config.stats;
-  if (d.path == kPmpiPath && config.verbose >= 1 && ctx.rank == 0)
-    say_once(std::string(collective_name(c)) + ":" + route.reason,
-             std::string(collective_name(c)) + " goes to the MPI library: " + route.reason);
+  if (d.path == kPmpiPath) say_why_pmpi(c, config, ctx, route.reason);
   return d;
 }
 
@@ -69,7 +81,7 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
     return PMPI_Bcast(buffer, count, datatype, root, comm);
   Decision d = decide(Collective::bcast, comm, bytes);
   // A bad root is for the MPI library to report (inter: MPI_ROOT/MPI_PROC_NULL, already PMPI).
-  if (d.path != kPmpiPath && (root < 0 || root >= d.ctx->size)) d.path = kPmpiPath;
+  if (root < 0 || root >= d.ctx->size) fall_back(d, Collective::bcast, "invalid root");
   const Config& config = process_config().config;
   if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, config)) d.path = kBcastShm;
   if (d.count) count_call(Collective::bcast, d.path, bytes);
@@ -84,9 +96,18 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   std::uint64_t block = 0;
   if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  const Decision d = decide(Collective::alltoall, comm, block);
-  if (d.count) count_call(Collective::alltoall, d.path, block * static_cast<std::uint64_t>(d.ctx->size));
-  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  Decision d = decide(Collective::alltoall, comm, block);
+  const std::uint64_t total = block * static_cast<std::uint64_t>(d.ctx->size);
+  // The staging algorithm works inside one node; bad send arguments are PMPI's to report.
+  if (d.ctx->node_count > 1) fall_back(d, Collective::alltoall, "communicator spans nodes");
+  if (total > kMaxShmBytes) fall_back(d, Collective::alltoall, "more than 2 GiB per rank");
+  if (sendbuf != MPI_IN_PLACE && (sendcount < 0 || sendtype == MPI_DATATYPE_NULL))
+    fall_back(d, Collective::alltoall, "invalid send arguments");
+  if (d.count) count_call(Collective::alltoall, d.path, total);
+  if (d.path == kPmpiPath)
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return alltoall_shm(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcount, recvtype, block);
 }
 
 int finalize() {

@@ -70,7 +70,7 @@ std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm node_comm, const std::vector<i
   int rank = 0, size = 0;
   PMPI_Comm_rank(node_comm, &rank);
   PMPI_Comm_size(node_comm, &size);
-  const std::size_t bytes = static_cast<std::size_t>(size) * kRankBlockBytes +
+  const std::size_t bytes = static_cast<std::size_t>(size) * (kRankBlockBytes + ring.stage_bytes) +
                             static_cast<std::size_t>(ring.cells) * ring.stride();
 
   // The leader creates the object exclusively, private to the user, and reserves its space

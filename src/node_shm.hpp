@@ -28,6 +28,7 @@ inline bool reached(std::uint64_t value, std::uint64_t target) {
 struct RingGeometry {
   int cells = 0;
   std::size_t cell_bytes = 0;  // data bytes per cell
+  std::size_t stage_bytes = 0;  // per-rank staging area (alltoall), a multiple of 4096
   std::size_t stride() const { return (8 + cell_bytes + kLineBytes - 1) / kLineBytes * kLineBytes; }
 };
 
@@ -61,6 +62,12 @@ class NodeShm {
   }
   char* cell_data(int i) { return cell(i) + 8; }
   const RingGeometry& ring() const { return ring_; }
+
+  // Node rank r's staging area: written by r only, read by everyone.
+  char* stage(int r) {
+    return cell(ring_.cells) + static_cast<std::size_t>(r) * ring_.stage_bytes;
+  }
+  std::size_t stage_bytes() const { return ring_.stage_bytes; }
 
  private:
   NodeShm(void* base, std::size_t bytes, int ranks, const RingGeometry& ring)

@@ -139,6 +139,7 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   RingGeometry ring;
   ring.cells = config.ring_cells;
   ring.cell_bytes = config.ring_cell_bytes;
+  ring.stage_bytes = (config.alltoall_stage_bytes + 4095) / 4096 * 4096;
   ctx.shm = NodeShm::create(ctx.node_comm, numa_os, ring, &why);
   // Every node must agree: ranks of a node without shared memory take PMPI, and a node
   // leader elsewhere must not wait for them in the leaders' barrier.

@@ -109,8 +109,7 @@ TEST_CASE("an algorithm of another collective is not accepted", "[config]") {
   REQUIRE(load.errors.size() == 1);
   CHECK(mentions(load.errors, "accepted: auto, pmpi, shm"));
   CHECK(load_config(Env{{"MCORECOLL_BCAST", "cma"}}).errors.empty());
-  // alltoall has no shared-memory algorithm in this version: only auto and pmpi.
-  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL", "shm"}}).errors, "accepted: auto, pmpi"));
+  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL", "cma"}}).errors, "accepted: auto, pmpi, shm"));
 }
 
 TEST_CASE("bcast thresholds and ring geometry", "[config]") {
@@ -128,8 +127,12 @@ TEST_CASE("bcast thresholds and ring geometry", "[config]") {
   CHECK(mentions(load_config(Env{{"MCORECOLL_RING_CELL_BYTES", "512"}}).errors, "from 1K to 16M"));
   CHECK(mentions(load_config(Env{{"MCORECOLL_RING_CELLS", "1"}}).errors, "from 2 to 256"));
   CHECK(mentions(load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "lots"}}).errors, "MCORECOLL_BCAST_MAX_BYTES"));
-  // No size bound for alltoall until it has a shared-memory path.
-  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL_MAX_BYTES", "1K"}}).errors, "unknown setting"));
+  CHECK(mentions(load_config(Env{{"MCORECOLL_BARRIER_MAX_BYTES", "1K"}}).errors, "unknown setting"));
+  load = load_config(Env{{"MCORECOLL_ALLTOALL_MAX_BYTES", "2K"}, {"MCORECOLL_ALLTOALL_STAGE_BYTES", "8K"}});
+  REQUIRE(load.errors.empty());
+  CHECK(load.config.max_bytes[2] == 2048);
+  CHECK(load.config.alltoall_stage_bytes == 8192);
+  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL_STAGE_BYTES", "1K"}}).errors, "from 4K to 64M"));
 }
 
 TEST_CASE("a misspelt variable is an error that lists the known ones", "[config]") {

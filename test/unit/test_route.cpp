@@ -23,10 +23,13 @@ TEST_CASE("a forced algorithm is taken", "[route]") {
   CHECK(choose_route(Collective::barrier, load_config(Env{{"MCORECOLL_BARRIER", "shm"}}).config, 0).path == 1);
 }
 
-TEST_CASE("collectives without a shared-memory algorithm go to PMPI at every size", "[route]") {
-  const Config c = load_config({}).config;
-  for (std::uint64_t bytes : {0ull, 1ull, 4096ull, 1ull << 30})
-    CHECK(choose_route(Collective::alltoall, c, bytes).path == 0);
+TEST_CASE("alltoall by block size: staging up to the bound, then PMPI", "[route]") {
+  const Config c = load_config(Env{{"MCORECOLL_ALLTOALL_MAX_BYTES", "4K"}}).config;
+  CHECK(choose_route(Collective::alltoall, c, 0).path == 1);
+  CHECK(choose_route(Collective::alltoall, c, 4096).path == 1);
+  const Route above = choose_route(Collective::alltoall, c, 4097);
+  CHECK(above.path == 0);
+  CHECK(std::string(above.reason) == "alltoall block above MCORECOLL_ALLTOALL_MAX_BYTES");
 }
 
 TEST_CASE("bcast by size: ring up to the single-copy bound, then single copy, then PMPI", "[route]") {
