@@ -1,10 +1,19 @@
-! Checks MPI_Barrier, MPI_Bcast and MPI_Alltoall through the `use mpi_f08` bindings: every
+! Checks MPI_Barrier, MPI_Bcast and MPI_Alltoall through one of the Fortran bindings, chosen
+! when compiling: -DBINDING_F77 (include 'mpif.h'), -DBINDING_USEMPI (use mpi) or
+! -DBINDING_F08 (use mpi_f08). Every
 ! root, several counts, bytes past the count left alone, MPI_BOTTOM with a datatype of
 ! absolute addresses, MPI_IN_PLACE for MPI_Alltoall. Exits non-zero (MPI_Abort) on any wrong
 ! result; rank 0 prints "fortran test passed" at the very end otherwise.
-program test_f08
+program test_bindings
+#if defined(BINDING_F08)
   use mpi_f08
+#elif defined(BINDING_USEMPI)
+  use mpi
+#endif
   implicit none
+#if defined(BINDING_F77)
+  include 'mpif.h'
+#endif
 
   integer, parameter :: maxn = 1000, pad = 16, guard = -777
   double precision, parameter :: dguard = -1.5d0
@@ -20,7 +29,11 @@ program test_f08
   double precision :: sd(4)
   integer(kind=MPI_ADDRESS_KIND) :: disp(2)
   integer :: blens(2)
+#if defined(BINDING_F08)
   type(MPI_Datatype) :: types(2), stype
+#else
+  integer :: types(2), stype
+#endif
   integer, allocatable :: sbuf(:), rbuf(:)
   character(len=200) :: msg
 
@@ -34,7 +47,9 @@ program test_f08
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
     call check_ierr('MPI_Barrier', ierr)
   end do
+#if defined(BINDING_F08)
   call MPI_Barrier(MPI_COMM_WORLD)  ! ierror is optional in mpi_f08
+#endif
 
   ! ---- MPI_Bcast of integers and of double precision, every root, every count
   do root = 0, nprocs - 1
@@ -296,4 +311,4 @@ contains
     if (nerr <= 20) write (*, '(a,i0,a,a)') 'rank ', rank, ': WRONG: ', trim(text)
   end subroutine report
 
-end program test_f08
+end program test_bindings
