@@ -68,16 +68,38 @@ struct Setting {
   std::function<bool(Config&, const std::string&)> apply;
 };
 
+constexpr const char* kAnySize =
+    "a byte count up to 1T, optionally with a K, M, G or T suffix (powers of 1024)";
+
+// An integer setting in [lo, hi].
+Setting int_setting(const std::string& name, const std::string& accepted, long long lo,
+                    long long hi, int Config::*field) {
+  return {name, accepted, [lo, hi, field](Config& c, const std::string& v) {
+            long long x;
+            if (!parse_int(v, lo, hi, &x)) return false;
+            c.*field = static_cast<int>(x);
+            return true;
+          }};
+}
+
+// A byte-count setting in [lo, hi].
+Setting size_setting(const std::string& name, const std::string& accepted, std::uint64_t lo,
+                     std::uint64_t hi, std::uint64_t Config::*field) {
+  return {name, accepted, [lo, hi, field](Config& c, const std::string& v) {
+            std::uint64_t x;
+            if (!parse_size(v, &x) || x < lo || x > hi) return false;
+            c.*field = x;
+            return true;
+          }};
+}
+
 std::vector<Setting> make_settings() {
   std::vector<Setting> s;
   s.push_back({"DISABLE", "0 or 1 (also yes/no, true/false, on/off)",
                [](Config& c, const std::string& v) { return parse_bool(v, &c.disable); }});
   s.push_back({"STATS", "0 or 1 (also yes/no, true/false, on/off)",
                [](Config& c, const std::string& v) { return parse_bool(v, &c.stats); }});
-  s.push_back({"VERBOSE", "an integer from 0 to 2", [](Config& c, const std::string& v) {
-                 long long x;
-                 return parse_int(v, 0, 2, &x) ? (c.verbose = static_cast<int>(x), true) : false;
-               }});
+  s.push_back(int_setting("VERBOSE", "an integer from 0 to 2", 0, 2, &Config::verbose));
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
     std::string accepted = "auto, pmpi";
@@ -96,8 +118,7 @@ std::vector<Setting> make_settings() {
                  }});
     // Only collectives that carry data and have a shared-memory path get a size bound.
     if (coll != Collective::barrier && !algorithm_names(coll).empty()) {
-      s.push_back({upper(collective_name(coll)) + "_MAX_BYTES",
-                   "a byte count up to 1T, optionally with a K, M, G or T suffix (powers of 1024)",
+      s.push_back({upper(collective_name(coll)) + "_MAX_BYTES", kAnySize,
                    [i](Config& c, const std::string& v) { return parse_size(v, &c.max_bytes[i]); }});
     }
   }
@@ -108,38 +129,19 @@ std::vector<Setting> make_settings() {
                  c.barrier_radix = static_cast<int>(x);
                  return true;
                }});
-  s.push_back({"SPIN", "an integer from 0 to 1000000 (polls before yielding)",
-               [](Config& c, const std::string& v) {
-                 long long x;
-                 return parse_int(v, 0, 1000000, &x) ? (c.spin_polls = static_cast<int>(x), true)
-                                                     : false;
-               }});
-  s.push_back({"BCAST_CMA_MIN_BYTES",
-               "a byte count up to 1T, optionally with a K, M, G or T suffix (powers of 1024)",
-               [](Config& c, const std::string& v) { return parse_size(v, &c.bcast_cma_min_bytes); }});
-  s.push_back({"BCAST_READERS", "0 (no cap) or an integer from 1 to 4096",
-               [](Config& c, const std::string& v) {
-                 long long x;
-                 return parse_int(v, 0, 4096, &x) ? (c.bcast_readers = static_cast<int>(x), true) : false;
-               }});
-  s.push_back({"ALLTOALL_STAGE_BYTES", "a byte count from 4K to 64M, optionally with a K or M suffix",
-               [](Config& c, const std::string& v) {
-                 std::uint64_t x;
-                 if (!parse_size(v, &x) || x < 4096 || x > (64u << 20)) return false;
-                 c.alltoall_stage_bytes = x;
-                 return true;
-               }});
-  s.push_back({"RING_CELLS", "an integer from 2 to 256", [](Config& c, const std::string& v) {
-                 long long x;
-                 return parse_int(v, 2, 256, &x) ? (c.ring_cells = static_cast<int>(x), true) : false;
-               }});
-  s.push_back({"RING_CELL_BYTES", "a byte count from 1K to 16M, optionally with a K or M suffix",
-               [](Config& c, const std::string& v) {
-                 std::uint64_t x;
-                 if (!parse_size(v, &x) || x < 1024 || x > (16u << 20)) return false;
-                 c.ring_cell_bytes = x;
-                 return true;
-               }});
+  s.push_back(int_setting("SPIN", "an integer from 0 to 1000000 (polls before yielding)", 0,
+                          1000000, &Config::spin_polls));
+  s.push_back(size_setting("BCAST_CMA_MIN_BYTES", kAnySize, 0, 1ull << 40,
+                           &Config::bcast_cma_min_bytes));
+  s.push_back(int_setting("BCAST_READERS", "0 (no cap) or an integer from 1 to 4096", 0, 4096,
+                          &Config::bcast_readers));
+  s.push_back(size_setting("ALLTOALL_STAGE_BYTES",
+                           "a byte count from 4K to 64M, optionally with a K or M suffix", 4096,
+                           64u << 20, &Config::alltoall_stage_bytes));
+  s.push_back(int_setting("RING_CELLS", "an integer from 2 to 256", 2, 256, &Config::ring_cells));
+  s.push_back(size_setting("RING_CELL_BYTES",
+                           "a byte count from 1K to 16M, optionally with a K or M suffix", 1024,
+                           16u << 20, &Config::ring_cell_bytes));
   s.push_back({"TEST_TOPOLOGY", "an hwloc synthetic description, e.g. \"pack:2 core:2 pu:1\"",
                [](Config& c, const std::string& v) {
                  if (trim(v).empty()) return false;
@@ -160,12 +162,8 @@ std::vector<Setting> make_settings() {
                  c.test_binding = pus;
                  return true;
                }});
-  s.push_back({"TEST_NODE_SIZE", "0 (off) or a positive number of ranks per pretend node",
-               [](Config& c, const std::string& v) {
-                 long long x;
-                 return parse_int(v, 0, 1 << 20, &x) ? (c.test_node_size = static_cast<int>(x), true)
-                                                     : false;
-               }});
+  s.push_back(int_setting("TEST_NODE_SIZE", "0 (off) or a positive number of ranks per pretend node",
+                          0, 1 << 20, &Config::test_node_size));
   return s;
 }
 

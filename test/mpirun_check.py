@@ -29,6 +29,19 @@ def launcher_command(flavor, mpirun, np, env):
     return cmd
 
 
+def output_failures(out, expect, reject):
+    """What is wrong with a program's output: each regex of `expect` must occur, none of
+    `reject` may."""
+    failures = []
+    for rx in expect:
+        if not re.search(rx, out, re.MULTILINE):
+            failures.append(f"missing in output: /{rx}/")
+    for rx in reject:
+        if re.search(rx, out, re.MULTILINE):
+            failures.append(f"unexpected in output: /{rx}/")
+    return failures
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--flavor", required=True, choices=["openmpi", "mpich"])
@@ -76,12 +89,7 @@ def main():
         failures.append("expected the job to fail, but it exited 0")
     if not a.expect_failure and run.returncode != 0:
         failures.append(f"exit status {run.returncode}")
-    for rx in a.expect:
-        if not re.search(rx, out, re.MULTILINE):
-            failures.append(f"missing in output: /{rx}/")
-    for rx in a.reject:
-        if re.search(rx, out, re.MULTILINE):
-            failures.append(f"unexpected in output: /{rx}/")
+    failures += output_failures(out, a.expect, a.reject)
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

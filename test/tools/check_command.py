@@ -11,9 +11,11 @@ exit status expected (default 0).
 """
 import argparse
 import os
-import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from mpirun_check import output_failures  # noqa: E402  (shared with the MPI tests)
 
 
 def main():
@@ -46,12 +48,7 @@ def main():
     failures = []
     if run.returncode != a.status:
         failures.append(f"exit status {run.returncode}, expected {a.status}")
-    for rx in a.expect:
-        if not re.search(rx, out, re.MULTILINE):
-            failures.append(f"missing in output: /{rx}/")
-    for rx in a.reject:
-        if re.search(rx, out, re.MULTILINE):
-            failures.append(f"unexpected in output: /{rx}/")
+    failures += output_failures(out, a.expect, a.reject)
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0
