@@ -12,6 +12,15 @@ int barrier_shm(CommContext& ctx, const Config& config) {
   const std::uint64_t seq = ++ctx.seq;
   Waiter waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.node_comm);
 
+  // Few ranks, one node: every rank posts its arrival and polls everyone else's. One line
+  // transfer of latency instead of two (gather, then release), for n - 1 reads per rank.
+  if (ctx.node_count == 1 && ctx.node_size <= config.barrier_all_poll_max) {
+    shm.arrive(ctx.node_rank).store(seq, std::memory_order_release);
+    for (int r = 1; r < ctx.node_size; ++r)
+      waiter.wait_for(shm.arrive((ctx.node_rank + r) % ctx.node_size), seq);
+    return MPI_SUCCESS;
+  }
+
   for (int child : ctx.tree_children) waiter.wait_for(shm.arrive(child), seq);
   int rc = MPI_SUCCESS;
   if (ctx.node_rank != 0) {

@@ -129,6 +129,9 @@ std::vector<Setting> make_settings() {
                  c.barrier_radix = static_cast<int>(x);
                  return true;
                }});
+  s.push_back(int_setting("BARRIER_ALL_POLL_MAX",
+                          "an integer from 0 to 64 (ranks; 0: always the tree)", 0, 64,
+                          &Config::barrier_all_poll_max));
   s.push_back(int_setting("SPIN", "an integer from 0 to 1000000 (polls before yielding)", 0,
                           1000000, &Config::spin_polls));
   s.push_back(size_setting("BCAST_CMA_MIN_BYTES", kAnySize, 0, 1ull << 40,
@@ -257,6 +260,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   Config& c = out.config;
   // Measured defaults (see README, "Tuning"): the barrier's fan-in and spin length.
   c.barrier_radix = 0;
+  c.barrier_all_poll_max = 8;
   c.spin_polls = 200;
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
@@ -304,6 +308,7 @@ std::uint64_t Config::fingerprint() const {
     h = fnv1a(h, std::to_string(max_bytes[i]));
   }
   h = fnv1a(h, std::to_string(barrier_radix));
+  h = fnv1a(h, std::to_string(barrier_all_poll_max));
   h = fnv1a(h, std::to_string(bcast_cma_min_bytes));
   h = fnv1a(h, std::to_string(ring_cells));
   h = fnv1a(h, std::to_string(alltoall_stage_bytes));
@@ -326,6 +331,7 @@ std::string Config::describe() const {
       out << kPrefix << upper(collective_name(coll)) << "_MAX_BYTES = " << max_bytes[i] << "\n";
   }
   out << "MCORECOLL_BARRIER_RADIX = " << barrier_radix << "\n";
+  out << "MCORECOLL_BARRIER_ALL_POLL_MAX = " << barrier_all_poll_max << "\n";
   out << "MCORECOLL_SPIN = " << spin_polls << "\n";
   out << "MCORECOLL_BCAST_CMA_MIN_BYTES = " << bcast_cma_min_bytes << "\n";
   out << "MCORECOLL_BCAST_READERS = " << bcast_readers << "\n";

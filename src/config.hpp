@@ -26,6 +26,8 @@ struct Config {
   // Barrier shape: fan-in of the gather tree inside each group (0 = flat: all members report
   // straight to their leader).
   int barrier_radix = 0;
+  // Communicators on one node of at most this many ranks use the all-poll barrier instead.
+  int barrier_all_poll_max = 0;
   // Polls of a flag before a waiting rank starts yielding the CPU (ignored, as if 0, when the
   // ranks of a node outnumber its CPUs).
   int spin_polls = 0;
