@@ -148,7 +148,8 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   if (all_ok) return true;
   ctx.shm.reset();
   ctx.shm_failed = true;
-  say_once("shm-failed", "warning: " + (why.empty() ? std::string("another node could not set up shared memory") : why) +
+  if (ctx.rank == 0)  // one warning for the job, not one per rank
+    say_once("shm-failed", "warning: " + (why.empty() ? std::string("another node could not set up shared memory") : why) +
                              "; collectives on this communicator go to the MPI library");
   return false;
 }
