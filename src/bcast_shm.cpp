@@ -9,6 +9,7 @@
 #include "comm_context.hpp"
 #include "config.hpp"
 #include "log.hpp"
+#include "runtime.hpp"
 #include "message_bytes.hpp"
 #include "node_shm.hpp"
 #include "single_copy.hpp"
@@ -88,7 +89,7 @@ void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter,
     if (!read_remote(pid, remote + p * piece, msg.data() + p * piece, n)) {
       say("error: single copy (process_vm_readv) from rank " + std::to_string(source) +
           " failed after a successful probe; stopping. Set MCORECOLL_BCAST_CMA_MIN_BYTES above your messages.");
-      PMPI_Abort(ctx.comm, 1);
+      stop_job(ctx.comm);
     }
   }
   shm.done(ctx.node_rank).store(seq, std::memory_order_release);

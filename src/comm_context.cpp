@@ -9,6 +9,7 @@
 
 #include "config.hpp"
 #include "log.hpp"
+#include "runtime.hpp"
 #include "node_shm.hpp"
 
 namespace mcorecoll {
@@ -40,7 +41,7 @@ void check_same_config(MPI_Comm comm, const Config& config) {
   say("error: the ranks of a communicator run with different MCORECOLL_* settings (or tuning "
       "files); they would take different paths and deadlock. This rank (" +
       std::to_string(rank) + ") has:\n" + config.describe() + "Stopping the job.");
-  PMPI_Abort(comm, 1);
+  stop_job(comm);
 }
 
 // Whether the ranks of this node outnumber the CPUs that any of them may run on.
@@ -117,7 +118,7 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
     }
   } catch (const std::exception& e) {
     say(std::string("error: ") + e.what() + "; stopping the job.");
-    PMPI_Abort(comm, 1);
+    stop_job(comm);
   }
   int mine[6] = {ctx->node_index, ctx->node_rank, place.package, place.numa, place.numa_os,
                  place.cache};

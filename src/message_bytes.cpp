@@ -3,6 +3,7 @@
 #include <string>
 
 #include "log.hpp"
+#include "runtime.hpp"
 
 namespace mcorecoll {
 namespace {
@@ -113,7 +114,7 @@ void MessageBytes::pack() {
   if (static_cast<std::uint64_t>(position) != bytes_) {
     say("error: MPI_Pack wrote " + std::to_string(position) + " bytes for a " +
         std::to_string(bytes_) + "-byte message; mcorecoll needs native packing. Set MCORECOLL_DISABLE=1.");
-    PMPI_Abort(comm_, 1);
+    stop_job(comm_);
   }
 }
 

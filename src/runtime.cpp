@@ -1,5 +1,8 @@
 #include "runtime.hpp"
 
+#include <time.h>
+
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -97,10 +100,17 @@ const Config& config_or_abort(MPI_Comm comm) {
   if (!loaded.errors.empty()) {
     for (const auto& e : loaded.errors) say("error: " + e);
     say("error: stopping the job because of the settings above");
-    PMPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
+    stop_job(comm);
   }
   install_finalize_hook();
   return loaded.config;
+}
+
+void stop_job(MPI_Comm comm) {
+  const timespec moment = {0, 300 * 1000 * 1000};
+  nanosleep(&moment, nullptr);
+  PMPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
+  std::abort();  // PMPI_Abort does not return; this only tells the compiler so
 }
 
 void prepare_finalize() { config_or_abort(MPI_COMM_WORLD); }

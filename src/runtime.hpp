@@ -25,6 +25,10 @@ bool ensure_shm(CommContext& ctx, const Config& config);
 // (collective over the communicator), said once in verbose mode when refused.
 bool single_copy_allowed(CommContext& ctx, const Config& config);
 
+// Stops the job after an error was said: waits a moment first, because launchers (MPICH's
+// Hydra) can kill the job before they have forwarded the message. Does not return.
+[[noreturn]] void stop_job(MPI_Comm comm);
+
 // Called from our MPI_Finalize wrappers: registers the finalize hook if no collective did.
 void prepare_finalize();
 
