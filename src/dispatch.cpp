@@ -26,8 +26,8 @@ bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
   return true;
 }
 
-// The context and path of one call. ctx is null when the call goes to PMPI before any
-// context could be consulted (null communicator, arguments PMPI must reject).
+// The context and path of one call. Calls that PMPI must reject (null communicator, bad
+// counts or datatypes) go to it before any decision.
 struct Decision {
   CommContext* ctx = nullptr;
   int path = kPmpiPath;
@@ -77,9 +77,10 @@ int barrier(MPI_Comm comm) {
 
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   std::uint64_t bytes = 0;
-  if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes) || bytes > kMaxShmBytes)
+  if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes))
     return PMPI_Bcast(buffer, count, datatype, root, comm);
   Decision d = decide(Collective::bcast, comm, bytes);
+  if (bytes > kMaxShmBytes) fall_back(d, Collective::bcast, "message of 2 GiB or more");
   // A bad root is for the MPI library to report (inter: MPI_ROOT/MPI_PROC_NULL, already PMPI).
   if (root < 0 || root >= d.ctx->size) fall_back(d, Collective::bcast, "invalid root");
   const Config& config = process_config().config;
@@ -100,7 +101,7 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   const std::uint64_t total = block * static_cast<std::uint64_t>(d.ctx->size);
   // The staging algorithm works inside one node; bad send arguments are PMPI's to report.
   if (d.ctx->node_count > 1) fall_back(d, Collective::alltoall, "communicator spans nodes");
-  if (total > kMaxShmBytes) fall_back(d, Collective::alltoall, "more than 2 GiB per rank");
+  if (total > kMaxShmBytes) fall_back(d, Collective::alltoall, "2 GiB or more per rank");
   if (sendbuf != MPI_IN_PLACE && (sendcount < 0 || sendtype == MPI_DATATYPE_NULL))
     fall_back(d, Collective::alltoall, "invalid send arguments");
   if (d.count) count_call(Collective::alltoall, d.path, total);
