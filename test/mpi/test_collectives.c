@@ -127,6 +127,22 @@ static void bcast_bottom(MPI_Comm comm, int root, int round) {
   MPI_Type_free(&absolute);
 }
 
+/* Bytes at an odd address, odd sizes: copies must not assume alignment. */
+static void bcast_unaligned(MPI_Comm comm, int root, int count, int round) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  unsigned char* raw = malloc((size_t)count + 9);
+  unsigned char* buf = raw + 1 + (size_t)(round % 3);
+  for (int i = 0; i < count + 9 - 1 - round % 3; i++) buf[i] = 0xA5;
+  if (rank == root)
+    for (int i = 0; i < count; i++) buf[i] = (unsigned char)value(root, i, 8, round);
+  MPI_Bcast(buf, count, MPI_BYTE, root, comm);
+  for (int i = 0; i < count; i++)
+    CHECK(buf[i] == (unsigned char)value(root, i, 8, round), "unaligned bcast root %d count %d [%d]", root, count, i);
+  CHECK(buf[count] == 0xA5, "unaligned bcast overran");
+  free(raw);
+}
+
 static void bcast_all(MPI_Comm comm, int round) {
   int size;
   MPI_Comm_size(comm, &size);
@@ -141,6 +157,9 @@ static void bcast_all(MPI_Comm comm, int round) {
       }
     }
     bcast_bottom(comm, root, round);
+    bcast_unaligned(comm, root, 1, round);
+    bcast_unaligned(comm, root, 1023, round);
+    bcast_unaligned(comm, root, 8193, round);
   }
 }
 
