@@ -29,7 +29,7 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
   if (in_place && !recv.contiguous()) std::memcpy(recv.data(), send.data(), total);
 
   NodeShm& shm = *ctx.shm;
-  Waiter waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.node_comm);
+  Waiter waiter = Waiter::for_context(ctx, config);
   // The staging area is used in two halves, alternately, so that a rank can stage the next
   // round while slower ranks still read the last one. A round moves one tile of every block.
   const std::size_t half = shm.stage_bytes() / 2;

@@ -10,7 +10,7 @@ namespace mcorecoll {
 int barrier_shm(CommContext& ctx, const Config& config) {
   NodeShm& shm = *ctx.shm;
   const std::uint64_t seq = ++ctx.seq;
-  Waiter waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.node_comm);
+  Waiter waiter = Waiter::for_context(ctx, config);
 
   // Few ranks, one node: every rank posts its arrival and polls everyone else's. One line
   // transfer of latency instead of two (gather, then release), for n - 1 reads per rank.

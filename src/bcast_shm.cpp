@@ -102,7 +102,7 @@ int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
   if (bytes == 0) return MPI_SUCCESS;  // nothing moves; every rank sees the same size
   MessageBytes msg(buffer, count, datatype, bytes, ctx.comm);
   if (ctx.rank == root) msg.pack();
-  Waiter waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.node_comm);
+  Waiter waiter = Waiter::for_context(ctx, config);
   auto node_phase = [&](int source) {
     if (ctx.node_size == 1) return;
     if (single_copy) single_copy_phase(ctx, config, waiter, msg, source);

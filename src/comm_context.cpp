@@ -9,8 +9,8 @@
 
 #include "config.hpp"
 #include "log.hpp"
-#include "runtime.hpp"
 #include "node_shm.hpp"
+#include "runtime.hpp"
 
 namespace mcorecoll {
 namespace {

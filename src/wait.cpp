@@ -1,5 +1,8 @@
 #include "wait.hpp"
 
+#include "comm_context.hpp"
+#include "config.hpp"
+
 #include <sched.h>
 #include <time.h>
 
@@ -19,6 +22,10 @@ constexpr unsigned kYieldsBeforeNap = 20000;  // then the waiter naps instead of
 constexpr long kNapNanoseconds = 20000;
 
 }  // namespace
+
+Waiter Waiter::for_context(const CommContext& ctx, const Config& config) {
+  return Waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.node_comm);
+}
 
 void Waiter::wait_slow(const std::atomic<std::uint64_t>& flag, std::uint64_t target) {
   for (int i = 0; i < spin_polls_; ++i) {

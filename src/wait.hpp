@@ -12,12 +12,19 @@
 
 namespace mcorecoll {
 
+class CommContext;
+struct Config;
+
 class Waiter {
  public:
   // `spin_polls`: polls before the first yield. `progress_comm`: a private communicator to
   // probe on for progress.
   Waiter(int spin_polls, MPI_Comm progress_comm)
       : spin_polls_(spin_polls), progress_comm_(progress_comm) {}
+
+  // The waiter of a communicator's algorithms: no spinning when its node is oversubscribed,
+  // progress probed on its private node communicator.
+  static Waiter for_context(const CommContext& ctx, const Config& config);
 
   void wait_for(const std::atomic<std::uint64_t>& flag, std::uint64_t target) {
     if (reached(flag.load(std::memory_order_acquire), target)) return;
