@@ -26,6 +26,17 @@ bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
   return true;
 }
 
+// A null buffer whose data would start at address 0: MPI_BOTTOM with a datatype of absolute
+// addresses is legal, but with anything else the MPI library raises MPI_ERR_BUFFER (MPICH) or
+// faults (Open MPI 4.1), and the call is its to judge. Rank-local, like the MPI library's own
+// check: a program where only some ranks pass it is erroneous under either.
+bool null_buffer(const void* buffer, std::uint64_t bytes, MPI_Datatype type) {
+  if (buffer != nullptr || bytes == 0) return false;
+  MPI_Aint true_lb = 0, true_extent = 0;
+  PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+  return true_lb == 0;
+}
+
 // The context and path of one call. Calls that PMPI must reject (null communicator, bad
 // counts or datatypes) go to it before any decision.
 struct Decision {
@@ -83,6 +94,7 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   if (bytes > kMaxShmBytes) fall_back(d, Collective::bcast, "message of 2 GiB or more");
   // A bad root is for the MPI library to report (inter: MPI_ROOT/MPI_PROC_NULL, already PMPI).
   if (root < 0 || root >= d.ctx->size) fall_back(d, Collective::bcast, "invalid root");
+  if (d.path != kPmpiPath && null_buffer(buffer, bytes, datatype)) fall_back(d, Collective::bcast, "null buffer");
   const Config& config = process_config().config;
   if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, config)) d.path = kBcastShm;
   if (d.count) count_call(Collective::bcast, d.path, bytes);
@@ -104,6 +116,9 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   if (total > kMaxShmBytes) fall_back(d, Collective::alltoall, "2 GiB or more per rank");
   if (sendbuf != MPI_IN_PLACE && (sendcount < 0 || sendtype == MPI_DATATYPE_NULL))
     fall_back(d, Collective::alltoall, "invalid send arguments");
+  if (d.path != kPmpiPath && (null_buffer(recvbuf, block, recvtype) ||
+                               (sendbuf != MPI_IN_PLACE && null_buffer(sendbuf, block, sendtype))))
+    fall_back(d, Collective::alltoall, "null buffer");
   if (d.count) count_call(Collective::alltoall, d.path, total);
   if (d.path == kPmpiPath)
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);

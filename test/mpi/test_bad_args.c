@@ -1,0 +1,108 @@
+/* Erroneous calls made by every rank alike, under MPI_ERRORS_RETURN: the intercepted MPI_X must
+ * return the error class that the MPI library's own PMPI_X returns for the same call, and the
+ * next correct calls on the same communicator must still deliver the right data (no shared
+ * state left half-used).
+ * Usage: test_bad_args [null-buffers]
+ * The null-buffer cases run only when asked: Open MPI 4.1 does not check null buffers and
+ * faults inside PMPI_X itself, with or without mcorecoll; MPICH returns MPI_ERR_BUFFER. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+
+static int rank, size;
+
+static int error_class(int code) {
+  int cls = code;
+  MPI_Error_class(code, &cls);
+  return cls;
+}
+
+/* Both calls of one case, and the verdict. */
+#define SAME_ERROR(name, mine, theirs)                                                   \
+  do {                                                                                   \
+    const int mine_ = error_class(mine);                                                 \
+    const int theirs_ = error_class(theirs);                                             \
+    CHECK(theirs_ != MPI_SUCCESS, "%s: the MPI library accepted it (test needs an error)", name); \
+    CHECK(mine_ == theirs_, "%s: class %d through mcorecoll, %d from PMPI", name, mine_, theirs_); \
+  } while (0)
+
+/* Correct calls on the shared-memory paths (small sizes), checked: what a bad call before them
+ * might have broken. */
+static void correct_calls(MPI_Comm comm, int round) {
+  int n = 0, me = 0;
+  MPI_Comm_size(comm, &n);
+  MPI_Comm_rank(comm, &me);
+  CHECK(MPI_Barrier(comm) == MPI_SUCCESS, "barrier after bad calls");
+  for (int root = 0; root < n; root++) {
+    int data[300];
+    for (int i = 0; i < 300; i++) data[i] = me == root ? round * 1000 + root * 7 + i : -1;
+    CHECK(MPI_Bcast(data, 300, MPI_INT, root, comm) == MPI_SUCCESS, "bcast after bad calls");
+    for (int i = 0; i < 300; i++)
+      if (data[i] != round * 1000 + root * 7 + i) {
+        CHECK(0, "bcast after bad calls: data[%d] = %d (root %d)", i, data[i], root);
+        break;
+      }
+  }
+  int send[64], recv[64];
+  for (int p = 0; p < n; p++) send[p] = round * 1000 + me * 10 + p, recv[p] = -1;
+  CHECK(MPI_Alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, comm) == MPI_SUCCESS, "alltoall after bad calls");
+  for (int p = 0; p < n; p++)
+    CHECK(recv[p] == round * 1000 + p * 10 + me, "alltoall after bad calls: from %d got %d", p, recv[p]);
+}
+
+static void bad_calls(MPI_Comm comm, int null_buffers) {
+  int buf[128] = {0}, out[128] = {0};
+  int n = 0;
+  MPI_Comm_size(comm, &n);
+  SAME_ERROR("bcast root = size", MPI_Bcast(buf, 1, MPI_INT, n, comm), PMPI_Bcast(buf, 1, MPI_INT, n, comm));
+  SAME_ERROR("bcast root = -5", MPI_Bcast(buf, 1, MPI_INT, -5, comm), PMPI_Bcast(buf, 1, MPI_INT, -5, comm));
+  SAME_ERROR("bcast count = -1", MPI_Bcast(buf, -1, MPI_INT, 0, comm), PMPI_Bcast(buf, -1, MPI_INT, 0, comm));
+  SAME_ERROR("bcast MPI_DATATYPE_NULL", MPI_Bcast(buf, 1, MPI_DATATYPE_NULL, 0, comm),
+             PMPI_Bcast(buf, 1, MPI_DATATYPE_NULL, 0, comm));
+  SAME_ERROR("alltoall recvcount = -1", MPI_Alltoall(buf, 1, MPI_INT, out, -1, MPI_INT, comm),
+             PMPI_Alltoall(buf, 1, MPI_INT, out, -1, MPI_INT, comm));
+  SAME_ERROR("alltoall sendcount = -1", MPI_Alltoall(buf, -1, MPI_INT, out, 1, MPI_INT, comm),
+             PMPI_Alltoall(buf, -1, MPI_INT, out, 1, MPI_INT, comm));
+  SAME_ERROR("alltoall sendtype null", MPI_Alltoall(buf, 1, MPI_DATATYPE_NULL, out, 1, MPI_INT, comm),
+             PMPI_Alltoall(buf, 1, MPI_DATATYPE_NULL, out, 1, MPI_INT, comm));
+  SAME_ERROR("alltoall recvtype null", MPI_Alltoall(buf, 1, MPI_INT, out, 1, MPI_DATATYPE_NULL, comm),
+             PMPI_Alltoall(buf, 1, MPI_INT, out, 1, MPI_DATATYPE_NULL, comm));
+  if (null_buffers) {
+    SAME_ERROR("bcast null buffer", MPI_Bcast(NULL, 4, MPI_INT, 0, comm), PMPI_Bcast(NULL, 4, MPI_INT, 0, comm));
+    SAME_ERROR("alltoall null sendbuf", MPI_Alltoall(NULL, 1, MPI_INT, out, 1, MPI_INT, comm),
+               PMPI_Alltoall(NULL, 1, MPI_INT, out, 1, MPI_INT, comm));
+    SAME_ERROR("alltoall null recvbuf", MPI_Alltoall(buf, 1, MPI_INT, NULL, 1, MPI_INT, comm),
+               PMPI_Alltoall(buf, 1, MPI_INT, NULL, 1, MPI_INT, comm));
+  }
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int null_buffers = argc > 1 && strcmp(argv[1], "null-buffers") == 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* Errors without a communicator (MPI_COMM_NULL) go to MPI_COMM_WORLD's or MPI_COMM_SELF's
+   * handler, depending on the MPI version. */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);  /* inherits MPI_ERRORS_RETURN */
+
+  int buf[4] = {0};
+  SAME_ERROR("barrier MPI_COMM_NULL", MPI_Barrier(MPI_COMM_NULL), PMPI_Barrier(MPI_COMM_NULL));
+  SAME_ERROR("bcast MPI_COMM_NULL", MPI_Bcast(buf, 1, MPI_INT, 0, MPI_COMM_NULL),
+             PMPI_Bcast(buf, 1, MPI_INT, 0, MPI_COMM_NULL));
+  SAME_ERROR("alltoall MPI_COMM_NULL", MPI_Alltoall(buf, 1, MPI_INT, buf + 2, 1, MPI_INT, MPI_COMM_NULL),
+             PMPI_Alltoall(buf, 1, MPI_INT, buf + 2, 1, MPI_INT, MPI_COMM_NULL));
+  /* Bad calls before the first correct one (set-up not done yet), then between correct ones. */
+  for (int round = 0; round < 3; round++) {
+    bad_calls(dup, null_buffers);
+    correct_calls(dup, round);
+    correct_calls(MPI_COMM_WORLD, round);
+    bad_calls(MPI_COMM_WORLD, null_buffers);
+  }
+  MPI_Comm_free(&dup);
+  return check_finish("test_bad_args");
+}
