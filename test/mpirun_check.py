@@ -3,17 +3,21 @@
 
     mpirun_check.py --flavor openmpi|mpich --mpirun PATH --np N [--preload LIB]
                     [--env NAME=VALUE]... [--expect REGEX]... [--reject REGEX]...
-                    [--expect-failure] [--timeout SECONDS] -- PROGRAM [ARGS...]
+                    [--expect-failure] [--no-leftovers] [--timeout SECONDS]
+                    -- PROGRAM [ARGS...]
 
 --expect / --reject are matched against stdout+stderr together (each REGEX must / must not
 occur). Settings reach every rank through the launcher's own flags (-x for Open MPI, -genv for
-MPICH), as mcorecoll-run does. Exit status 0 when every check holds.
+MPICH), as mcorecoll-run does. --no-leftovers: once the launcher has returned, no process of
+PROGRAM may still run (after a grace period) and no new mcorecoll object may be in /dev/shm.
+Exit status 0 when every check holds.
 """
 import argparse
 import os
 import re
 import subprocess
 import sys
+import time
 
 
 def launcher_command(flavor, mpirun, np, env):
@@ -42,6 +46,47 @@ def output_failures(out, expect, reject):
     return failures
 
 
+def shm_objects():
+    return {n for n in os.listdir("/dev/shm") if n.startswith("mcorecoll-")}
+
+
+def processes_running(program):
+    """Pids of live processes whose command line starts with `program`."""
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv0 = f.read().split(b"\0")[0].decode(errors="replace")
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if os.path.realpath(argv0) == os.path.realpath(program) and state != "Z":
+            pids.append(int(pid))
+    return pids
+
+
+def leftover_failures(program, shm_before, grace=10.0):
+    """What the job left behind: ranks still running after `grace` seconds (they are killed
+    here), and mcorecoll objects in /dev/shm that were not there before."""
+    failures = []
+    deadline = time.monotonic() + grace
+    while processes_running(program) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = processes_running(program)
+    if left:
+        failures.append(f"ranks still running {grace:.0f} s after the launcher returned: {left}")
+        for pid in left:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+    new = shm_objects() - shm_before
+    if new:
+        failures.append(f"left in /dev/shm: {sorted(new)}")
+    return failures
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--flavor", required=True, choices=["openmpi", "mpich"])
@@ -52,6 +97,7 @@ def main():
     p.add_argument("--expect", action="append", default=[])
     p.add_argument("--reject", action="append", default=[])
     p.add_argument("--expect-failure", action="store_true")
+    p.add_argument("--no-leftovers", action="store_true")
     p.add_argument("--timeout", type=float, default=300)
     p.add_argument("program", nargs=argparse.REMAINDER)
     a = p.parse_args()
@@ -75,12 +121,15 @@ def main():
         if name.startswith("MCORECOLL_") or name == "LD_PRELOAD":
             del os_env[name]
     print("+", " ".join(cmd), flush=True)
+    shm_before = shm_objects()
     try:
         run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=os_env,
                              timeout=a.timeout, text=True, errors="replace")
     except subprocess.TimeoutExpired as e:
         print(e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace"))
         print(f"FAIL: no end after {a.timeout} s (hang?)")
+        for f in leftover_failures(program[0], shm_before, grace=0):
+            print("FAIL:", f)
         return 1
     out = run.stdout
     sys.stdout.write(out)
@@ -90,6 +139,8 @@ def main():
     if not a.expect_failure and run.returncode != 0:
         failures.append(f"exit status {run.returncode}")
     failures += output_failures(out, a.expect, a.reject)
+    if a.no_leftovers:
+        failures += leftover_failures(program[0], shm_before)
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0
