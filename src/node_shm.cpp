@@ -81,12 +81,20 @@ std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm node_comm, const std::vector<i
   int fd = -1;
   bool created = false;  // unlink only an object we created, never one planted under our name
   if (rank == 0) {
-    const std::string n = segment_name(static_cast<unsigned>(geteuid()), job_id(),
-                                       static_cast<long>(getpid()), g_serial.fetch_add(1));
-    std::strncpy(name, n.c_str(), sizeof(name) - 1);
-    fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    // A name someone else holds (planted, or left by a crashed job of the same pid) is never
+    // opened: take the next serial, a few times.
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      const std::string n = segment_name(static_cast<unsigned>(geteuid()), job_id(),
+                                         static_cast<long>(getpid()), g_serial.fetch_add(1));
+      std::strncpy(name, n.c_str(), sizeof(name) - 1);
+      fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+      if (fd >= 0 || errno != EEXIST) break;
+    }
     if (fd < 0) error = errno;
     created = fd >= 0;
+    // Exactly 0600 whatever the umask: a umask that removes the owner's write bit would lock
+    // the other ranks out.
+    if (!error && fchmod(fd, 0600) != 0) error = errno;
     if (!error && ftruncate(fd, static_cast<off_t>(bytes)) != 0) error = errno;
     if (!error) {
       base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
