@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite under both MPIs, from a fresh Debian machine: installs what is missing,
-# builds one directory per MPI (build-test-openmpi, build-test-mpich), runs every suite, and
-# ends with the line "N passed, N failed". Exit status 0 only if nothing failed.
-# Usage: tools/run-tests.sh [openmpi|mpich ...]   (default: both)
+# The whole test suite, from a fresh Debian machine: installs what is missing, builds one
+# directory per configuration (build-test-<config>), runs its suites, and ends with the line
+# "N passed, N failed". Exit status 0 only if nothing failed.
+# Configurations: openmpi, mpich (every suite), openmpi-sanitize (the unit and MPI suites with
+# the library and the test programs under AddressSanitizer, LeakSanitizer and UBSan).
+# Usage: tools/run-tests.sh [openmpi|mpich|openmpi-sanitize ...]   (default: all three)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,28 +14,42 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 for v in $(env | sed -n 's/^\(MCORECOLL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 unset LD_PRELOAD
 
-flavors=("$@")
-[ ${#flavors[@]} -gt 0 ] || flavors=(openmpi mpich)
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(openmpi mpich openmpi-sanitize)
 
 passed=0
 failed=0
-for flavor in "${flavors[@]}"; do
-  dir="build-test-$flavor"
-  echo "=== $flavor: configure and build ($dir)"
+for config in "${configs[@]}"; do
+  dir="build-test-$config"
+  flavor=${config%-sanitize}
+  options=(-Dmpi="$flavor")
+  suites=()
+  if [ "$config" != "$flavor" ]; then
+    # Frame pointers and DWARF unwinding give leak reports whole stacks, so that
+    # test/sanitizers/lsan.supp can tell the MPI library's allocations from ours.
+    options+=(-Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false -Dfortran=false
+              -Dc_args=-fno-omit-frame-pointer -Dcpp_args=-fno-omit-frame-pointer)
+    suites=(--suite unit --suite mpi)
+    export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0
+    export LSAN_OPTIONS=suppressions=$PWD/test/sanitizers/lsan.supp:print_suppressions=0
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  fi
+  echo "=== $config: configure and build ($dir)"
   if [ -f "$dir/build.ninja" ]; then
-    meson setup --reconfigure "$dir" -Dmpi="$flavor" >/dev/null
+    meson setup --reconfigure "$dir" "${options[@]}" >/dev/null
   else
-    meson setup "$dir" -Dmpi="$flavor" >/dev/null
+    meson setup "$dir" "${options[@]}" >/dev/null
   fi
   if ! ninja -C "$dir" >"$dir/meson-logs/ninja-build.log" 2>&1; then
     cat "$dir/meson-logs/ninja-build.log"
-    echo "=== $flavor: build FAILED"
+    echo "=== $config: build FAILED"
     failed=$((failed + 1))
     continue
   fi
-  echo "=== $flavor: test"
-  meson test -C "$dir" --print-errorlogs --num-processes 1
+  echo "=== $config: test"
+  meson test -C "$dir" --print-errorlogs --num-processes 1 "${suites[@]}"
   # Count from meson's machine-readable log: one JSON object per test.
+  unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
   read -r p f < <(python3 - "$dir/meson-logs/testlog.json" <<'PY'
 import json, sys
 p = f = 0
@@ -46,7 +62,7 @@ for line in open(sys.argv[1]):
 print(p, f)
 PY
 )
-  echo "=== $flavor: $p passed, $f failed"
+  echo "=== $config: $p passed, $f failed"
   passed=$((passed + p))
   failed=$((failed + f))
 done

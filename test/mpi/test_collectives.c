@@ -51,6 +51,7 @@ static void bcast_derived_contiguous(MPI_Comm comm, int root, int count, int rou
     CHECK(buf[i] == value(root, i, 2, round) + 0.25, "triple bcast root %d count %d [%d]", root, count, i);
   for (int i = n; i < n + 3; i++) CHECK(buf[i] == -1.5, "triple bcast overran at %d", i);
   MPI_Type_free(&triple);
+  free(buf);
 }
 
 /* The root sends `count` ints spread with a stride of 2 (one vector), the others receive
@@ -76,6 +77,7 @@ static void bcast_mixed_types(MPI_Comm comm, int root, int count, int round) {
     for (int i = 0; i < count; i++)
       CHECK(buf[i] == value(root, i, 3, round), "mixed-type bcast root %d count %d [%d]=%d", root, count, i, buf[i]);
     for (int i = count; i < count + 2; i++) CHECK(buf[i] == GUARD, "mixed-type bcast overran");
+    free(buf);
   }
 }
 
