@@ -235,6 +235,12 @@ int main(int argc, char** argv) {
   int len;
   MPI_Get_library_version(version, &len);
   version[strcspn(version, "\n,")] = '\0';  /* the first line (MPICH's is long) */
+  char* word = strstr(version, "Version:");  /* "MPICH Version:\t4.0.2" -> "MPICH 4.0.2" */
+  if (word) memmove(word, word + 8, strlen(word + 8) + 1);
+  for (char *in = version, *out = version;; in++) {  /* one space between words */
+    if ((*in == ' ' || *in == '\t') && (out == version || out[-1] == ' ')) continue;
+    if (!(*out++ = *in == '\t' ? ' ' : *in)) break;
+  }
   char settings[1024] = "";
   for (char** e = environ; *e; e++)
     if (!strncmp(*e, "MCORECOLL_", 10) && strlen(settings) + strlen(*e) + 2 < sizeof settings)
