@@ -1,25 +1,34 @@
 /* Side-by-side latency of the intercepted MPI_X (mcorecoll, which may route to its
  * shared-memory algorithms) and the MPI library's own PMPI_X, in the same run.
  *
- * Each round times `iters` calls of one variant after the same synchronisation (two
- * PMPI_Barriers), alternating A B B A so that drift hits both alike. A round's time is the
- * slowest rank's average per call. Reported: the median over rounds of each variant and the
- * median of the per-round ratios (mcorecoll / PMPI). Buffers change every round and the result
- * of the last call of each round is checked, so a fast path that corrupts data cannot look fast.
+ * Each round times `iters` calls of one variant after the same low-skew start (see
+ * start_together), alternating A B B A so that drift hits both alike. A round's time is the
+ * slowest rank's average per call. Reported per size: the median over rounds of each variant,
+ * the median of the per-round ratios (mcorecoll / PMPI) and the median of the per-round
+ * differences in ns per call. With MCORECOLL_<X>=pmpi that difference is the cost of the
+ * interposition itself. Buffers change every round and the result of the last call of each
+ * round is checked, so a fast path that corrupts data cannot look fast.
  *
  * Usage: mcorecoll_bench [--coll barrier|bcast|alltoall|all] [--min BYTES] [--max BYTES]
- *                        [--rounds R] [--iters N] [--csv FILE]
- * Sizes are powers of 4 from --min to --max (bcast: message; alltoall: block per peer). */
+ *                        [--alltoall-max BYTES] [--factor F] [--rounds R] [--iters N]
+ *                        [--budget SECONDS] [--csv FILE] [--json FILE]
+ * Sizes go from --min to --max (default 1 to 16M), each F times the last (default 4); bcast:
+ * the message, alltoall: the block per peer, up to --alltoall-max (default --max). --budget:
+ * start no new size after this many seconds (the output then says "stopped"). BYTES take a
+ * K, M or G suffix. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 typedef enum { BARRIER, BCAST, ALLTOALL } coll_t;
 static const char* coll_names[] = {"barrier", "bcast", "alltoall"};
 
 static int rank, size;
+static int one_node;  /* every rank shares this node's clock */
 static unsigned char *sendbuf, *recvbuf;
 
 /* One call of the collective; `lib` picks MPI_X (through mcorecoll) or PMPI_X. */
@@ -64,12 +73,31 @@ static int verify(coll_t c, size_t bytes, int root, int round) {
   return bad;
 }
 
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Every rank leaves at nearly the same instant, the same way before either variant. A barrier
+ * releases ranks one message apart; on one node all ranks read the same monotonic clock, so
+ * rank 0 names a start time a little ahead and everyone spins until it (skew: one clock read).
+ * Across nodes the clocks differ and two barriers are all we have. */
+static void start_together(void) {
+  PMPI_Barrier(MPI_COMM_WORLD);
+  PMPI_Barrier(MPI_COMM_WORLD);
+  if (!one_node) return;
+  double start = now() + 50e-6;  /* enough for the bcast below to reach everyone */
+  PMPI_Bcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  while (now() < start) {
+  }
+}
+
 /* Seconds per call of one variant in one round: the slowest rank's average. */
 static double time_round(coll_t c, int lib, size_t bytes, int iters, int round, int* bad) {
   const int root = round % size;  /* rotating roots */
   prepare(c, bytes, root, round);
-  PMPI_Barrier(MPI_COMM_WORLD);
-  PMPI_Barrier(MPI_COMM_WORLD);
+  start_together();
   const double t0 = MPI_Wtime();
   for (int i = 0; i < iters; i++) call(c, lib, bytes, root);
   const double mine = (MPI_Wtime() - t0) / iters;
@@ -97,46 +125,153 @@ static int iterations_for(coll_t c, size_t bytes, int iters) {
   return n;
 }
 
+/* "16K", "4M": sizes in the table as people write them (exact multiples only). */
+static const char* human(size_t bytes, char* out, size_t len) {
+  const char* units = "KMG";
+  int u = -1;
+  while (u < 2 && bytes >= 1024 && bytes % 1024 == 0) bytes /= 1024, u++;
+  if (u < 0) snprintf(out, len, "%zu", bytes);
+  else snprintf(out, len, "%zu%c", bytes, units[u]);
+  return out;
+}
+
+static int parse_bytes(const char* text, size_t* out) {
+  char* end;
+  unsigned long long v = strtoull(text, &end, 0);
+  int shift = 0;
+  if (*end == 'K' || *end == 'k') shift = 10, end++;
+  else if (*end == 'M' || *end == 'm') shift = 20, end++;
+  else if (*end == 'G' || *end == 'g') shift = 30, end++;
+  if (end == text || *end) return 0;
+  *out = (size_t)v << shift;
+  return 1;
+}
+
+/* Writes `s` as a JSON string. */
+static void json_string(FILE* f, const char* s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+    else fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+typedef struct {
+  int coll;
+  size_t bytes;
+  double lib_us, pmpi_us, ratio, diff_ns;
+  int iters, ok;
+} row_t;
+
+extern char** environ;
+
+static void usage_error(const char* what) {
+  if (rank == 0)
+    fprintf(stderr, "mcorecoll_bench: %s\nusage: mcorecoll_bench [--coll barrier|bcast|alltoall|all] "
+                    "[--min BYTES] [--max BYTES] [--alltoall-max BYTES] [--factor F] [--rounds R] [--iters N] "
+                    "[--budget SECONDS] [--csv FILE] [--json FILE]\n", what);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  const double t_begin = now();
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char* which = "all";
-  size_t min = 1, max = (size_t)1 << 20;
-  int rounds = 21, iters = 200;
-  const char* csv_path = NULL;
+  size_t min = 1, max = (size_t)16 << 20, alltoall_max = 0;
+  int rounds = 21, iters = 200, factor = 4;
+  double budget = 0;
+  const char *csv_path = NULL, *json_path = NULL;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--coll") && i + 1 < argc) which = argv[++i];
-    else if (!strcmp(argv[i], "--min") && i + 1 < argc) min = strtoull(argv[++i], NULL, 0);
-    else if (!strcmp(argv[i], "--max") && i + 1 < argc) max = strtoull(argv[++i], NULL, 0);
-    else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv_path = argv[++i];
-    else {
-      if (rank == 0) fprintf(stderr, "mcorecoll_bench: unknown argument '%s'\n", argv[i]);
-      MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    const char* a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!v) usage_error("missing value or unknown argument");
+    if (!strcmp(a, "--coll")) which = v;
+    else if (!strcmp(a, "--min")) { if (!parse_bytes(v, &min)) usage_error("bad --min"); }
+    else if (!strcmp(a, "--max")) { if (!parse_bytes(v, &max)) usage_error("bad --max"); }
+    else if (!strcmp(a, "--alltoall-max")) { if (!parse_bytes(v, &alltoall_max)) usage_error("bad --alltoall-max"); }
+    else if (!strcmp(a, "--factor")) factor = atoi(v);
+    else if (!strcmp(a, "--rounds")) rounds = atoi(v);
+    else if (!strcmp(a, "--iters")) iters = atoi(v);
+    else if (!strcmp(a, "--budget")) budget = atof(v);
+    else if (!strcmp(a, "--csv")) csv_path = v;
+    else if (!strcmp(a, "--json")) json_path = v;
+    else usage_error("unknown argument");
+    i++;
   }
-  if (rounds < 2 || iters < 1 || min < 1 || max < min) {
-    if (rank == 0) fprintf(stderr, "mcorecoll_bench: need rounds >= 2, iters >= 1, 1 <= min <= max\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  sendbuf = malloc(max * (size_t)size);
-  recvbuf = malloc(max * (size_t)size);
+  if (!alltoall_max) alltoall_max = max;
+  if (rounds < 2 || iters < 1 || min < 1 || max < min || alltoall_max < min || factor < 2 || budget < 0)
+    usage_error("need rounds >= 2, iters >= 1, 1 <= min <= max, min <= alltoall-max, factor >= 2, budget >= 0");
+  if (strcmp(which, "all") && strcmp(which, "barrier") && strcmp(which, "bcast") && strcmp(which, "alltoall"))
+    usage_error("--coll takes barrier, bcast, alltoall or all");
+
+  MPI_Comm node;
+  int node_size;
+  PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  PMPI_Comm_size(node, &node_size);
+  PMPI_Comm_free(&node);
+  PMPI_Allreduce(MPI_IN_PLACE, &node_size, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  one_node = node_size == size;
+
+  /* bcast uses max bytes of recvbuf; alltoall np blocks of each buffer. */
+  const size_t buf_bytes = max > alltoall_max * (size_t)size ? max : alltoall_max * (size_t)size;
+  sendbuf = malloc(buf_bytes);
+  recvbuf = malloc(buf_bytes);
   double* lib_t = malloc(sizeof(double) * (size_t)rounds);
   double* pmpi_t = malloc(sizeof(double) * (size_t)rounds);
   double* ratio = malloc(sizeof(double) * (size_t)rounds);
+  double* diff = malloc(sizeof(double) * (size_t)rounds);
+  row_t* rows = malloc(sizeof(row_t) * 3 * 64);
+  if (!sendbuf || !recvbuf || !lib_t || !pmpi_t || !ratio || !diff || !rows) {
+    fprintf(stderr, "mcorecoll_bench: rank %d: cannot allocate 2 x %zu bytes (lower --max)\n", rank, buf_bytes);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+
+  /* Which MPI, and the mcorecoll settings of this run: the table alone must say what it shows. */
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len;
+  MPI_Get_library_version(version, &len);
+  version[strcspn(version, "\n,")] = '\0';  /* the first line (MPICH's is long) */
+  char* word = strstr(version, "Version:");  /* "MPICH Version:\t4.0.2" -> "MPICH 4.0.2" */
+  if (word) memmove(word, word + 8, strlen(word + 8) + 1);
+  for (char *in = version, *out = version;; in++) {  /* one space between words */
+    if ((*in == ' ' || *in == '\t') && (out == version || out[-1] == ' ')) continue;
+    if (!(*out++ = *in == '\t' ? ' ' : *in)) break;
+  }
+  char settings[1024] = "";
+  for (char** e = environ; *e; e++)
+    if (!strncmp(*e, "MCORECOLL_", 10) && strlen(settings) + strlen(*e) + 2 < sizeof settings)
+      strcat(strcat(settings, settings[0] ? " " : ""), *e);
+  char host[256] = "?";
+  gethostname(host, sizeof host - 1);
+
   FILE* csv = NULL;
   if (rank == 0 && csv_path) {
     csv = fopen(csv_path, "w");
-    if (csv) fprintf(csv, "collective,np,bytes,mcorecoll_us,pmpi_us,ratio,rounds,iters,ok\n");
+    if (!csv) fprintf(stderr, "mcorecoll_bench: cannot write %s\n", csv_path);
+    else fprintf(csv, "collective,np,bytes,mcorecoll_us,pmpi_us,ratio,diff_ns,rounds,iters,ok\n");
   }
-  if (rank == 0)
-    printf("%-9s %4s %10s %14s %14s %8s  %s\n", "coll", "np", "bytes", "mcorecoll_us", "pmpi_us", "ratio", "check");
-  int all_ok = 1;
-  for (int c = BARRIER; c <= ALLTOALL; c++) {
+  if (rank == 0) {
+    printf("# mcorecoll_bench on %s, np %d%s, %s\n", host, size, one_node ? " (one node)" : "", version);
+    printf("# settings: %s\n", settings[0] ? settings : "(defaults)");
+    printf("# mcorecoll = MPI_X through the library; pmpi = the MPI library's PMPI_X; "
+           "ratio and +ns: medians of per-round mcorecoll/pmpi and mcorecoll-pmpi\n");
+    printf("%-9s %4s %7s %13s %13s %7s %9s  %s\n", "coll", "np", "bytes", "mcorecoll_us", "pmpi_us", "ratio",
+           "+ns/call", "check");
+    fflush(stdout);
+  }
+  int all_ok = 1, nrows = 0, stopped = 0;
+  for (int c = BARRIER; c <= ALLTOALL && !stopped; c++) {
     if (strcmp(which, "all") && strcmp(which, coll_names[c])) continue;
-    for (size_t bytes = c == BARRIER ? 0 : min; bytes <= (c == BARRIER ? 0 : max); bytes = bytes ? bytes * 4 : 1) {
+    const size_t first = c == BARRIER ? 0 : min, last = c == BARRIER ? 0 : c == BCAST ? max : alltoall_max;
+    for (size_t bytes = first; bytes <= last && nrows < 3 * 64; bytes = bytes ? bytes * (size_t)factor : last + 1) {
+      /* The budget: rank 0 decides, so that every rank stops at the same size. */
+      stopped = budget > 0 && now() - t_begin > budget;
+      PMPI_Bcast(&stopped, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      if (stopped) break;
       const int n = iterations_for((coll_t)c, bytes, iters);
       int bad = 0;
       call((coll_t)c, 1, bytes, 0);  /* warm-up: contexts, segments, pages */
@@ -148,21 +283,52 @@ int main(int argc, char** argv) {
         lib_t[r] = lib_first ? t_first : t_second;
         pmpi_t[r] = lib_first ? t_second : t_first;
         ratio[r] = lib_t[r] / pmpi_t[r];
+        diff[r] = (lib_t[r] - pmpi_t[r]) * 1e9;
       }
       int any_bad = 0;
       PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
       all_ok &= !any_bad;
-      const double ml = median(lib_t, rounds) * 1e6, mp = median(pmpi_t, rounds) * 1e6;
-      const double mr = median(ratio, rounds);
+      row_t row = {c, bytes, median(lib_t, rounds) * 1e6, median(pmpi_t, rounds) * 1e6,
+                   median(ratio, rounds), median(diff, rounds), n, !any_bad};
+      rows[nrows++] = row;
       if (rank == 0) {
-        printf("%-9s %4d %10zu %14.3f %14.3f %8.3f  %s\n", coll_names[c], size, bytes, ml, mp, mr, any_bad ? "CORRUPT" : "ok");
+        char h[32];
+        printf("%-9s %4d %7s %13.3f %13.3f %7.3f %9.1f  %s\n", coll_names[c], size, human(bytes, h, sizeof h),
+               row.lib_us, row.pmpi_us, row.ratio, row.diff_ns, any_bad ? "CORRUPT" : "ok");
         fflush(stdout);
-        if (csv) fprintf(csv, "%s,%d,%zu,%.4f,%.4f,%.4f,%d,%d,%d\n", coll_names[c], size, bytes, ml, mp, mr, rounds, n, !any_bad);
+        if (csv) {
+          fprintf(csv, "%s,%d,%zu,%.4f,%.4f,%.4f,%.1f,%d,%d,%d\n", coll_names[c], size, bytes, row.lib_us,
+                  row.pmpi_us, row.ratio, row.diff_ns, rounds, n, row.ok);
+          fflush(csv);  /* a run stopped from outside keeps every finished size */
+        }
       }
     }
   }
+  if (rank == 0 && stopped) printf("# stopped: --budget of %g s spent\n", budget);
   if (csv) fclose(csv);
-  free(sendbuf); free(recvbuf); free(lib_t); free(pmpi_t); free(ratio);
+  if (rank == 0 && json_path) {
+    FILE* j = fopen(json_path, "w");
+    if (!j) {
+      fprintf(stderr, "mcorecoll_bench: cannot write %s\n", json_path);
+    } else {
+      fprintf(j, "{\n  \"host\": ");
+      json_string(j, host);
+      fprintf(j, ",\n  \"mpi\": ");
+      json_string(j, version);
+      fprintf(j, ",\n  \"settings\": ");
+      json_string(j, settings);
+      fprintf(j, ",\n  \"np\": %d,\n  \"one_node\": %s,\n  \"rounds\": %d,\n  \"complete\": %s,\n  \"results\": [",
+              size, one_node ? "true" : "false", rounds, stopped ? "false" : "true");
+      for (int i = 0; i < nrows; i++)
+        fprintf(j, "%s\n    {\"collective\": \"%s\", \"bytes\": %zu, \"mcorecoll_us\": %.4f, \"pmpi_us\": %.4f, "
+                   "\"ratio\": %.4f, \"diff_ns\": %.1f, \"iters\": %d, \"ok\": %s}",
+                i ? "," : "", coll_names[rows[i].coll], rows[i].bytes, rows[i].lib_us, rows[i].pmpi_us,
+                rows[i].ratio, rows[i].diff_ns, rows[i].iters, rows[i].ok ? "true" : "false");
+      fprintf(j, "\n  ]\n}\n");
+      fclose(j);
+    }
+  }
+  free(sendbuf); free(recvbuf); free(lib_t); free(pmpi_t); free(ratio); free(diff); free(rows);
   MPI_Finalize();
   return all_ok ? 0 : 1;
 }
