@@ -19,9 +19,17 @@ constexpr const char* kPrefix = "MCORECOLL_";
 // mcorecoll_bench on the development machine: a 2-vCPU AMD EPYC VM (1 package, 1 NUMA node),
 // Open MPI 4.1.4 and MPICH 4.0.2, np 2 and 4, 2026-11-21. tools/mcorecoll-tune measures them on
 // another machine and writes a tuning file.
+// The peers comparison of that day (bench/results/peers) set the upper bounds: the bcast ring
+// won at 16 KiB against Open MPI (0.62-0.98x) but lost against MPICH (1.5-2x), where 4 KiB
+// still won (0.67-0.71x); alltoall staging lost at 16 KiB blocks against Open MPI's coll/sm
+// (1.9x), at np 4 (1.3x) and against MPICH (1.1x), and won everywhere at 4 KiB.
+#if defined(MCORECOLL_FOR_MPICH)
+constexpr std::uint64_t kDefaultBcastMaxBytes = 4ull << 10;
+#else
 constexpr std::uint64_t kDefaultBcastMaxBytes = 16ull << 10;
+#endif
 constexpr std::uint64_t kDefaultBcastCmaMinBytes = 4ull << 20;
-constexpr std::uint64_t kDefaultAlltoallMaxBytes = 16ull << 10;  // per block
+constexpr std::uint64_t kDefaultAlltoallMaxBytes = 4ull << 10;  // per block
 
 std::string upper(std::string s) {
   for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
