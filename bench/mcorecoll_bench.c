@@ -16,6 +16,7 @@
  * the message, alltoall: the block per peer, up to --alltoall-max (default --max). --budget:
  * start no new size after this many seconds (the output then says "stopped"). BYTES take a
  * K, M or G suffix. */
+#define _GNU_SOURCE  /* clock_gettime, gethostname whatever the C standard chosen */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>

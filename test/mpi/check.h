@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int check_failures = 0;
 
@@ -22,6 +23,17 @@ static int check_failures = 0;
       }                                                                        \
     }                                                                          \
   } while (0)
+
+/* This process's resident memory in KiB (VmRSS), or -1. */
+static inline long resident_kib(void) {
+  FILE* f = fopen("/proc/self/status", "r");
+  char line[256];
+  long kib = -1;
+  while (f && fgets(line, sizeof(line), f))
+    if (strncmp(line, "VmRSS:", 6) == 0) kib = atol(line + 6);
+  if (f) fclose(f);
+  return kib;
+}
 
 /* Collective over MPI_COMM_WORLD: prints the verdict on rank 0, finalizes, returns the status
  * for main(). */

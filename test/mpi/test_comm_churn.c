@@ -28,16 +28,6 @@ static int count_lines(const char* path) {
   return n;
 }
 
-static long resident_kib(void) {
-  FILE* f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kib = -1;
-  while (f && fgets(line, sizeof(line), f))
-    if (strncmp(line, "VmRSS:", 6) == 0) kib = atol(line + 6);
-  if (f) fclose(f);
-  return kib;
-}
-
 static void churn(int count) {
   for (int i = 0; i < count; i++) {
     MPI_Comm c;

@@ -20,16 +20,6 @@ static uint64_t next(uint64_t* state) {
   return *state;
 }
 
-static long resident_kib(void) {
-  FILE* f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kib = -1;
-  while (f && fgets(line, sizeof(line), f))
-    if (strncmp(line, "VmRSS:", 6) == 0) kib = atol(line + 6);
-  if (f) fclose(f);
-  return kib;
-}
-
 static unsigned char pattern(int a, int b, size_t i, long call) {
   return (unsigned char)(a * 41 + b * 13 + i * 3 + (size_t)call * 7);
 }
