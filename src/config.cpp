@@ -152,6 +152,13 @@ std::vector<Setting> make_settings() {
   s.push_back(size_setting("ALLTOALL_STAGE_BYTES",
                            "a byte count from 4K to 64M, optionally with a K or M suffix", 4096,
                            64u << 20, &Config::alltoall_stage_bytes));
+  s.push_back({"SEGMENT", "auto, memfd, posix", [](Config& c, const std::string& v) {
+                 if (v == "auto") c.segment = SegmentKind::automatic;
+                 else if (v == "memfd") c.segment = SegmentKind::memfd;
+                 else if (v == "posix") c.segment = SegmentKind::posix;
+                 else return false;
+                 return true;
+               }});
   s.push_back(int_setting("RING_CELLS", "an integer from 2 to 256", 2, 256, &Config::ring_cells));
   s.push_back(size_setting("RING_CELL_BYTES",
                            "a byte count from 1K to 16M, optionally with a K or M suffix", 1024,
@@ -246,6 +253,15 @@ std::uint64_t fnv1a(std::uint64_t h, const std::string& s) {
 
 }  // namespace
 
+const char* segment_kind_name(SegmentKind kind) {
+  switch (kind) {
+    case SegmentKind::automatic: return "auto";
+    case SegmentKind::memfd: return "memfd";
+    case SegmentKind::posix: return "posix";
+  }
+  return "?";
+}
+
 bool parse_size(const std::string& raw, std::uint64_t* bytes) {
   const std::string text = trim(raw);
   std::size_t digits = 0;
@@ -324,6 +340,7 @@ std::uint64_t Config::fingerprint() const {
   h = fnv1a(h, std::to_string(ring_cells));
   h = fnv1a(h, std::to_string(alltoall_stage_bytes));
   h = fnv1a(h, std::to_string(ring_cell_bytes));
+  h = fnv1a(h, segment_kind_name(segment));
   h = fnv1a(h, test_topology);
   for (int pu : test_binding) h = fnv1a(h, std::to_string(pu));
   h = fnv1a(h, std::to_string(test_node_size));
@@ -347,6 +364,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_BCAST_CMA_MIN_BYTES = " << bcast_cma_min_bytes << "\n";
   out << "MCORECOLL_BCAST_READERS = " << bcast_readers << "\n";
   out << "MCORECOLL_ALLTOALL_STAGE_BYTES = " << alltoall_stage_bytes << "\n";
+  out << "MCORECOLL_SEGMENT = " << segment_kind_name(segment) << "\n";
   out << "MCORECOLL_RING_CELLS = " << ring_cells << "\n";
   out << "MCORECOLL_RING_CELL_BYTES = " << ring_cell_bytes << "\n";
   if (!test_topology.empty()) out << "MCORECOLL_TEST_TOPOLOGY = " << test_topology << "\n";

@@ -11,6 +11,10 @@
 
 namespace mcorecoll {
 
+// Where shared segments come from: a memfd, falling back to POSIX shared memory (auto), or
+// only one of them.
+enum class SegmentKind { automatic, memfd, posix };
+
 struct Config {
   bool disable = false;  // MCORECOLL_DISABLE: every call goes to PMPI
   int verbose = 0;       // MCORECOLL_VERBOSE: 0 quiet, 1 say why PMPI was used, 2 also setup details
@@ -38,6 +42,7 @@ struct Config {
   int bcast_readers = 0;
   // Alltoall: each rank's staging area; a round moves a tile of every block, area / ranks bytes.
   std::uint64_t alltoall_stage_bytes = 0;
+  SegmentKind segment = SegmentKind::automatic;
   // The shared ring that copy-in/copy-out stages through: cells and bytes per cell.
   int ring_cells = 0;
   std::uint64_t ring_cell_bytes = 0;
@@ -69,6 +74,9 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
 
 // The MCORECOLL_* entries of this process's environment.
 std::vector<std::pair<std::string, std::string>> mcorecoll_environment();
+
+// "auto", "memfd" or "posix", as the setting spells it.
+const char* segment_kind_name(SegmentKind kind);
 
 // "4096", "64K", "1m", "2G" (binary multiples) -> bytes. False on anything else.
 bool parse_size(const std::string& text, std::uint64_t* bytes);

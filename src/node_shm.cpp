@@ -56,6 +56,108 @@ void place_pages(char* base, const std::vector<int>& numa_os, const RingGeometry
   }
 }
 
+// How a segment is shared: an anonymous memory file that the other ranks open through the
+// leader's descriptor in /proc (no name to plant, nothing a crash can leave behind), or a
+// POSIX object with a name in /dev/shm, unlinked once every rank has attached.
+enum class Backing { memfd, posix };
+
+// What the leader tells the others about the segment it made.
+struct SegmentAddress {
+  int error = 0;
+  long pid = 0;  // memfd: /proc/<pid>/fd/<fd> ...
+  int fd = -1;
+  std::uint64_t dev = 0, ino = 0;  // ... must be this very object
+  char name[128] = {0};            // posix: the name in /dev/shm
+};
+
+// Leader: a new object, created exclusively; -1 with errno on failure.
+int create_object(Backing backing, SegmentAddress* a) {
+  if (backing == Backing::memfd) return memfd_create("mcorecoll-segment", MFD_CLOEXEC);
+  // A name someone else holds (planted, or left by a crashed job of the same pid) is never
+  // opened: take the next serial, a few times.
+  int fd = -1;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    const std::string n = segment_name(static_cast<unsigned>(geteuid()), job_id(),
+                                       static_cast<long>(getpid()), g_serial.fetch_add(1));
+    std::strncpy(a->name, n.c_str(), sizeof(a->name) - 1);
+    fd = shm_open(a->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd >= 0 || errno != EEXIST) break;
+  }
+  return fd;
+}
+
+// Other ranks: opens what the leader made; -1 with errno on failure.
+int open_object(Backing backing, const SegmentAddress& a) {
+  if (backing == Backing::posix) return shm_open(a.name, O_RDWR, 0);
+  // Needs ptrace read access to the leader (same user, dumpable); refused otherwise, and then
+  // the node falls back to a named object.
+  const std::string path = "/proc/" + std::to_string(a.pid) + "/fd/" + std::to_string(a.fd);
+  return open(path.c_str(), O_RDWR | O_CLOEXEC);
+}
+
+// Collective over `node_comm`: maps one segment of `bytes` on every rank, or returns
+// MAP_FAILED on every rank with the worst errno of any rank in `*error`.
+void* share(MPI_Comm node_comm, Backing backing, std::size_t bytes, const std::vector<int>& numa_os,
+            const RingGeometry& ring, int* error) {
+  int rank = 0;
+  PMPI_Comm_rank(node_comm, &rank);
+  SegmentAddress a;
+  void* base = MAP_FAILED;
+  int fd = -1;
+  struct stat st;
+  if (rank == 0) {
+    // Private to the user and with its space reserved, so that a full /dev/shm (or memory
+    // limit) fails here, cleanly, and never later as SIGBUS.
+    fd = create_object(backing, &a);
+    if (fd < 0) a.error = errno;
+    // Exactly 0600 whatever the umask: a umask that removes the owner's write bit would lock
+    // the other ranks out (and a memfd starts at 0777).
+    if (!a.error && fchmod(fd, 0600) != 0) a.error = errno;
+    if (!a.error && ftruncate(fd, static_cast<off_t>(bytes)) != 0) a.error = errno;
+    if (!a.error) {
+      base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      if (base == MAP_FAILED) a.error = errno;
+    }
+    if (!a.error) {
+      place_pages(static_cast<char*>(base), numa_os, ring);
+      a.error = posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+    }
+    if (!a.error && fstat(fd, &st) != 0) a.error = errno;
+    if (!a.error) {
+      a.pid = static_cast<long>(getpid());
+      a.fd = fd;
+      a.dev = st.st_dev;
+      a.ino = st.st_ino;
+    }
+  }
+  PMPI_Bcast(&a, sizeof(a), MPI_BYTE, 0, node_comm);  // one node: one ABI
+  int mine = a.error;
+  if (rank != 0 && !mine) {
+    // Map only what our leader created: same object, same owner, private mode, expected size.
+    fd = open_object(backing, a);
+    if (fd < 0) mine = errno;
+    else if (fstat(fd, &st) != 0) mine = errno;
+    else if (st.st_uid != geteuid() || (st.st_mode & 077) != 0 ||
+             static_cast<std::size_t>(st.st_size) != bytes ||
+             (backing == Backing::memfd && (st.st_dev != a.dev || st.st_ino != a.ino)))
+      mine = EACCES;
+    if (!mine) {
+      base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      if (base == MAP_FAILED) mine = errno;
+    }
+  }
+  PMPI_Allreduce(&mine, error, 1, MPI_INT, MPI_MAX, node_comm);
+  // Every rank has attached or given up: the leader's descriptor and the name are done with.
+  // Unlink only an object we created, never one planted under our name.
+  if (fd >= 0) close(fd);
+  if (rank == 0 && backing == Backing::posix && fd >= 0) shm_unlink(a.name);
+  if (*error != 0 && base != MAP_FAILED) {
+    munmap(base, bytes);
+    base = MAP_FAILED;
+  }
+  return base;
+}
+
 }  // namespace
 
 std::string segment_name(unsigned uid, const std::string& job, long pid, unsigned long serial) {
@@ -66,71 +168,28 @@ std::string segment_name(unsigned uid, const std::string& job, long pid, unsigne
 }
 
 std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm node_comm, const std::vector<int>& numa_os,
-                                         const RingGeometry& ring, std::string* why) {
-  int rank = 0, size = 0;
-  PMPI_Comm_rank(node_comm, &rank);
+                                         const RingGeometry& ring, SegmentKind kind,
+                                         std::string* why) {
+  int size = 0;
   PMPI_Comm_size(node_comm, &size);
   const std::size_t bytes = static_cast<std::size_t>(size) * (kRankBlockBytes + ring.stage_bytes) +
                             static_cast<std::size_t>(ring.cells) * ring.stride();
-
-  // The leader creates the object exclusively, private to the user, and reserves its space
-  // (so a full /dev/shm fails here, cleanly, and never later as SIGBUS).
-  char name[128] = {0};
+  why->clear();
   int error = 0;
-  void* base = MAP_FAILED;
-  int fd = -1;
-  bool created = false;  // unlink only an object we created, never one planted under our name
-  if (rank == 0) {
-    // A name someone else holds (planted, or left by a crashed job of the same pid) is never
-    // opened: take the next serial, a few times.
-    for (int attempt = 0; attempt < 8; ++attempt) {
-      const std::string n = segment_name(static_cast<unsigned>(geteuid()), job_id(),
-                                         static_cast<long>(getpid()), g_serial.fetch_add(1));
-      std::strncpy(name, n.c_str(), sizeof(name) - 1);
-      fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-      if (fd >= 0 || errno != EEXIST) break;
+  if (kind != SegmentKind::posix) {
+    if (void* base = share(node_comm, Backing::memfd, bytes, numa_os, ring, &error); base != MAP_FAILED)
+      return std::unique_ptr<NodeShm>(new NodeShm(base, bytes, size, ring));
+    *why = std::string("memfd segment refused (") + std::strerror(error) + ")";
+    if (kind == SegmentKind::memfd) {
+      *why = "cannot set up shared memory: " + *why;
+      return nullptr;
     }
-    if (fd < 0) error = errno;
-    created = fd >= 0;
-    // Exactly 0600 whatever the umask: a umask that removes the owner's write bit would lock
-    // the other ranks out.
-    if (!error && fchmod(fd, 0600) != 0) error = errno;
-    if (!error && ftruncate(fd, static_cast<off_t>(bytes)) != 0) error = errno;
-    if (!error) {
-      base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-      if (base == MAP_FAILED) error = errno;
-    }
-    if (!error) {
-      place_pages(static_cast<char*>(base), numa_os, ring);
-      error = posix_fallocate(fd, 0, static_cast<off_t>(bytes));
-    }
+    *why += "; segments are POSIX shared memory in /dev/shm";
   }
-  PMPI_Bcast(name, sizeof(name), MPI_CHAR, 0, node_comm);
-  PMPI_Bcast(&error, 1, MPI_INT, 0, node_comm);
-  if (rank != 0 && !error) {
-    // Open only what our leader created: same owner, private mode, expected size.
-    fd = shm_open(name, O_RDWR, 0);
-    struct stat st;
-    if (fd < 0) error = errno;
-    else if (fstat(fd, &st) != 0) error = errno;
-    else if (st.st_uid != geteuid() || (st.st_mode & 077) != 0 ||
-             static_cast<std::size_t>(st.st_size) != bytes)
-      error = EACCES;
-    if (!error) {
-      base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-      if (base == MAP_FAILED) error = errno;
-    }
-  }
-  if (fd >= 0) close(fd);
-  int worst = 0;
-  PMPI_Allreduce(&error, &worst, 1, MPI_INT, MPI_MAX, node_comm);
-  if (created) shm_unlink(name);  // every rank has attached (or given up)
-  if (worst != 0) {
-    if (base != MAP_FAILED) munmap(base, bytes);
-    *why = std::string("cannot set up shared memory in /dev/shm (") + std::strerror(worst) + ")";
-    return nullptr;
-  }
-  return std::unique_ptr<NodeShm>(new NodeShm(base, bytes, size, ring));
+  if (void* base = share(node_comm, Backing::posix, bytes, numa_os, ring, &error); base != MAP_FAILED)
+    return std::unique_ptr<NodeShm>(new NodeShm(base, bytes, size, ring));
+  *why = std::string("cannot set up shared memory in /dev/shm (") + std::strerror(error) + ")";
+  return nullptr;
 }
 
 NodeShm::~NodeShm() { munmap(base_, bytes_); }

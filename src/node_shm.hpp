@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "config.hpp"
+
 namespace mcorecoll {
 
 constexpr std::size_t kLineBytes = 128;
@@ -35,11 +37,13 @@ struct RingGeometry {
 class NodeShm {
  public:
   // Collective over `node_comm`. On failure (a full /dev/shm, no permission, ...) every rank of
-  // the node returns null with the same result and `why` says what happened.
+  // the node returns null with the same result and `why` says what happened; on success `why`
+  // says why the segment is not a memfd when `kind` allowed one (empty otherwise).
   // `numa_os` gives the NUMA domain (OS index, -1 unknown) of every node rank; the ring's cells
   // are spread over those domains in turn (the paper's NUMA-segmented staging buffer).
   static std::unique_ptr<NodeShm> create(MPI_Comm node_comm, const std::vector<int>& numa_os,
-                                         const RingGeometry& ring, std::string* why);
+                                         const RingGeometry& ring, SegmentKind kind,
+                                         std::string* why);
   ~NodeShm();
   NodeShm(const NodeShm&) = delete;
   NodeShm& operator=(const NodeShm&) = delete;

@@ -150,7 +150,9 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   ring.cells = config.ring_cells;
   ring.cell_bytes = config.ring_cell_bytes;
   ring.stage_bytes = (config.alltoall_stage_bytes + 4095) / 4096 * 4096;
-  ctx.shm = NodeShm::create(ctx.node_comm, numa_os, ring, &why);
+  ctx.shm = NodeShm::create(ctx.node_comm, numa_os, ring, config.segment, &why);
+  if (ctx.shm && !why.empty() && config.verbose >= 1 && ctx.node_rank == 0)
+    say_once("segment-fallback", why);  // once per node: each node decides alone
   // Every node must agree: ranks of a node without shared memory take PMPI, and a node
   // leader elsewhere must not wait for them in the leaders' barrier.
   int ok = ctx.shm ? 1 : 0, all_ok = 0;

@@ -3,27 +3,11 @@
  * take the single-copy path must take copy-in/copy-out instead, and be right.
  * Usage: test_denied_cma   (run with MCORECOLL_BCAST=cma, MCORECOLL_VERBOSE=1) */
 #include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <mpi.h>
-#include <stddef.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 
 #include "check.h"
-
-static int deny_process_vm_readv(void) {
-  struct sock_filter code[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_process_vm_readv, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  struct sock_fprog program = {sizeof(code) / sizeof(code[0]), code};
-  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
-         prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
-}
+#include "deny_syscall.h"
 
 static void bcasts(MPI_Comm comm) {
   int n, me;
@@ -48,7 +32,7 @@ static void bcasts(MPI_Comm comm) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  CHECK(deny_process_vm_readv(), "cannot install the seccomp filter");
+  CHECK(deny_syscall(__NR_process_vm_readv, EPERM), "cannot install the seccomp filter");
   MPI_Comm dup;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   bcasts(MPI_COMM_WORLD);

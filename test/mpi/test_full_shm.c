@@ -1,6 +1,7 @@
 /* A full /dev/shm: after MPI_Init (the MPI library has its own shared memory by then), rank 0
- * fills /dev/shm. mcorecoll must then fall back to the MPI library with one warning, and every
- * result must stay right (no SIGBUS). Run it in a private mount namespace with a small tmpfs
+ * fills /dev/shm. With POSIX segments (MCORECOLL_SEGMENT=posix) mcorecoll must then fall back
+ * to the MPI library with one warning; with memfd segments it keeps its own paths. Either way
+ * every result must stay right (no SIGBUS). Run it in a private mount namespace with a small tmpfs
  * on /dev/shm (full_shm.sh), never against the machine's own /dev/shm.
  * Usage: test_full_shm FILLER-PATH */
 #include <fcntl.h>

@@ -1,8 +1,9 @@
 /* The shared segments are private and short-lived:
- * - rank 0 plants files under the first names its segments would get (as another local user
- *   could); mcorecoll must not open, change or remove them, and still use shared memory;
- * - with umask 0, every mcorecoll mapping is a file of this user, mode 0600, already
- *   unlinked (so nothing outlives the job).
+ * - rank 0 plants files under the first names its POSIX segments would get (as another local
+ *   user could); mcorecoll must not open, change or remove them, and still use shared memory;
+ * - with umask 0, every mcorecoll mapping is a file of this user, mode 0600, without a name
+ *   (so nothing outlives the job);
+ * - the segments are of the kind MCORECOLL_SEGMENT asks for: memfd unless it says posix.
  * The planted names follow src/node_shm.cpp (segment_name and job_id).
  * Usage: test_segment_privacy */
 #define _GNU_SOURCE
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "segment_maps.h"
 
 enum { kPlanted = 3 };
 static const char kBait[] = "planted by someone else\n";
@@ -33,13 +35,14 @@ static void planted_name(int serial, char* out, size_t size) {
   snprintf(out, size, "/dev/shm/mcorecoll-%u-%s-%ld-%d", (unsigned)geteuid(), clean, (long)getpid(), serial);
 }
 
-/* Every mapping of an mcorecoll segment in this process: owner, mode, unlinked. */
+/* Every mapping of an mcorecoll segment in this process: owner, mode, unlinked. Returns how
+ * many there are. */
 static int check_mappings(void) {
   FILE* maps = fopen("/proc/self/maps", "r");
   char line[512];
   int found = 0;
   while (maps && fgets(line, sizeof(line), maps)) {
-    if (!strstr(line, "/mcorecoll-")) continue;
+    if (!strstr(line, MEMFD_SEGMENT) && !strstr(line, POSIX_SEGMENT)) continue;
     found++;
     char range[128], path[256];
     sscanf(line, "%127s", range);
@@ -80,6 +83,10 @@ int main(int argc, char** argv) {
   value = rank == 0 ? 43 : 0;
   CHECK(MPI_Bcast(&value, 1, MPI_INT, 0, dup) == MPI_SUCCESS && value == 43, "bcast on a dup");
   CHECK(check_mappings() >= 2, "no mcorecoll mappings found (no shared memory used?)");
+  const char* kind = getenv("MCORECOLL_SEGMENT");
+  const int posix = kind && strcmp(kind, "posix") == 0;
+  CHECK(segment_maps(posix ? POSIX_SEGMENT : MEMFD_SEGMENT) >= 2, "no %s segment mapped", posix ? "POSIX" : "memfd");
+  CHECK(segment_maps(posix ? MEMFD_SEGMENT : POSIX_SEGMENT) == 0, "a %s segment is mapped", posix ? "memfd" : "POSIX");
   MPI_Comm_free(&dup);
   if (rank == 0)
     for (int s = 0; s < kPlanted; s++) {
