@@ -10,6 +10,7 @@
 
 using mcorecoll::load_config;
 using mcorecoll::parse_size;
+using mcorecoll::SegmentKind;
 using Env = std::vector<std::pair<std::string, std::string>>;
 
 namespace {
@@ -110,6 +111,16 @@ TEST_CASE("an algorithm of another collective is not accepted", "[config]") {
   CHECK(mentions(load.errors, "accepted: auto, pmpi, shm"));
   CHECK(load_config(Env{{"MCORECOLL_BCAST", "cma"}}).errors.empty());
   CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL", "cma"}}).errors, "accepted: auto, pmpi, shm"));
+}
+
+TEST_CASE("segment kind", "[config]") {
+  CHECK(load_config(Env{}).config.segment == SegmentKind::automatic);
+  CHECK(load_config(Env{{"MCORECOLL_SEGMENT", "memfd"}}).config.segment == SegmentKind::memfd);
+  CHECK(load_config(Env{{"MCORECOLL_SEGMENT", "posix"}}).config.segment == SegmentKind::posix);
+  CHECK(mentions(load_config(Env{{"MCORECOLL_SEGMENT", "shm"}}).errors, "accepted: auto, memfd, posix"));
+  // Ranks that would make segments of different kinds must not pass the settings check.
+  CHECK(load_config(Env{{"MCORECOLL_SEGMENT", "posix"}}).config.fingerprint() !=
+        load_config(Env{}).config.fingerprint());
 }
 
 TEST_CASE("bcast thresholds and ring geometry", "[config]") {
