@@ -11,12 +11,64 @@
 #include "wait.hpp"
 
 namespace mcorecoll {
+namespace {
+
+// One round's tiles, `len` bytes each, in half `h` of the staging areas and of the inbox.
+struct Round {
+  std::uint64_t seq;
+  int h;
+  std::size_t half;  // bytes in half a staging area
+  std::size_t len;
+};
+
+// Node leader, across nodes: once every rank of the node has staged the round, sends each
+// other node the tiles its ranks get from this node, and receives the tiles this node's ranks
+// get from the others straight into the inbox, where tile (remote source s, node rank d) sits
+// at (remote_index[s] * node_size + d) * len. Then says so to the node.
+void exchange_between_nodes(CommContext& ctx, NodeShm& shm, const Round& round, Waiter& waiter) {
+  const int local = ctx.node_size, nodes = ctx.node_count;
+  for (int r = 1; r < local; ++r) waiter.wait_for(shm.post(r), round.seq);
+  std::vector<int> send_counts(static_cast<std::size_t>(nodes), 0), send_displs = send_counts;
+  std::vector<int> recv_counts = send_counts, recv_displs = send_counts;
+  std::size_t send_total = 0, recv_total = 0;
+  for (int node = 0; node < nodes; ++node) {
+    if (node == ctx.node_index) continue;
+    const std::size_t bytes = ctx.node_members[static_cast<std::size_t>(node)].size() *
+                              static_cast<std::size_t>(local) * round.len;
+    send_counts[static_cast<std::size_t>(node)] = recv_counts[static_cast<std::size_t>(node)] = static_cast<int>(bytes);
+    send_displs[static_cast<std::size_t>(node)] = static_cast<int>(send_total);
+    recv_displs[static_cast<std::size_t>(node)] = static_cast<int>(recv_total);
+    send_total += bytes;
+    recv_total += bytes;
+  }
+  // Outgoing, by destination node, then source node rank, then destination.
+  ctx.exchange_buffer.resize(send_total);
+  char* out = ctx.exchange_buffer.data();
+  for (int node = 0; node < nodes; ++node) {
+    if (node == ctx.node_index) continue;
+    for (int s = 0; s < local; ++s) {
+      const char* staged = shm.stage(s) + static_cast<std::size_t>(round.h) * round.half;
+      for (int d : ctx.node_members[static_cast<std::size_t>(node)]) {
+        std::memcpy(out, staged + static_cast<std::size_t>(d) * round.len, round.len);
+        out += round.len;
+      }
+    }
+  }
+  PMPI_Alltoallv(ctx.exchange_buffer.data(), send_counts.data(), send_displs.data(), MPI_BYTE,
+                 shm.inbox(round.h), recv_counts.data(), recv_displs.data(), MPI_BYTE,
+                 ctx.leaders_comm);
+  shm.delivered().store(round.seq, std::memory_order_release);
+}
+
+}  // namespace
 
 int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                  std::uint64_t block) {
   if (block == 0) return MPI_SUCCESS;
-  const int n = ctx.size, me = ctx.rank;  // one node: communicator rank == node rank
+  const int n = ctx.size, me = ctx.rank, local = ctx.node_size, my_local = ctx.node_rank;
+  const std::vector<int>& mates = ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
+  const bool across_nodes = ctx.node_count > 1;
   const std::uint64_t total = block * static_cast<std::uint64_t>(n);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   MessageBytes recv(recvbuf, recvcount * n, recvtype, total, ctx.comm);
@@ -30,29 +82,47 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
 
   NodeShm& shm = *ctx.shm;
   Waiter waiter = Waiter::for_context(ctx, config);
-  // The staging area is used in two halves, alternately, so that a rank can stage the next
-  // round while slower ranks still read the last one. A round moves one tile of every block.
+  // The staging areas (and the inbox) are used in two halves, alternately, so that a rank can
+  // stage the next round while slower ranks still read the last one. A round moves one tile of
+  // every block; the inbox holds a round's tiles from other nodes for every rank of the node.
   const std::size_t half = shm.stage_bytes() / 2;
   const std::uint64_t tile = std::max<std::uint64_t>(half / static_cast<std::size_t>(n), 1);
   for (std::uint64_t offset = 0; offset < block; offset += tile) {
-    const std::size_t len = static_cast<std::size_t>(std::min(tile, block - offset));
-    const std::uint64_t seq = ++ctx.seq;
-    const int h = static_cast<int>(seq & 1);  // same on every rank: they count alike
-    // This half is free once every rank has read the last round that used it.
-    for (int r = 0; r < n; ++r)
-      if (r != me) waiter.wait_for(shm.done(r), ctx.last_stage_seq[h]);
-    char* mine = shm.stage(me) + static_cast<std::size_t>(h) * half;
+    Round round;
+    round.seq = ++ctx.seq;
+    round.h = static_cast<int>(round.seq & 1);  // same on every rank: they count alike
+    round.half = half;
+    round.len = static_cast<std::size_t>(std::min(tile, block - offset));
+    const std::size_t len = round.len;
+    // This half (and this half of the inbox) is free once every rank of the node has read
+    // the last round that used it.
+    for (int r = 0; r < local; ++r)
+      if (r != my_local) waiter.wait_for(shm.done(r), ctx.last_stage_seq[round.h]);
+    char* mine = shm.stage(my_local) + static_cast<std::size_t>(round.h) * half;
     for (int dst = 0; dst < n; ++dst)
       std::memcpy(mine + static_cast<std::size_t>(dst) * len, out + dst * block + offset, len);
-    shm.post(me).store(seq, std::memory_order_release);
-    for (int i = 0; i < n; ++i) {  // staggered: rank i starts at peer i + 1
-      const int src = (me + 1 + i) % n;
-      if (src != me) waiter.wait_for(shm.post(src), seq);
-      const char* theirs = shm.stage(src) + static_cast<std::size_t>(h) * half;
-      std::memcpy(recv.data() + src * block + offset, theirs + static_cast<std::size_t>(me) * len, len);
+    shm.post(my_local).store(round.seq, std::memory_order_release);
+    if (across_nodes && my_local == 0) exchange_between_nodes(ctx, shm, round, waiter);
+    for (int i = 0; i < local; ++i) {  // staggered: node rank i starts at node rank i + 1
+      const int src_local = (my_local + 1 + i) % local;
+      if (src_local != my_local) waiter.wait_for(shm.post(src_local), round.seq);
+      const char* theirs = shm.stage(src_local) + static_cast<std::size_t>(round.h) * half;
+      std::memcpy(recv.data() + mates[static_cast<std::size_t>(src_local)] * block + offset,
+                  theirs + static_cast<std::size_t>(me) * len, len);
     }
-    shm.done(me).store(seq, std::memory_order_release);
-    ctx.last_stage_seq[h] = seq;
+    if (across_nodes) {
+      if (my_local != 0) waiter.wait_for(shm.delivered(), round.seq);
+      const char* inbox = shm.inbox(round.h);
+      for (int src = 0; src < n; ++src) {
+        const int remote = ctx.remote_index[static_cast<std::size_t>(src)];
+        if (remote < 0) continue;
+        const std::size_t at = (static_cast<std::size_t>(remote) * static_cast<std::size_t>(local) +
+                                static_cast<std::size_t>(my_local)) * len;
+        std::memcpy(recv.data() + src * block + offset, inbox + at, len);
+      }
+    }
+    shm.done(my_local).store(round.seq, std::memory_order_release);
+    ctx.last_stage_seq[round.h] = round.seq;
   }
   recv.unpack();
   return MPI_SUCCESS;

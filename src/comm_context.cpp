@@ -81,10 +81,14 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
 
   PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &ctx->node_comm);
   if (config.test_node_size > 0) {  // test knob: cut each real node into pretend nodes
-    int real_rank = 0;
+    // By rank in MPI_COMM_WORLD, so that a process stays on its pretend node in every
+    // communicator (as on a real node), and reordered communicators see their ranks spread
+    // over the nodes non-consecutively.
+    int real_rank = 0, world_rank = 0;
     PMPI_Comm_rank(ctx->node_comm, &real_rank);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm pretend = MPI_COMM_NULL;
-    PMPI_Comm_split(ctx->node_comm, real_rank / config.test_node_size, real_rank, &pretend);
+    PMPI_Comm_split(ctx->node_comm, world_rank / config.test_node_size, real_rank, &pretend);
     PMPI_Comm_free(&ctx->node_comm);
     ctx->node_comm = pretend;
   }
@@ -134,6 +138,20 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
     rp.place = Place{v[2], v[3], v[4], v[5]};
     if (rp.node == ctx->node_index) node_places[static_cast<std::size_t>(rp.node_rank)] = rp.place;
   }
+  ctx->node_members.assign(static_cast<std::size_t>(ctx->node_count), {});
+  for (const RankPlace& rp : ctx->places) {
+    auto& members = ctx->node_members[static_cast<std::size_t>(rp.node)];
+    if (members.size() <= static_cast<std::size_t>(rp.node_rank)) members.resize(static_cast<std::size_t>(rp.node_rank) + 1);
+  }
+  for (int r = 0; r < ctx->size; ++r) {
+    const RankPlace& rp = ctx->places[static_cast<std::size_t>(r)];
+    ctx->node_members[static_cast<std::size_t>(rp.node)][static_cast<std::size_t>(rp.node_rank)] = r;
+  }
+  ctx->remote_index.assign(static_cast<std::size_t>(ctx->size), -1);
+  int remote = 0;
+  for (int node = 0; node < ctx->node_count; ++node)
+    if (node != ctx->node_index)
+      for (int r : ctx->node_members[static_cast<std::size_t>(node)]) ctx->remote_index[static_cast<std::size_t>(r)] = remote++;
   ctx->hierarchy = build_hierarchy(node_places);
   const std::vector<int> parent = build_tree(ctx->hierarchy, ctx->node_size, config.barrier_radix);
   ctx->tree_parent = parent[static_cast<std::size_t>(ctx->node_rank)];

@@ -36,6 +36,11 @@ class CommContext {
   MPI_Comm leaders_comm = MPI_COMM_NULL;  // node rank 0 of every node; null on other ranks
   int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
   std::vector<RankPlace> places;  // by rank in `comm`
+  // Ranks of `comm` on each node (by node index), in node-rank order.
+  std::vector<std::vector<int>> node_members;
+  // Ranks on other nodes numbered in (node, node rank) order: the order in which the node
+  // leaders exchange alltoall data. -1 for the ranks of this rank's node.
+  std::vector<int> remote_index;
   NodeHierarchy hierarchy;        // of this rank's node
   // This rank's place in the node's gather/release tree (node ranks; parent -1 at the root).
   int tree_parent = -1;
@@ -53,6 +58,8 @@ class CommContext {
   // Sequence number of the last alltoall round in each half of the staging areas: a half is
   // free again once every rank's `done` line has reached it.
   std::uint64_t last_stage_seq[2] = {0, 0};
+  // Node leaders, alltoall across nodes: this node's outgoing tiles, packed for the exchange.
+  std::vector<char> exchange_buffer;
   // Ring chunks moved so far through this node's ring (same count on every node rank).
   std::uint64_t ring_chunks = 0;
   // Single copy (Cross Memory Attach) allowed on every node: -1 not probed yet, 0 no, 1 yes.

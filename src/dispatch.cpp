@@ -111,8 +111,7 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   Decision d = decide(Collective::alltoall, comm, block);
   const std::uint64_t total = block * static_cast<std::uint64_t>(d.ctx->size);
-  // The staging algorithm works inside one node; bad send arguments are PMPI's to report.
-  if (d.ctx->node_count > 1) fall_back(d, Collective::alltoall, "communicator spans nodes");
+  // Bad send arguments are PMPI's to report.
   if (total > kMaxShmBytes) fall_back(d, Collective::alltoall, "2 GiB or more per rank");
   if (sendbuf != MPI_IN_PLACE && (sendcount < 0 || sendtype == MPI_DATATYPE_NULL))
     fall_back(d, Collective::alltoall, "invalid send arguments");

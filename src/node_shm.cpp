@@ -173,7 +173,7 @@ std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm node_comm, const std::vector<i
   int size = 0;
   PMPI_Comm_size(node_comm, &size);
   const std::size_t bytes = static_cast<std::size_t>(size) * (kRankBlockBytes + ring.stage_bytes) +
-                            static_cast<std::size_t>(ring.cells) * ring.stride();
+                            static_cast<std::size_t>(ring.cells) * ring.stride() + ring.inbox_bytes;
   why->clear();
   int error = 0;
   if (kind != SegmentKind::posix) {

@@ -31,6 +31,7 @@ struct RingGeometry {
   int cells = 0;
   std::size_t cell_bytes = 0;  // data bytes per cell
   std::size_t stage_bytes = 0;  // per-rank staging area (alltoall), a multiple of 4096
+  std::size_t inbox_bytes = 0;  // the node leader's inbox (alltoall across nodes), or 0
   std::size_t stride() const { return (8 + cell_bytes + kLineBytes - 1) / kLineBytes * kLineBytes; }
 };
 
@@ -59,6 +60,9 @@ class NodeShm {
   std::atomic<std::uint64_t>& post(int r) { return line(r, 3); }
   std::atomic<std::uint64_t>& done(int r) { return line(r, 4); }
   std::atomic<std::uint64_t>* posted(int r) { return &line(r, 5); }  // [address, length, pid]
+  // Alltoall across nodes: the leader (node rank 0) has put a round's data from other nodes
+  // into the inbox.
+  std::atomic<std::uint64_t>& delivered() { return line(0, 6); }
 
   // Cell i of the ring: its flag (the ring chunk it holds, plus one) and its data.
   std::atomic<std::uint64_t>& cell_flag(int i) {
@@ -72,6 +76,12 @@ class NodeShm {
     return cell(ring_.cells) + static_cast<std::size_t>(r) * ring_.stage_bytes;
   }
   std::size_t stage_bytes() const { return ring_.stage_bytes; }
+
+  // Half `h` (0 or 1) of the node leader's inbox: written by the leader, read by everyone.
+  char* inbox(int h) {
+    return stage(ranks_) + static_cast<std::size_t>(h) * (ring_.inbox_bytes / 2);
+  }
+  std::size_t inbox_half_bytes() const { return ring_.inbox_bytes / 2; }
 
  private:
   NodeShm(void* base, std::size_t bytes, int ranks, const RingGeometry& ring)

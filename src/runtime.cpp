@@ -150,6 +150,9 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   ring.cells = config.ring_cells;
   ring.cell_bytes = config.ring_cell_bytes;
   ring.stage_bytes = (config.alltoall_stage_bytes + 4095) / 4096 * 4096;
+  // A round's data from other nodes for every rank of this node: at most one half staging
+  // area's worth per rank, double-buffered like the staging areas.
+  if (ctx.node_count > 1) ring.inbox_bytes = static_cast<std::size_t>(ctx.node_size) * ring.stage_bytes;
   ctx.shm = NodeShm::create(ctx.node_comm, numa_os, ring, config.segment, &why);
   if (ctx.shm && !why.empty() && config.verbose >= 1 && ctx.node_rank == 0)
     say_once("segment-fallback", why);  // once per node: each node decides alone

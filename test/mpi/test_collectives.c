@@ -289,13 +289,15 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  /* World, a duplicate, halves, reversed order, and a subset built from a group. */
-  MPI_Comm comms[5];
+  /* World, a duplicate, halves, reversed order, even ranks before odd ones (so that a node's
+   * ranks are not consecutive), and a subset built from a group. */
+  MPI_Comm comms[6];
   int ncomms = 0;
   comms[ncomms++] = MPI_COMM_WORLD;
   MPI_Comm_dup(MPI_COMM_WORLD, &comms[ncomms++]);
   MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &comms[ncomms++]);
   MPI_Comm_split(MPI_COMM_WORLD, 0, size - world_rank, &comms[ncomms++]);
+  MPI_Comm_split(MPI_COMM_WORLD, 0, (world_rank % 2) * size + world_rank, &comms[ncomms++]);
   MPI_Group world_group, subset_group;
   MPI_Comm_group(MPI_COMM_WORLD, &world_group);
   int range[1][3] = {{size - 1, 0, -2}};  /* every other rank, backwards */
