@@ -16,7 +16,7 @@ constexpr const char* kAboveMax[kCollectiveCount] = {
 
 }  // namespace
 
-Route choose_route(Collective c, const Config& config, std::uint64_t bytes) {
+Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes) {
   const int i = static_cast<int>(c);
   if (config.disable) return {0, "MCORECOLL_DISABLE is set"};
   const int forced = config.forced_path[i];
@@ -25,6 +25,8 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes) {
   if (algorithm_names(c).empty()) return {0, kNoAlgorithm[i]};
   if (c == Collective::barrier) return {1, ""};
   if (bytes > config.max_bytes[i]) return {0, kAboveMax[i]};
+  if (c == Collective::alltoall && spans_nodes && bytes > config.alltoall_nodes_max_bytes)
+    return {0, "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES"};
   if (c == Collective::bcast && bytes >= config.bcast_cma_min_bytes) return {kBcastCma, ""};
   return {1, ""};
 }

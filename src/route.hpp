@@ -21,7 +21,7 @@ constexpr int kBcastShm = 1;
 constexpr int kBcastCma = 2;
 
 // `bytes`: the size of the message's type signature (bcast: the whole message; alltoall: one
-// block). Ignored for barrier.
-Route choose_route(Collective c, const Config& config, std::uint64_t bytes);
+// block). Ignored for barrier. `spans_nodes`: the communicator has ranks on several nodes.
+Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes = false);
 
 }  // namespace mcorecoll

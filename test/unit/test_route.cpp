@@ -32,6 +32,20 @@ TEST_CASE("alltoall by block size: staging up to the bound, then PMPI", "[route]
   CHECK(std::string(above.reason) == "alltoall block above MCORECOLL_ALLTOALL_MAX_BYTES");
 }
 
+TEST_CASE("alltoall across nodes: the leaders' exchange up to its own bound", "[route]") {
+  Config c = load_config(Env{{"MCORECOLL_ALLTOALL_MAX_BYTES", "4K"},
+                             {"MCORECOLL_ALLTOALL_NODES_MAX_BYTES", "256"}}).config;
+  CHECK(choose_route(Collective::alltoall, c, 256, true).path == 1);
+  CHECK(choose_route(Collective::alltoall, c, 1024, false).path == 1);
+  const Route above = choose_route(Collective::alltoall, c, 257, true);
+  CHECK(above.path == 0);
+  CHECK(std::string(above.reason) == "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES");
+  // Off by default; forcing the path takes it at any size.
+  c = load_config(Env{}).config;
+  CHECK(choose_route(Collective::alltoall, c, 1, true).path == 0);
+  CHECK(choose_route(Collective::alltoall, load_config(Env{{"MCORECOLL_ALLTOALL", "shm"}}).config, 1 << 20, true).path == 1);
+}
+
 TEST_CASE("bcast by size: ring up to the single-copy bound, then single copy, then PMPI", "[route]") {
   const Config c = load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "1M"},
                                    {"MCORECOLL_BCAST_CMA_MIN_BYTES", "64K"}}).config;
