@@ -22,7 +22,7 @@ constexpr int kWarmCells = 8;  // ring cells in use when every rank has a CPU
 
 // Copy-in/copy-out: the source fills the ring's cells in order, running ahead of the slowest
 // reader by at most cells-1 chunks; every reader copies each chunk out and says so.
-void ring_phase(CommContext& ctx, Waiter& waiter, MessageBytes& msg, int source) {
+void ring_phase(CommContext& ctx, Waiter& waiter, char* data, std::uint64_t size, int source) {
   NodeShm& shm = *ctx.shm;
   const RingGeometry& ring = shm.ring();
   // How far the source may run ahead, in cells. Measured (README, "Performance"): with a
@@ -32,21 +32,21 @@ void ring_phase(CommContext& ctx, Waiter& waiter, MessageBytes& msg, int source)
   const std::uint64_t cell = ring.cell_bytes;
   const std::uint64_t cells = static_cast<std::uint64_t>(
       ctx.oversubscribed ? ring.cells : std::min(ring.cells, kWarmCells));
-  const std::uint64_t chunks = (msg.size() + cell - 1) / cell;
+  const std::uint64_t chunks = (size + cell - 1) / cell;
   const std::uint64_t first = ctx.ring_chunks;
   for (std::uint64_t j = 0; j < chunks; ++j) {
     const std::uint64_t g = first + j;  // ring chunk number, counted alike on every rank
     const int c = static_cast<int>(g % cells);
-    const std::size_t n = static_cast<std::size_t>(std::min(cell, msg.size() - j * cell));
+    const std::size_t n = static_cast<std::size_t>(std::min(cell, size - j * cell));
     if (ctx.node_rank == source) {
       if (g >= cells)  // the cell's previous chunk must be done with on every rank
         for (int r = 0; r < ctx.node_size; ++r)
           if (r != source) waiter.wait_for(shm.consumed(r), g + 1 - cells);
-      std::memcpy(shm.cell_data(c), msg.data() + j * cell, n);
+      std::memcpy(shm.cell_data(c), data + j * cell, n);
       shm.cell_flag(c).store(g + 1, std::memory_order_release);
     } else {
       waiter.wait_for(shm.cell_flag(c), g + 1);
-      std::memcpy(msg.data() + j * cell, shm.cell_data(c), n);
+      std::memcpy(data + j * cell, shm.cell_data(c), n);
       shm.consumed(ctx.node_rank).store(g + 1, std::memory_order_release);
     }
   }
@@ -59,14 +59,14 @@ void ring_phase(CommContext& ctx, Waiter& waiter, MessageBytes& msg, int source)
 // piece per reader group, starting at its group's piece, so that at most `readers` ranks begin
 // on the same part of the source's memory; the source waits until all are done. Pieces are
 // large: every process_vm_readv pins pages and costs a system call.
-void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter,
-                       MessageBytes& msg, int source) {
+void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* data,
+                       std::uint64_t size, int source) {
   NodeShm& shm = *ctx.shm;
   const std::uint64_t seq = ++ctx.seq;
   if (ctx.node_rank == source) {
     std::atomic<std::uint64_t>* posted = shm.posted(source);
-    posted[0].store(reinterpret_cast<std::uintptr_t>(msg.data()), std::memory_order_relaxed);
-    posted[1].store(msg.size(), std::memory_order_relaxed);
+    posted[0].store(reinterpret_cast<std::uintptr_t>(data), std::memory_order_relaxed);
+    posted[1].store(size, std::memory_order_relaxed);
     posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
     shm.post(source).store(seq, std::memory_order_release);
     for (int r = 0; r < ctx.node_size; ++r)
@@ -80,13 +80,13 @@ void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter,
   const int reader = ctx.node_rank < source ? ctx.node_rank : ctx.node_rank - 1;
   const int cap = config.bcast_readers > 0 ? config.bcast_readers : ctx.node_size;
   const std::uint64_t groups = static_cast<std::uint64_t>((ctx.node_size - 1 + cap - 1) / cap);
-  const std::uint64_t piece = std::max<std::uint64_t>((msg.size() + groups - 1) / groups, 64 << 10);
-  const std::uint64_t pieces = (msg.size() + piece - 1) / piece;
+  const std::uint64_t piece = std::max<std::uint64_t>((size + groups - 1) / groups, 64 << 10);
+  const std::uint64_t pieces = (size + piece - 1) / piece;
   const std::uint64_t start = static_cast<std::uint64_t>(reader / cap) % pieces;
   for (std::uint64_t i = 0; i < pieces; ++i) {
     const std::uint64_t p = (start + i) % pieces;
-    const std::size_t n = static_cast<std::size_t>(std::min(piece, msg.size() - p * piece));
-    if (!read_remote(pid, remote + p * piece, msg.data() + p * piece, n)) {
+    const std::size_t n = static_cast<std::size_t>(std::min(piece, size - p * piece));
+    if (!read_remote(pid, remote + p * piece, data + p * piece, n)) {
       say("error: single copy (process_vm_readv) from rank " + std::to_string(source) +
           " failed after a successful probe; stopping. Set MCORECOLL_BCAST_CMA_MIN_BYTES above your messages.");
       stop_job(ctx.comm);
@@ -103,21 +103,30 @@ int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
   MessageBytes msg(buffer, count, datatype, bytes, ctx.comm);
   if (ctx.rank == root) msg.pack();
   Waiter waiter = Waiter::for_context(ctx, config);
-  auto node_phase = [&](int source) {
+  auto node_phase = [&](int source, char* data, std::uint64_t size) {
     if (ctx.node_size == 1) return;
-    if (single_copy) single_copy_phase(ctx, config, waiter, msg, source);
-    else ring_phase(ctx, waiter, msg, source);
+    if (single_copy) single_copy_phase(ctx, config, waiter, data, size, source);
+    else ring_phase(ctx, waiter, data, size, source);
   };
 
   const RankPlace& from = ctx.places[static_cast<std::size_t>(root)];
   const bool on_root_node = from.node == ctx.node_index;
   int rc = MPI_SUCCESS;
-  if (on_root_node) node_phase(from.node_rank);
-  if (ctx.node_count > 1) {
-    // Node leaders are ranked by node index in the leaders' communicator.
-    if (ctx.node_rank == 0)
-      rc = PMPI_Bcast(msg.data(), static_cast<int>(bytes), MPI_BYTE, from.node, ctx.leaders_comm);
-    if (!on_root_node) node_phase(0);
+  // Across nodes, segment by segment: while the leaders broadcast one segment, the root's node
+  // already moves the next and the other nodes still hand out the last. Inside one node, one
+  // segment: the ring pipelines by itself.
+  const std::uint64_t segment =
+      ctx.node_count > 1 && config.bcast_segment_bytes > 0 ? config.bcast_segment_bytes : bytes;
+  for (std::uint64_t offset = 0; offset < bytes && rc == MPI_SUCCESS; offset += segment) {
+    char* data = msg.data() + offset;
+    const std::uint64_t size = std::min(segment, bytes - offset);
+    if (on_root_node) node_phase(from.node_rank, data, size);
+    if (ctx.node_count > 1) {
+      // Node leaders are ranked by node index in the leaders' communicator.
+      if (ctx.node_rank == 0)
+        rc = PMPI_Bcast(data, static_cast<int>(size), MPI_BYTE, from.node, ctx.leaders_comm);
+      if (!on_root_node) node_phase(0, data, size);
+    }
   }
   if (ctx.rank != root) msg.unpack();
   return rc;

@@ -2,7 +2,8 @@
 // pipelined ring of shared cells (a small message travels in its cell's flag line), or a
 // single copy where every reader pulls straight from the source's buffer with Cross Memory
 // Attach, readers staggered so that at most k start on the same part. Across nodes, node
-// leaders broadcast with PMPI_Bcast on the leaders' communicator, the root's node first.
+// leaders broadcast with PMPI_Bcast on the leaders' communicator, the root's node first,
+// pipelined by segment for large messages.
 #pragma once
 
 #include <mpi.h>

@@ -29,6 +29,7 @@ constexpr std::uint64_t kDefaultBcastMaxBytes = 4ull << 10;
 constexpr std::uint64_t kDefaultBcastMaxBytes = 16ull << 10;
 #endif
 constexpr std::uint64_t kDefaultBcastCmaMinBytes = 4ull << 20;
+constexpr std::uint64_t kDefaultBcastSegmentBytes = 256ull << 10;
 constexpr std::uint64_t kDefaultAlltoallMaxBytes = 4ull << 10;  // per block
 // Across nodes, the leaders' exchange lost at every block size from 1 byte to 16 KiB (2.2-3.7x
 // at np 4, 3.5-6.5x at np 3 below 4 KiB, Open MPI) on pretend nodes of that machine, where
@@ -151,6 +152,14 @@ std::vector<Setting> make_settings() {
                           1000000, &Config::spin_polls));
   s.push_back(size_setting("BCAST_CMA_MIN_BYTES", kAnySize, 0, 1ull << 40,
                            &Config::bcast_cma_min_bytes));
+  s.push_back({"BCAST_SEGMENT_BYTES",
+               "0 (no pipeline) or a byte count from 4K to 1G, optionally with a K, M or G suffix",
+               [](Config& c, const std::string& v) {
+                 std::uint64_t x;
+                 if (!parse_size(v, &x) || (x != 0 && (x < 4096 || x > (1ull << 30)))) return false;
+                 c.bcast_segment_bytes = x;
+                 return true;
+               }});
   s.push_back(int_setting("BCAST_READERS", "0 (no cap) or an integer from 1 to 4096", 0, 4096,
                           &Config::bcast_readers));
   s.push_back(size_setting("ALLTOALL_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40,
@@ -298,6 +307,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
   c.bcast_readers = 4;
+  c.bcast_segment_bytes = kDefaultBcastSegmentBytes;
   c.max_bytes[static_cast<int>(Collective::alltoall)] = kDefaultAlltoallMaxBytes;
   c.alltoall_stage_bytes = 64 << 10;
   c.alltoall_nodes_max_bytes = kDefaultAlltoallNodesMaxBytes;
@@ -344,6 +354,7 @@ std::uint64_t Config::fingerprint() const {
   h = fnv1a(h, std::to_string(barrier_radix));
   h = fnv1a(h, std::to_string(barrier_all_poll_max));
   h = fnv1a(h, std::to_string(bcast_cma_min_bytes));
+  h = fnv1a(h, std::to_string(bcast_segment_bytes));
   h = fnv1a(h, std::to_string(ring_cells));
   h = fnv1a(h, std::to_string(alltoall_stage_bytes));
   h = fnv1a(h, std::to_string(alltoall_nodes_max_bytes));
@@ -370,6 +381,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_BARRIER_ALL_POLL_MAX = " << barrier_all_poll_max << "\n";
   out << "MCORECOLL_SPIN = " << spin_polls << "\n";
   out << "MCORECOLL_BCAST_CMA_MIN_BYTES = " << bcast_cma_min_bytes << "\n";
+  out << "MCORECOLL_BCAST_SEGMENT_BYTES = " << bcast_segment_bytes << "\n";
   out << "MCORECOLL_BCAST_READERS = " << bcast_readers << "\n";
   out << "MCORECOLL_ALLTOALL_NODES_MAX_BYTES = " << alltoall_nodes_max_bytes << "\n";
   out << "MCORECOLL_ALLTOALL_STAGE_BYTES = " << alltoall_stage_bytes << "\n";

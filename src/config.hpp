@@ -38,6 +38,9 @@ struct Config {
 
   // Bcast: messages from this size on take the single copy (when the node allows it).
   std::uint64_t bcast_cma_min_bytes = 0;
+  // Bcast across nodes: segment size of the pipeline between the node phases and the leaders'
+  // PMPI_Bcast (0: the whole message at once).
+  std::uint64_t bcast_segment_bytes = 0;
   // Single copy: at most this many readers start on the same part of the source (0: no cap).
   int bcast_readers = 0;
   // Alltoall across nodes: largest block that takes the leaders' exchange in auto mode.
