@@ -60,14 +60,57 @@ void exchange_between_nodes(CommContext& ctx, NodeShm& shm, const Round& round, 
   shm.delivered().store(round.seq, std::memory_order_release);
 }
 
+// Copies this rank's tile of the round from every staging area of the node. Sources are visited
+// staggered (node rank i starts at node rank i + 1), so that in step no area has more than one
+// reader; ranks fall out of step, so with a cap a source whose area already has `cap` readers
+// is passed over and come back to.
+void gather_from_node(CommContext& ctx, NodeShm& shm, const Round& round, int cap, char* recv,
+                      std::uint64_t block, std::uint64_t offset, Waiter& waiter) {
+  const int local = ctx.node_size, my_local = ctx.node_rank;
+  const std::vector<int>& mates = ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
+  auto copy_from = [&](int src_local) {
+    const char* theirs = shm.stage(src_local) + static_cast<std::size_t>(round.h) * round.half;
+    std::memcpy(recv + mates[static_cast<std::size_t>(src_local)] * block + offset,
+                theirs + static_cast<std::size_t>(ctx.rank) * round.len, round.len);
+  };
+  if (cap <= 0 || cap >= local - 1) {  // no cap, or one that cannot bind
+    for (int i = 0; i < local; ++i) {
+      const int src_local = (my_local + 1 + i) % local;
+      if (src_local != my_local) waiter.wait_for(shm.post(src_local), round.seq);
+      copy_from(src_local);
+    }
+    return;
+  }
+  copy_from(my_local);
+  std::vector<int> pending;
+  for (int i = 1; i < local; ++i) pending.push_back((my_local + i) % local);
+  unsigned polls = 0;
+  while (!pending.empty()) {
+    std::size_t kept = 0;
+    for (const int src_local : pending) {
+      std::atomic<std::uint64_t>& readers = shm.readers(src_local);
+      const bool ready = reached(shm.post(src_local).load(std::memory_order_acquire), round.seq);
+      if (ready && readers.fetch_add(1, std::memory_order_acq_rel) < static_cast<std::uint64_t>(cap)) {
+        copy_from(src_local);
+        readers.fetch_sub(1, std::memory_order_release);
+        continue;
+      }
+      if (ready) readers.fetch_sub(1, std::memory_order_relaxed);
+      pending[kept++] = src_local;
+    }
+    if (kept == pending.size()) waiter.backoff(polls);
+    else polls = 0;
+    pending.resize(kept);
+  }
+}
+
 }  // namespace
 
 int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                  std::uint64_t block) {
   if (block == 0) return MPI_SUCCESS;
-  const int n = ctx.size, me = ctx.rank, local = ctx.node_size, my_local = ctx.node_rank;
-  const std::vector<int>& mates = ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
+  const int n = ctx.size, local = ctx.node_size, my_local = ctx.node_rank;
   const bool across_nodes = ctx.node_count > 1;
   const std::uint64_t total = block * static_cast<std::uint64_t>(n);
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -103,13 +146,7 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
       std::memcpy(mine + static_cast<std::size_t>(dst) * len, out + dst * block + offset, len);
     shm.post(my_local).store(round.seq, std::memory_order_release);
     if (across_nodes && my_local == 0) exchange_between_nodes(ctx, shm, round, waiter);
-    for (int i = 0; i < local; ++i) {  // staggered: node rank i starts at node rank i + 1
-      const int src_local = (my_local + 1 + i) % local;
-      if (src_local != my_local) waiter.wait_for(shm.post(src_local), round.seq);
-      const char* theirs = shm.stage(src_local) + static_cast<std::size_t>(round.h) * half;
-      std::memcpy(recv.data() + mates[static_cast<std::size_t>(src_local)] * block + offset,
-                  theirs + static_cast<std::size_t>(me) * len, len);
-    }
+    gather_from_node(ctx, shm, round, config.alltoall_readers, recv.data(), block, offset, waiter);
     if (across_nodes) {
       if (my_local != 0) waiter.wait_for(shm.delivered(), round.seq);
       const char* inbox = shm.inbox(round.h);

@@ -63,6 +63,8 @@ class NodeShm {
   // Alltoall across nodes: the leader (node rank 0) has put a round's data from other nodes
   // into the inbox.
   std::atomic<std::uint64_t>& delivered() { return line(0, 6); }
+  // Alltoall: how many ranks read node rank r's staging area right now (written by all).
+  std::atomic<std::uint64_t>& readers(int r) { return line(r, 7); }
 
   // Cell i of the ring: its flag (the ring chunk it holds, plus one) and its data.
   std::atomic<std::uint64_t>& cell_flag(int i) {

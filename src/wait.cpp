@@ -27,24 +27,28 @@ Waiter Waiter::for_context(const CommContext& ctx, const Config& config) {
   return Waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.node_comm);
 }
 
-void Waiter::wait_slow(const std::atomic<std::uint64_t>& flag, std::uint64_t target) {
-  for (int i = 0; i < spin_polls_; ++i) {
+void Waiter::backoff(unsigned& polls) {
+  const unsigned spins = static_cast<unsigned>(spin_polls_);
+  if (polls < spins) {
     cpu_relax();
-    if (reached(flag.load(std::memory_order_acquire), target)) return;
+    ++polls;
+    return;
   }
-  for (unsigned polls = 1;; ++polls) {
-    if (polls < kYieldsBeforeNap) {
-      sched_yield();
-    } else {
-      const timespec nap = {0, kNapNanoseconds};
-      nanosleep(&nap, nullptr);
-    }
-    if (reached(flag.load(std::memory_order_acquire), target)) return;
-    if (polls % kProgressEvery == 0) {
-      int pending = 0;
-      PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm_, &pending, MPI_STATUS_IGNORE);
-    }
+  const unsigned waits = ++polls - spins;
+  if (waits < kYieldsBeforeNap) {
+    sched_yield();
+  } else {
+    const timespec nap = {0, kNapNanoseconds};
+    nanosleep(&nap, nullptr);
   }
+  if (waits % kProgressEvery == 0) {
+    int pending = 0;
+    PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm_, &pending, MPI_STATUS_IGNORE);
+  }
+}
+
+void Waiter::wait_slow(const std::atomic<std::uint64_t>& flag, std::uint64_t target) {
+  for (unsigned polls = 0; !reached(flag.load(std::memory_order_acquire), target);) backoff(polls);
 }
 
 }  // namespace mcorecoll

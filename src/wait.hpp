@@ -31,6 +31,10 @@ class Waiter {
     wait_slow(flag, target);
   }
 
+  // One step of backing off, for a loop that polls several conditions at once: spin, then
+  // yield, then nap, as wait_for does. `polls` counts the steps of the current wait (from 0).
+  void backoff(unsigned& polls);
+
  private:
   void wait_slow(const std::atomic<std::uint64_t>& flag, std::uint64_t target);
   int spin_polls_;

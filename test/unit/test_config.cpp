@@ -146,6 +146,9 @@ TEST_CASE("bcast thresholds and ring geometry", "[config]") {
   REQUIRE(load.errors.empty());
   CHECK(load.config.max_bytes[2] == 2048);
   CHECK(load.config.alltoall_stage_bytes == 8192);
+  CHECK(load_config(Env{}).config.alltoall_readers == 4);
+  CHECK(load_config(Env{{"MCORECOLL_ALLTOALL_READERS", "0"}}).config.alltoall_readers == 0);
+  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL_READERS", "-1"}}).errors, "0 (no cap) or an integer from 1 to 4096"));
   CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL_STAGE_BYTES", "1K"}}).errors, "from 4K to 64M"));
 }
 
