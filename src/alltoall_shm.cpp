@@ -24,8 +24,9 @@ struct Round {
 // Node leader, across nodes: once every rank of the node has staged the round, sends each
 // other node the tiles its ranks get from this node, and receives the tiles this node's ranks
 // get from the others straight into the inbox, where tile (remote source s, node rank d) sits
-// at (remote_index[s] * node_size + d) * len. Then says so to the node.
-void exchange_between_nodes(CommContext& ctx, NodeShm& shm, const Round& round, Waiter& waiter) {
+// at (remote_index[s] * node_size + d) * len. Then says so to the node (also after an error,
+// which the leader returns: the node must not wait for ever).
+int exchange_between_nodes(CommContext& ctx, NodeShm& shm, const Round& round, Waiter& waiter) {
   const int local = ctx.node_size, nodes = ctx.node_count;
   for (int r = 1; r < local; ++r) waiter.wait_for(shm.post(r), round.seq);
   std::vector<int> send_counts(static_cast<std::size_t>(nodes), 0), send_displs = send_counts;
@@ -54,10 +55,11 @@ void exchange_between_nodes(CommContext& ctx, NodeShm& shm, const Round& round, 
       }
     }
   }
-  PMPI_Alltoallv(ctx.exchange_buffer.data(), send_counts.data(), send_displs.data(), MPI_BYTE,
-                 shm.inbox(round.h), recv_counts.data(), recv_displs.data(), MPI_BYTE,
-                 ctx.leaders_comm);
+  const int rc = PMPI_Alltoallv(ctx.exchange_buffer.data(), send_counts.data(), send_displs.data(),
+                                MPI_BYTE, shm.inbox(round.h), recv_counts.data(),
+                                recv_displs.data(), MPI_BYTE, ctx.leaders_comm);
   shm.delivered().store(round.seq, std::memory_order_release);
+  return rc;
 }
 
 // Copies this rank's tile of the round from every staging area of the node. Sources are visited
@@ -130,6 +132,7 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
   // every block; the inbox holds a round's tiles from other nodes for every rank of the node.
   const std::size_t half = shm.stage_bytes() / 2;
   const std::uint64_t tile = std::max<std::uint64_t>(half / static_cast<std::size_t>(n), 1);
+  int rc = MPI_SUCCESS;
   for (std::uint64_t offset = 0; offset < block; offset += tile) {
     Round round;
     round.seq = ++ctx.seq;
@@ -145,7 +148,10 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
     for (int dst = 0; dst < n; ++dst)
       std::memcpy(mine + static_cast<std::size_t>(dst) * len, out + dst * block + offset, len);
     shm.post(my_local).store(round.seq, std::memory_order_release);
-    if (across_nodes && my_local == 0) exchange_between_nodes(ctx, shm, round, waiter);
+    if (across_nodes && my_local == 0) {
+      const int exchanged = exchange_between_nodes(ctx, shm, round, waiter);
+      if (rc == MPI_SUCCESS) rc = exchanged;
+    }
     gather_from_node(ctx, shm, round, config.alltoall_readers, recv.data(), block, offset, waiter);
     if (across_nodes) {
       if (my_local != 0) waiter.wait_for(shm.delivered(), round.seq);
@@ -162,7 +168,7 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
     ctx.last_stage_seq[round.h] = round.seq;
   }
   recv.unpack();
-  return MPI_SUCCESS;
+  return rc;
 }
 
 }  // namespace mcorecoll

@@ -117,14 +117,18 @@ int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
   // segment: the ring pipelines by itself.
   const std::uint64_t segment =
       ctx.node_count > 1 && config.bcast_segment_bytes > 0 ? config.bcast_segment_bytes : bytes;
-  for (std::uint64_t offset = 0; offset < bytes && rc == MPI_SUCCESS; offset += segment) {
+  // After an error in the leaders' PMPI_Bcast the node phases still run (the leader returns
+  // the error), so that no rank of the node waits for ever.
+  for (std::uint64_t offset = 0; offset < bytes; offset += segment) {
     char* data = msg.data() + offset;
     const std::uint64_t size = std::min(segment, bytes - offset);
     if (on_root_node) node_phase(from.node_rank, data, size);
     if (ctx.node_count > 1) {
       // Node leaders are ranked by node index in the leaders' communicator.
-      if (ctx.node_rank == 0)
-        rc = PMPI_Bcast(data, static_cast<int>(size), MPI_BYTE, from.node, ctx.leaders_comm);
+      if (ctx.node_rank == 0) {
+        const int sent = PMPI_Bcast(data, static_cast<int>(size), MPI_BYTE, from.node, ctx.leaders_comm);
+        if (rc == MPI_SUCCESS) rc = sent;
+      }
       if (!on_root_node) node_phase(0, data, size);
     }
   }

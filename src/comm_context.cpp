@@ -2,6 +2,8 @@
 
 #include <sched.h>
 
+#include <algorithm>
+
 #include <cstring>
 #include <mutex>
 #include <sstream>
@@ -147,6 +149,8 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
     const RankPlace& rp = ctx->places[static_cast<std::size_t>(r)];
     ctx->node_members[static_cast<std::size_t>(rp.node)][static_cast<std::size_t>(rp.node_rank)] = r;
   }
+  for (const auto& members : ctx->node_members)
+    ctx->max_node_size = std::max(ctx->max_node_size, static_cast<int>(members.size()));
   ctx->remote_index.assign(static_cast<std::size_t>(ctx->size), -1);
   int remote = 0;
   for (int node = 0; node < ctx->node_count; ++node)

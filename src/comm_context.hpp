@@ -35,6 +35,7 @@ class CommContext {
   MPI_Comm node_comm = MPI_COMM_NULL;     // the ranks of this rank's (pretend) node
   MPI_Comm leaders_comm = MPI_COMM_NULL;  // node rank 0 of every node; null on other ranks
   int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
+  int max_node_size = 1;  // ranks on the fullest node
   std::vector<RankPlace> places;  // by rank in `comm`
   // Ranks of `comm` on each node (by node index), in node-rank order.
   std::vector<std::vector<int>> node_members;

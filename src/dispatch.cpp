@@ -113,6 +113,13 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   const std::uint64_t total = block * static_cast<std::uint64_t>(d.ctx->size);
   // Bad send arguments are PMPI's to report.
   if (total > kMaxShmBytes) fall_back(d, Collective::alltoall, "2 GiB or more per rank");
+  // A round stages at least one byte per peer in half a staging area, and the leaders'
+  // exchange counts a node's half areas in int. Both from values equal on all ranks.
+  const std::uint64_t half = (process_config().config.alltoall_stage_bytes + 4095) / 4096 * 4096 / 2;
+  if (static_cast<std::uint64_t>(d.ctx->size) > half)
+    fall_back(d, Collective::alltoall, "more ranks than bytes in half a staging area (MCORECOLL_ALLTOALL_STAGE_BYTES)");
+  if (d.ctx->node_count > 1 && static_cast<std::uint64_t>(d.ctx->max_node_size) * half > kMaxShmBytes)
+    fall_back(d, Collective::alltoall, "a node's staging areas hold 2 GiB or more (MCORECOLL_ALLTOALL_STAGE_BYTES)");
   if (sendbuf != MPI_IN_PLACE && (sendcount < 0 || sendtype == MPI_DATATYPE_NULL))
     fall_back(d, Collective::alltoall, "invalid send arguments");
   if (d.path != kPmpiPath && (null_buffer(recvbuf, block, recvtype) ||

@@ -152,7 +152,10 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   ring.stage_bytes = (config.alltoall_stage_bytes + 4095) / 4096 * 4096;
   // A round's data from other nodes for every rank of this node: at most one half staging
   // area's worth per rank, double-buffered like the staging areas.
-  if (ctx.node_count > 1) ring.inbox_bytes = static_cast<std::size_t>(ctx.node_size) * ring.stage_bytes;
+  // Only where the leaders' exchange can be taken at all (forced, or a bound above 0).
+  const int alltoall_mode = config.forced_path[static_cast<int>(Collective::alltoall)];
+  if (ctx.node_count > 1 && (alltoall_mode > 0 || (alltoall_mode < 0 && config.alltoall_nodes_max_bytes > 0)))
+    ring.inbox_bytes = static_cast<std::size_t>(ctx.node_size) * ring.stage_bytes;
   ctx.shm = NodeShm::create(ctx.node_comm, numa_os, ring, config.segment, &why);
   if (ctx.shm && !why.empty() && config.verbose >= 1 && ctx.node_rank == 0)
     say_once("segment-fallback", why);  // once per node: each node decides alone
