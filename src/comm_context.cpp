@@ -3,7 +3,6 @@
 #include <sched.h>
 
 #include <algorithm>
-
 #include <cstring>
 #include <mutex>
 #include <sstream>
