@@ -29,21 +29,20 @@ struct Round {
 int exchange_between_nodes(CommContext& ctx, NodeShm& shm, const Round& round, Waiter& waiter) {
   const int local = ctx.node_size, nodes = ctx.node_count;
   for (int r = 1; r < local; ++r) waiter.wait_for(shm.post(r), round.seq);
-  std::vector<int> send_counts(static_cast<std::size_t>(nodes), 0), send_displs = send_counts;
-  std::vector<int> recv_counts = send_counts, recv_displs = send_counts;
-  std::size_t send_total = 0, recv_total = 0;
+  // Node A sends node B |A| * |B| tiles and receives as many back: one set of counts and
+  // displacements serves both directions.
+  std::vector<int> counts(static_cast<std::size_t>(nodes), 0), displs = counts;
+  std::size_t total = 0;
   for (int node = 0; node < nodes; ++node) {
     if (node == ctx.node_index) continue;
     const std::size_t bytes = ctx.node_members[static_cast<std::size_t>(node)].size() *
                               static_cast<std::size_t>(local) * round.len;
-    send_counts[static_cast<std::size_t>(node)] = recv_counts[static_cast<std::size_t>(node)] = static_cast<int>(bytes);
-    send_displs[static_cast<std::size_t>(node)] = static_cast<int>(send_total);
-    recv_displs[static_cast<std::size_t>(node)] = static_cast<int>(recv_total);
-    send_total += bytes;
-    recv_total += bytes;
+    counts[static_cast<std::size_t>(node)] = static_cast<int>(bytes);
+    displs[static_cast<std::size_t>(node)] = static_cast<int>(total);
+    total += bytes;
   }
   // Outgoing, by destination node, then source node rank, then destination.
-  ctx.exchange_buffer.resize(send_total);
+  ctx.exchange_buffer.resize(total);
   char* out = ctx.exchange_buffer.data();
   for (int node = 0; node < nodes; ++node) {
     if (node == ctx.node_index) continue;
@@ -55,9 +54,9 @@ int exchange_between_nodes(CommContext& ctx, NodeShm& shm, const Round& round, W
       }
     }
   }
-  const int rc = PMPI_Alltoallv(ctx.exchange_buffer.data(), send_counts.data(), send_displs.data(),
-                                MPI_BYTE, shm.inbox(round.h), recv_counts.data(),
-                                recv_displs.data(), MPI_BYTE, ctx.leaders_comm);
+  const int rc = PMPI_Alltoallv(ctx.exchange_buffer.data(), counts.data(), displs.data(), MPI_BYTE,
+                                shm.inbox(round.h), counts.data(), displs.data(), MPI_BYTE,
+                                ctx.leaders_comm);
   shm.delivered().store(round.seq, std::memory_order_release);
   return rc;
 }

@@ -140,13 +140,12 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
     if (rp.node == ctx->node_index) node_places[static_cast<std::size_t>(rp.node_rank)] = rp.place;
   }
   ctx->node_members.assign(static_cast<std::size_t>(ctx->node_count), {});
-  for (const RankPlace& rp : ctx->places) {
-    auto& members = ctx->node_members[static_cast<std::size_t>(rp.node)];
-    if (members.size() <= static_cast<std::size_t>(rp.node_rank)) members.resize(static_cast<std::size_t>(rp.node_rank) + 1);
-  }
   for (int r = 0; r < ctx->size; ++r) {
     const RankPlace& rp = ctx->places[static_cast<std::size_t>(r)];
-    ctx->node_members[static_cast<std::size_t>(rp.node)][static_cast<std::size_t>(rp.node_rank)] = r;
+    auto& members = ctx->node_members[static_cast<std::size_t>(rp.node)];
+    const auto at = static_cast<std::size_t>(rp.node_rank);
+    if (members.size() <= at) members.resize(at + 1);
+    members[at] = r;
   }
   for (const auto& members : ctx->node_members)
     ctx->max_node_size = std::max(ctx->max_node_size, static_cast<int>(members.size()));

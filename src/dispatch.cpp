@@ -115,7 +115,7 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   if (total > kMaxShmBytes) fall_back(d, Collective::alltoall, "2 GiB or more per rank");
   // A round stages at least one byte per peer in half a staging area, and the leaders'
   // exchange counts a node's half areas in int. Both from values equal on all ranks.
-  const std::uint64_t half = (process_config().config.alltoall_stage_bytes + 4095) / 4096 * 4096 / 2;
+  const std::uint64_t half = staging_area_bytes(process_config().config) / 2;
   if (static_cast<std::uint64_t>(d.ctx->size) > half)
     fall_back(d, Collective::alltoall, "more ranks than bytes in half a staging area (MCORECOLL_ALLTOALL_STAGE_BYTES)");
   if (d.ctx->node_count > 1 && static_cast<std::uint64_t>(d.ctx->max_node_size) * half > kMaxShmBytes)

@@ -139,6 +139,10 @@ CommContext& context_for(MPI_Comm comm, const Config& config) {
   return *ctx;
 }
 
+std::size_t staging_area_bytes(const Config& config) {
+  return static_cast<std::size_t>((config.alltoall_stage_bytes + 4095) / 4096 * 4096);
+}
+
 bool ensure_shm(CommContext& ctx, const Config& config) {
   if (ctx.shm) return true;
   if (ctx.shm_failed) return false;
@@ -149,7 +153,7 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   RingGeometry ring;
   ring.cells = config.ring_cells;
   ring.cell_bytes = config.ring_cell_bytes;
-  ring.stage_bytes = (config.alltoall_stage_bytes + 4095) / 4096 * 4096;
+  ring.stage_bytes = staging_area_bytes(config);
   // A round's data from other nodes for every rank of this node: at most one half staging
   // area's worth per rank, double-buffered like the staging areas.
   // Only where the leaders' exchange can be taken at all (forced, or a bound above 0).

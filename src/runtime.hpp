@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+
 namespace mcorecoll {
 
 class CommContext;
@@ -20,6 +22,9 @@ CommContext& context_for(MPI_Comm comm, const Config& config);
 // Creates the context's shared segment on first use (collective over the node). False, with
 // one warning per process, when shared memory cannot be had: the caller goes to PMPI.
 bool ensure_shm(CommContext& ctx, const Config& config);
+
+// Bytes of each rank's alltoall staging area: MCORECOLL_ALLTOALL_STAGE_BYTES in whole pages.
+std::size_t staging_area_bytes(const Config& config);
 
 // Whether every rank may use single copy on this communicator; probed on first use
 // (collective over the communicator), said once in verbose mode when refused.
