@@ -7,6 +7,7 @@
 #include "comm_context.hpp"
 #include "config.hpp"
 #include "message_bytes.hpp"
+#include "node_reads.hpp"
 #include "node_shm.hpp"
 #include "wait.hpp"
 
@@ -61,48 +62,15 @@ int exchange_between_nodes(CommContext& ctx, NodeShm& shm, const Round& round, W
   return rc;
 }
 
-// Copies this rank's tile of the round from every staging area of the node. Sources are visited
-// staggered (node rank i starts at node rank i + 1), so that in step no area has more than one
-// reader; ranks fall out of step, so with a cap a source whose area already has `cap` readers
-// is passed over and come back to.
+// Copies this rank's tile of the round from every staging area of the node.
 void gather_from_node(CommContext& ctx, NodeShm& shm, const Round& round, int cap, char* recv,
                       std::uint64_t block, std::uint64_t offset, Waiter& waiter) {
-  const int local = ctx.node_size, my_local = ctx.node_rank;
   const std::vector<int>& mates = ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
-  auto copy_from = [&](int src_local) {
+  read_from_node(shm, ctx.node_rank, ctx.node_size, round.seq, cap, waiter, [&](int src_local) {
     const char* theirs = shm.stage(src_local) + static_cast<std::size_t>(round.h) * round.half;
     std::memcpy(recv + mates[static_cast<std::size_t>(src_local)] * block + offset,
                 theirs + static_cast<std::size_t>(ctx.rank) * round.len, round.len);
-  };
-  if (cap <= 0 || cap >= local - 1) {  // no cap, or one that cannot bind
-    for (int i = 0; i < local; ++i) {
-      const int src_local = (my_local + 1 + i) % local;
-      if (src_local != my_local) waiter.wait_for(shm.post(src_local), round.seq);
-      copy_from(src_local);
-    }
-    return;
-  }
-  copy_from(my_local);
-  std::vector<int> pending;
-  for (int i = 1; i < local; ++i) pending.push_back((my_local + i) % local);
-  unsigned polls = 0;
-  while (!pending.empty()) {
-    std::size_t kept = 0;
-    for (const int src_local : pending) {
-      std::atomic<std::uint64_t>& readers = shm.readers(src_local);
-      const bool ready = reached(shm.post(src_local).load(std::memory_order_acquire), round.seq);
-      if (ready && readers.fetch_add(1, std::memory_order_acq_rel) < static_cast<std::uint64_t>(cap)) {
-        copy_from(src_local);
-        readers.fetch_sub(1, std::memory_order_release);
-        continue;
-      }
-      if (ready) readers.fetch_sub(1, std::memory_order_relaxed);
-      pending[kept++] = src_local;
-    }
-    if (kept == pending.size()) waiter.backoff(polls);
-    else polls = 0;
-    pending.resize(kept);
-  }
+  });
 }
 
 }  // namespace

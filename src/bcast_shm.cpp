@@ -4,12 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <string>
 
 #include "comm_context.hpp"
 #include "config.hpp"
-#include "log.hpp"
-#include "runtime.hpp"
 #include "message_bytes.hpp"
 #include "node_shm.hpp"
 #include "single_copy.hpp"
@@ -86,11 +83,8 @@ void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter, c
   for (std::uint64_t i = 0; i < pieces; ++i) {
     const std::uint64_t p = (start + i) % pieces;
     const std::size_t n = static_cast<std::size_t>(std::min(piece, size - p * piece));
-    if (!read_remote(pid, remote + p * piece, data + p * piece, n)) {
-      say("error: single copy (process_vm_readv) from rank " + std::to_string(source) +
-          " failed after a successful probe; stopping. Set MCORECOLL_BCAST_CMA_MIN_BYTES above your messages.");
-      stop_job(ctx.comm);
-    }
+    read_remote_or_stop(ctx.comm, source, pid, remote + p * piece, data + p * piece, n,
+                        "MCORECOLL_BCAST_CMA_MIN_BYTES");
   }
   shm.done(ctx.node_rank).store(seq, std::memory_order_release);
 }

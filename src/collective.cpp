@@ -14,7 +14,7 @@ const char* collective_name(Collective c) {
 const std::vector<std::string>& algorithm_names(Collective c) {
   static const std::vector<std::string> barrier = {"shm"};
   static const std::vector<std::string> bcast = {"shm", "cma"};
-  static const std::vector<std::string> alltoall = {"shm"};
+  static const std::vector<std::string> alltoall = {"shm", "cma"};
   switch (c) {
     case Collective::barrier: return barrier;
     case Collective::bcast: return bcast;

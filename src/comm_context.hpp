@@ -61,6 +61,8 @@ class CommContext {
   std::uint64_t last_stage_seq[2] = {0, 0};
   // Node leaders, alltoall across nodes: this node's outgoing tiles, packed for the exchange.
   std::vector<char> exchange_buffer;
+  // Single-copy alltoall in place: the send data as it was, which peers read from.
+  std::vector<char> send_copy;
   // Ring chunks moved so far through this node's ring (same count on every node rank).
   std::uint64_t ring_chunks = 0;
   // Single copy (Cross Memory Attach) allowed on every node: -1 not probed yet, 0 no, 1 yes.

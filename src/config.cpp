@@ -23,16 +23,23 @@ constexpr const char* kPrefix = "MCORECOLL_";
 // won at 16 KiB against Open MPI (0.62-0.98x) but lost against MPICH (1.5-2x), where 4 KiB
 // still won (0.67-0.71x); alltoall staging lost at 16 KiB blocks against Open MPI's coll/sm
 // (1.9x), at np 4 (1.3x) and against MPICH (1.1x), and won everywhere at 4 KiB.
+// The single-copy alltoall (2026-11-22, np 2 bound, three runs; np 4 once) then took over from
+// 16 KiB blocks: there staging measured 0.72-2.0x of Open MPI's own, the single copy
+// 0.87-0.90x (0.82x at np 4); 8 KiB still staged (0.43-0.44x, MPICH 0.34x). Upper bounds: the
+// single copy kept ahead up to 128 KiB against Open MPI (0.93x; 0.98-1.04x above at np 2) and
+// up to 1 MiB against MPICH (0.95x; 0.99x at 4 MiB).
 #if defined(MCORECOLL_FOR_MPICH)
 constexpr std::uint64_t kDefaultBcastMaxBytes = 4ull << 10;
+constexpr std::uint64_t kDefaultAlltoallMaxBytes = 1ull << 20;  // per block
 #else
 constexpr std::uint64_t kDefaultBcastMaxBytes = 16ull << 10;
+constexpr std::uint64_t kDefaultAlltoallMaxBytes = 128ull << 10;  // per block
 #endif
+constexpr std::uint64_t kDefaultAlltoallCmaMinBytes = 16ull << 10;
 constexpr std::uint64_t kDefaultBcastCmaMinBytes = 4ull << 20;
 // Bcast across pretend nodes (np 4, nodes of 2, ring forced), two runs each: 256 KiB segments
 // took 16 MiB from 16.8-16.9 ms to 11.6-11.8 ms; 64 KiB and 1 MiB did worse than 256 KiB.
 constexpr std::uint64_t kDefaultBcastSegmentBytes = 256ull << 10;
-constexpr std::uint64_t kDefaultAlltoallMaxBytes = 4ull << 10;  // per block
 // Across nodes, the leaders' exchange lost at every block size from 1 byte to 16 KiB (2.2-3.7x
 // at np 4, 3.5-6.5x at np 3 below 4 KiB, Open MPI) on pretend nodes of that machine, where
 // PMPI between nodes is shared memory too: off by default until measured on a real cluster.
@@ -166,6 +173,8 @@ std::vector<Setting> make_settings() {
                           &Config::bcast_readers));
   s.push_back(int_setting("ALLTOALL_READERS", "0 (no cap) or an integer from 1 to 4096", 0, 4096,
                           &Config::alltoall_readers));
+  s.push_back(size_setting("ALLTOALL_CMA_MIN_BYTES", kAnySize, 0, 1ull << 40,
+                           &Config::alltoall_cma_min_bytes));
   s.push_back(size_setting("ALLTOALL_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40,
                            &Config::alltoall_nodes_max_bytes));
   s.push_back(size_setting("ALLTOALL_STAGE_BYTES",
@@ -315,6 +324,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.max_bytes[static_cast<int>(Collective::alltoall)] = kDefaultAlltoallMaxBytes;
   c.alltoall_stage_bytes = 64 << 10;
   c.alltoall_nodes_max_bytes = kDefaultAlltoallNodesMaxBytes;
+  c.alltoall_cma_min_bytes = kDefaultAlltoallCmaMinBytes;
   // Binds only with more than 5 ranks on a node. At np 8 on the 2-core machine (4x
   // oversubscribed) 4 against no cap measured 0.63x against 0.56-0.60x of Open MPI for small
   // blocks and 0.22x against 0.21x at 4 KiB: within that machine's noise. 4, as for bcast.
@@ -366,6 +376,7 @@ std::uint64_t Config::fingerprint() const {
   h = fnv1a(h, std::to_string(ring_cells));
   h = fnv1a(h, std::to_string(alltoall_stage_bytes));
   h = fnv1a(h, std::to_string(alltoall_nodes_max_bytes));
+  h = fnv1a(h, std::to_string(alltoall_cma_min_bytes));
   h = fnv1a(h, std::to_string(ring_cell_bytes));
   h = fnv1a(h, segment_kind_name(segment));
   h = fnv1a(h, test_topology);
@@ -392,6 +403,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_BCAST_SEGMENT_BYTES = " << bcast_segment_bytes << "\n";
   out << "MCORECOLL_BCAST_READERS = " << bcast_readers << "\n";
   out << "MCORECOLL_ALLTOALL_READERS = " << alltoall_readers << "\n";
+  out << "MCORECOLL_ALLTOALL_CMA_MIN_BYTES = " << alltoall_cma_min_bytes << "\n";
   out << "MCORECOLL_ALLTOALL_NODES_MAX_BYTES = " << alltoall_nodes_max_bytes << "\n";
   out << "MCORECOLL_ALLTOALL_STAGE_BYTES = " << alltoall_stage_bytes << "\n";
   out << "MCORECOLL_SEGMENT = " << segment_kind_name(segment) << "\n";

@@ -43,7 +43,11 @@ struct Config {
   std::uint64_t bcast_segment_bytes = 0;
   // Single copy: at most this many readers start on the same part of the source (0: no cap).
   int bcast_readers = 0;
-  // Alltoall: at most this many ranks copy from one rank's staging area at once (0: no cap).
+  // Alltoall inside one node: blocks from this size on take the single copy (when the node
+  // allows it).
+  std::uint64_t alltoall_cma_min_bytes = 0;
+  // Alltoall: at most this many ranks copy from one rank's staging area (or, single copy, its
+  // memory) at once (0: no cap).
   int alltoall_readers = 0;
   // Alltoall across nodes: largest block that takes the leaders' exchange in auto mode.
   std::uint64_t alltoall_nodes_max_bytes = 0;

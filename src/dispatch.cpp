@@ -1,6 +1,7 @@
 #include "dispatch.hpp"
 
 #include "alltoall_shm.hpp"
+#include "alltoall_single_copy.hpp"
 #include "barrier_shm.hpp"
 #include "bcast_shm.hpp"
 #include "comm_context.hpp"
@@ -58,6 +59,14 @@ void fall_back(Decision& d, Collective c, const char* reason) {
   say_why_pmpi(c, process_config().config, *d.ctx, reason);
 }
 
+// Single copy refused on this communicator (the probe is collective, so every rank agrees):
+// a forced single copy takes copy-in/copy-out instead; auto mode hands the call to PMPI, as
+// its bounds were measured for the single copy, and copy-in/copy-out loses at those sizes.
+void without_single_copy(Decision& d, Collective c, int copy_in_out_path) {
+  if (process_config().config.forced_path[static_cast<int>(c)] > 0) d.path = copy_in_out_path;
+  else fall_back(d, c, "single copy (Cross Memory Attach) refused");
+}
+
 Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
   Decision d;
   const Config& config = config_or_abort(comm);
@@ -96,7 +105,8 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   if (root < 0 || root >= d.ctx->size) fall_back(d, Collective::bcast, "invalid root");
   if (d.path != kPmpiPath && null_buffer(buffer, bytes, datatype)) fall_back(d, Collective::bcast, "null buffer");
   const Config& config = process_config().config;
-  if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, config)) d.path = kBcastShm;
+  if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, config))
+    without_single_copy(d, Collective::bcast, kBcastShm);
   if (d.count) count_call(Collective::bcast, d.path, bytes);
   if (d.path == kPmpiPath) return PMPI_Bcast(buffer, count, datatype, root, comm);
   return bcast_shm(*d.ctx, config, buffer, count, datatype, root, bytes, d.path == kBcastCma);
@@ -113,23 +123,34 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   const std::uint64_t total = block * static_cast<std::uint64_t>(d.ctx->size);
   // Bad send arguments are PMPI's to report.
   if (total > kMaxShmBytes) fall_back(d, Collective::alltoall, "2 GiB or more per rank");
-  // A round stages at least one byte per peer in half a staging area, and the leaders'
-  // exchange counts a node's half areas in int. Both from values equal on all ranks.
-  const std::uint64_t half = staging_area_bytes(process_config().config) / 2;
-  if (static_cast<std::uint64_t>(d.ctx->size) > half)
-    fall_back(d, Collective::alltoall, "more ranks than bytes in half a staging area (MCORECOLL_ALLTOALL_STAGE_BYTES)");
-  if (d.ctx->node_count > 1 && static_cast<std::uint64_t>(d.ctx->max_node_size) * half > kMaxShmBytes)
-    fall_back(d, Collective::alltoall, "a node's staging areas hold 2 GiB or more (MCORECOLL_ALLTOALL_STAGE_BYTES)");
   if (sendbuf != MPI_IN_PLACE && (sendcount < 0 || sendtype == MPI_DATATYPE_NULL))
     fall_back(d, Collective::alltoall, "invalid send arguments");
   if (d.path != kPmpiPath && (null_buffer(recvbuf, block, recvtype) ||
                                (sendbuf != MPI_IN_PLACE && null_buffer(sendbuf, block, sendtype))))
     fall_back(d, Collective::alltoall, "null buffer");
+  const Config& config = process_config().config;
+  // Single copy works inside one node (auto mode takes it only there); across nodes the
+  // leaders exchange staged tiles.
+  if (d.path == kAlltoallCma && d.ctx->node_count > 1) d.path = kAlltoallShm;
+  if (d.path == kAlltoallCma && !single_copy_allowed(*d.ctx, config))
+    without_single_copy(d, Collective::alltoall, kAlltoallShm);
+  if (d.path == kAlltoallShm) {
+    // A round stages at least one byte per peer in half a staging area, and the leaders'
+    // exchange counts a node's half areas in int. Both from values equal on all ranks.
+    const std::uint64_t half = staging_area_bytes(config) / 2;
+    if (static_cast<std::uint64_t>(d.ctx->size) > half)
+      fall_back(d, Collective::alltoall, "more ranks than bytes in half a staging area (MCORECOLL_ALLTOALL_STAGE_BYTES)");
+    if (d.ctx->node_count > 1 && static_cast<std::uint64_t>(d.ctx->max_node_size) * half > kMaxShmBytes)
+      fall_back(d, Collective::alltoall, "a node's staging areas hold 2 GiB or more (MCORECOLL_ALLTOALL_STAGE_BYTES)");
+  }
   if (d.count) count_call(Collective::alltoall, d.path, total);
   if (d.path == kPmpiPath)
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return alltoall_shm(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf,
-                      recvcount, recvtype, block);
+  if (d.path == kAlltoallCma)
+    return alltoall_single_copy(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                recvtype, block);
+  return alltoall_shm(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                      block);
 }
 
 int finalize() {

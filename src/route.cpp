@@ -28,6 +28,8 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   if (c == Collective::alltoall && spans_nodes && bytes > config.alltoall_nodes_max_bytes)
     return {0, "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES"};
   if (c == Collective::bcast && bytes >= config.bcast_cma_min_bytes) return {kBcastCma, ""};
+  if (c == Collective::alltoall && !spans_nodes && bytes >= config.alltoall_cma_min_bytes)
+    return {kAlltoallCma, ""};
   return {1, ""};
 }
 

@@ -16,9 +16,11 @@ struct Route {
   const char* reason = "";  // why pmpi was chosen (empty when an algorithm was); static
 };
 
-// Path numbers of the bcast algorithms (see algorithm_names()).
+// Path numbers of the bcast and alltoall algorithms (see algorithm_names()).
 constexpr int kBcastShm = 1;
 constexpr int kBcastCma = 2;
+constexpr int kAlltoallShm = 1;
+constexpr int kAlltoallCma = 2;
 
 // `bytes`: the size of the message's type signature (bcast: the whole message; alltoall: one
 // block). Ignored for barrier. `spans_nodes`: the communicator has ranks on several nodes.

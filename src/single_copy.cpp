@@ -6,6 +6,10 @@
 
 #include <cstdint>
 #include <fstream>
+#include <string>
+
+#include "log.hpp"
+#include "runtime.hpp"
 
 namespace mcorecoll {
 namespace {
@@ -31,6 +35,14 @@ bool read_remote(pid_t pid, const void* remote, void* local, std::size_t bytes) 
     bytes -= static_cast<std::size_t>(got);
   }
   return true;
+}
+
+void read_remote_or_stop(MPI_Comm comm, int node_rank, pid_t pid, const void* remote, void* local,
+                         std::size_t bytes, const char* setting) {
+  if (read_remote(pid, remote, local, bytes)) return;
+  say("error: single copy (process_vm_readv) from node rank " + std::to_string(node_rank) +
+      " failed after a successful probe; stopping. Set " + setting + " above your messages.");
+  stop_job(comm);
 }
 
 bool probe_single_copy(MPI_Comm comm, MPI_Comm node_comm) {

@@ -18,4 +18,10 @@ bool probe_single_copy(MPI_Comm comm, MPI_Comm node_comm);
 // Copies `bytes` from address `remote` of process `pid` into `local`. False on failure.
 bool read_remote(pid_t pid, const void* remote, void* local, std::size_t bytes);
 
+// read_remote from node rank `node_rank`, or, when the kernel refuses after a successful
+// probe, says so (naming `setting`, the size bound that avoids single copy) and stops the job
+// through `comm`: the peers cannot be told in time to take another path.
+void read_remote_or_stop(MPI_Comm comm, int node_rank, pid_t pid, const void* remote, void* local,
+                         std::size_t bytes, const char* setting);
+
 }  // namespace mcorecoll

@@ -212,6 +212,25 @@ static void alltoall_mixed_types(MPI_Comm comm, int count, int round) {
       CHECK(recv[src * 2 * count + k] == expect, "strided alltoall count %d from %d at %d", count, src, k);
     }
   for (size_t i = n; i < n + 4; i++) CHECK(recv[i] == GUARD, "strided alltoall overran");
+  /* In place with the strided type: each rank's send blocks are packed from its own gaps. */
+  for (int dst = 0; dst < size; dst++)
+    for (int k = 0; k < count; k++) recv[dst * 2 * count + 2 * k] = value(rank, dst, k, round + 13);
+  MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, recv, count ? 1 : 0, block, comm);
+  for (int src = 0; src < size; src++)
+    for (int k = 0; k < 2 * count; k++) {
+      const int expect = (k % 2) ? GUARD : value(src, rank, k / 2, round + 13);
+      CHECK(recv[src * 2 * count + k] == expect, "strided alltoall in place count %d from %d at %d", count, src, k);
+    }
+  for (size_t i = n; i < n + 4; i++) CHECK(recv[i] == GUARD, "strided alltoall in place overran");
+  /* Strided send, contiguous receive: the send side is packed. */
+  int* back = malloc(((size_t)count * size + 1) * sizeof(int));
+  for (size_t i = 0; i <= (size_t)count * size; i++) back[i] = GUARD;
+  MPI_Alltoall(recv, count ? 1 : 0, block, back, count, MPI_INT, comm);
+  for (int src = 0; src < size; src++)
+    for (int k = 0; k < count; k++)
+      CHECK(back[src * count + k] == value(rank, src, k, round + 13), "alltoall from strided count %d from %d", count, src);
+  CHECK(back[(size_t)count * size] == GUARD, "alltoall from strided overran");
+  free(back);
   MPI_Type_free(&strided);
   MPI_Type_free(&block);
   if (count % 2 == 0) {

@@ -51,7 +51,7 @@ def expected_path(settings, coll, size):
         return "shm" if mode == "auto" else mode
     if size > parse_size(settings[f"{coll}_max_bytes"]):
         return "pmpi"
-    if coll == "bcast" and size >= parse_size(settings["bcast_cma_min_bytes"]):
+    if coll != "barrier" and size >= parse_size(settings[f"{coll}_cma_min_bytes"]):
         return "cma"
     return "shm"
 
@@ -92,7 +92,7 @@ def expected_stats(settings, coll, sizes, cma_refused):
     for size in sizes:
         path = expected_path(settings, coll, size)
         if path == "cma" and cma_refused:
-            path = "shm"  # the library falls back to the ring where the node refuses single copy
+            path = "pmpi"  # in auto mode, where the node refuses single copy
         per_call = 0 if coll == "barrier" else size * (NP if coll == "alltoall" else 1)
         calls, nbytes = stats.get(path, (0, 0))
         stats[path] = (calls + CALLS_PER_SIZE * NP, nbytes + CALLS_PER_SIZE * NP * per_call)

@@ -105,12 +105,13 @@ TEST_CASE("out-of-range numbers are errors", "[config]") {
 }
 
 TEST_CASE("an algorithm of another collective is not accepted", "[config]") {
-  // cma is a bcast algorithm, not a barrier one.
+  // cma is a bcast and alltoall algorithm, not a barrier one.
   const auto load = load_config(Env{{"MCORECOLL_BARRIER", "cma"}});
   REQUIRE(load.errors.size() == 1);
   CHECK(mentions(load.errors, "accepted: auto, pmpi, shm"));
   CHECK(load_config(Env{{"MCORECOLL_BCAST", "cma"}}).errors.empty());
-  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL", "cma"}}).errors, "accepted: auto, pmpi, shm"));
+  CHECK(load_config(Env{{"MCORECOLL_ALLTOALL", "cma"}}).errors.empty());
+  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL", "ring"}}).errors, "accepted: auto, pmpi, shm, cma"));
 }
 
 TEST_CASE("segment kind", "[config]") {
@@ -150,6 +151,11 @@ TEST_CASE("bcast thresholds and ring geometry", "[config]") {
   CHECK(load_config(Env{{"MCORECOLL_ALLTOALL_READERS", "0"}}).config.alltoall_readers == 0);
   CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL_READERS", "-1"}}).errors, "0 (no cap) or an integer from 1 to 4096"));
   CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL_STAGE_BYTES", "1K"}}).errors, "from 4K to 64M"));
+  CHECK(load_config(Env{{"MCORECOLL_ALLTOALL_CMA_MIN_BYTES", "128K"}}).config.alltoall_cma_min_bytes == (128u << 10));
+  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL_CMA_MIN_BYTES", "big"}}).errors, "MCORECOLL_ALLTOALL_CMA_MIN_BYTES"));
+  // Ranks that would route differently must not pass the settings check.
+  CHECK(load_config(Env{{"MCORECOLL_ALLTOALL_CMA_MIN_BYTES", "128K"}}).config.fingerprint() !=
+        load_config(Env{}).config.fingerprint());
 }
 
 TEST_CASE("a misspelt variable is an error that lists the known ones", "[config]") {

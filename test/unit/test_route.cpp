@@ -46,6 +46,18 @@ TEST_CASE("alltoall across nodes: the leaders' exchange up to its own bound", "[
   CHECK(choose_route(Collective::alltoall, load_config(Env{{"MCORECOLL_ALLTOALL", "shm"}}).config, 1 << 20, true).path == 1);
 }
 
+TEST_CASE("alltoall by block size inside a node: staging, then single copy, then PMPI", "[route]") {
+  const Config c = load_config(Env{{"MCORECOLL_ALLTOALL_MAX_BYTES", "1M"},
+                                   {"MCORECOLL_ALLTOALL_CMA_MIN_BYTES", "64K"},
+                                   {"MCORECOLL_ALLTOALL_NODES_MAX_BYTES", "1M"}}).config;
+  CHECK(choose_route(Collective::alltoall, c, 65535).path == kAlltoallShm);
+  CHECK(choose_route(Collective::alltoall, c, 65536).path == kAlltoallCma);
+  CHECK(choose_route(Collective::alltoall, c, 1 << 20).path == kAlltoallCma);
+  CHECK(choose_route(Collective::alltoall, c, (1 << 20) + 1).path == 0);
+  // Across nodes the leaders exchange staged tiles: no single copy.
+  CHECK(choose_route(Collective::alltoall, c, 65536, true).path == kAlltoallShm);
+}
+
 TEST_CASE("bcast by size: ring up to the single-copy bound, then single copy, then PMPI", "[route]") {
   const Config c = load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "1M"},
                                    {"MCORECOLL_BCAST_CMA_MIN_BYTES", "64K"}}).config;

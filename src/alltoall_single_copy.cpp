@@ -1,0 +1,66 @@
+#include "alltoall_single_copy.hpp"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <vector>
+
+#include "comm_context.hpp"
+#include "config.hpp"
+#include "message_bytes.hpp"
+#include "node_reads.hpp"
+#include "node_shm.hpp"
+#include "single_copy.hpp"
+#include "wait.hpp"
+
+namespace mcorecoll {
+
+int alltoall_single_copy(CommContext& ctx, const Config& config, const void* sendbuf,
+                         int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                         MPI_Datatype recvtype, std::uint64_t block) {
+  if (block == 0) return MPI_SUCCESS;
+  const int n = ctx.size;
+  const std::uint64_t total = block * static_cast<std::uint64_t>(n);
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  MessageBytes recv(recvbuf, recvcount * n, recvtype, total, ctx.comm);
+  MessageBytes send(in_place ? recvbuf : const_cast<void*>(sendbuf),
+                    in_place ? recvcount * n : sendcount * n, in_place ? recvtype : sendtype,
+                    total, ctx.comm);
+  send.pack();
+  const char* out = send.data();
+  if (in_place && send.contiguous()) {  // peers must read the blocks as they were
+    ctx.send_copy.assign(out, out + total);
+    out = ctx.send_copy.data();
+  }
+
+  NodeShm& shm = *ctx.shm;
+  Waiter waiter = Waiter::for_context(ctx, config);
+  const std::uint64_t seq = ++ctx.seq;
+  std::atomic<std::uint64_t>* posted = shm.posted(ctx.node_rank);
+  posted[0].store(reinterpret_cast<std::uintptr_t>(out), std::memory_order_relaxed);
+  posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
+  shm.post(ctx.node_rank).store(seq, std::memory_order_release);
+
+  // Node ranks are the communicator's ranks in order: the communicator lies on one node.
+  const std::uint64_t my_offset = static_cast<std::uint64_t>(ctx.rank) * block;
+  read_from_node(shm, ctx.node_rank, ctx.node_size, seq, config.alltoall_readers, waiter, [&](int r) {
+    char* to = recv.data() + static_cast<std::uint64_t>(r) * block;
+    if (r == ctx.node_rank) {
+      std::memcpy(to, out + my_offset, block);
+      return;
+    }
+    std::atomic<std::uint64_t>* theirs = shm.posted(r);
+    const char* from = reinterpret_cast<const char*>(theirs[0].load(std::memory_order_relaxed));
+    read_remote_or_stop(ctx.comm, r, static_cast<pid_t>(theirs[2].load(std::memory_order_relaxed)),
+                        from + my_offset, to, block, "MCORECOLL_ALLTOALL_CMA_MIN_BYTES");
+  });
+  // Peers read this rank's send data until they say they are done: only then may the caller
+  // have its buffer back.
+  shm.done(ctx.node_rank).store(seq, std::memory_order_release);
+  for (int r = 0; r < ctx.node_size; ++r)
+    if (r != ctx.node_rank) waiter.wait_for(shm.done(r), seq);
+  recv.unpack();
+  return MPI_SUCCESS;
+}
+
+}  // namespace mcorecoll
