@@ -17,9 +17,39 @@ namespace {
 
 constexpr int kWarmCells = 8;  // ring cells in use when every rank has a CPU
 
+// Node rank leading r's group at the node's coarsest level (sockets; else NUMA domains or
+// caches), or -1 when the node has no such level.
+int group_leader(const CommContext& ctx, int r) {
+  return ctx.hierarchy.leader.empty() ? -1 : ctx.hierarchy.leader[0][static_cast<std::size_t>(r)];
+}
+
+// A small message crosses each group boundary once: a reader outside the source's group
+// (socket) would fetch the cell's lines from the source's socket, so only its group's leader
+// does, and relays the chunk to a slot in its own page, from which the group reads locally.
+void relay_reader(CommContext& ctx, Waiter& waiter, char* out, std::size_t n, int c,
+                  std::uint64_t g) {
+  NodeShm& shm = *ctx.shm;
+  const int me = ctx.node_rank, lead = group_leader(ctx, me);
+  if (me != lead) {
+    waiter.wait_for(shm.relay_flag(lead), g + 1);
+    std::memcpy(out, shm.relay_data(lead), n);
+  } else {
+    waiter.wait_for(shm.cell_flag(c), g + 1);
+    // The slot is free once every member has read the last chunk relayed through it.
+    for (int r = 0; r < ctx.node_size; ++r)
+      if (r != me && group_leader(ctx, r) == me) waiter.wait_for(shm.consumed(r), ctx.relayed_chunks);
+    std::memcpy(shm.relay_data(me), shm.cell_data(c), n);
+    shm.relay_flag(me).store(g + 1, std::memory_order_release);
+    ctx.relayed_chunks = g + 1;
+    std::memcpy(out, shm.relay_data(me), n);
+  }
+  shm.consumed(me).store(g + 1, std::memory_order_release);
+}
+
 // Copy-in/copy-out: the source fills the ring's cells in order, running ahead of the slowest
 // reader by at most cells-1 chunks; every reader copies each chunk out and says so.
-void ring_phase(CommContext& ctx, Waiter& waiter, char* data, std::uint64_t size, int source) {
+void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* data,
+                std::uint64_t size, int source) {
   NodeShm& shm = *ctx.shm;
   const RingGeometry& ring = shm.ring();
   // How far the source may run ahead, in cells. Measured (README, "Performance"): with a
@@ -31,6 +61,10 @@ void ring_phase(CommContext& ctx, Waiter& waiter, char* data, std::uint64_t size
       ctx.oversubscribed ? ring.cells : std::min(ring.cells, kWarmCells));
   const std::uint64_t chunks = (size + cell - 1) / cell;
   const std::uint64_t first = ctx.ring_chunks;
+  // Relayed: messages of one chunk that fits a relay slot, to readers outside the source's
+  // group. Every rank of the node decides alike (same size, same hierarchy).
+  const bool relayed = size <= config.bcast_relay_max_bytes && chunks == 1 &&
+                       group_leader(ctx, ctx.node_rank) != group_leader(ctx, source);
   for (std::uint64_t j = 0; j < chunks; ++j) {
     const std::uint64_t g = first + j;  // ring chunk number, counted alike on every rank
     const int c = static_cast<int>(g % cells);
@@ -41,6 +75,8 @@ void ring_phase(CommContext& ctx, Waiter& waiter, char* data, std::uint64_t size
           if (r != source) waiter.wait_for(shm.consumed(r), g + 1 - cells);
       std::memcpy(shm.cell_data(c), data + j * cell, n);
       shm.cell_flag(c).store(g + 1, std::memory_order_release);
+    } else if (relayed) {
+      relay_reader(ctx, waiter, data + j * cell, n, c, g);
     } else {
       waiter.wait_for(shm.cell_flag(c), g + 1);
       std::memcpy(data + j * cell, shm.cell_data(c), n);
@@ -100,7 +136,7 @@ int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
   auto node_phase = [&](int source, char* data, std::uint64_t size) {
     if (ctx.node_size == 1) return;
     if (single_copy) single_copy_phase(ctx, config, waiter, data, size, source);
-    else ring_phase(ctx, waiter, data, size, source);
+    else ring_phase(ctx, config, waiter, data, size, source);
   };
 
   const RankPlace& from = ctx.places[static_cast<std::size_t>(root)];

@@ -7,6 +7,8 @@
 #include <functional>
 #include <sstream>
 
+#include "shm_layout.hpp"
+
 extern char** environ;
 
 namespace mcorecoll {
@@ -161,6 +163,9 @@ std::vector<Setting> make_settings() {
                           1000000, &Config::spin_polls));
   s.push_back(size_setting("BCAST_CMA_MIN_BYTES", kAnySize, 0, 1ull << 40,
                            &Config::bcast_cma_min_bytes));
+  s.push_back(size_setting("BCAST_RELAY_MAX_BYTES",
+                           "0 (no relay) or a byte count up to " + std::to_string(kRelayBytes), 0,
+                           kRelayBytes, &Config::bcast_relay_max_bytes));
   s.push_back({"BCAST_SEGMENT_BYTES",
                "0 (no pipeline) or a byte count from 4K to 1G, optionally with a K, M or G suffix",
                [](Config& c, const std::string& v) {
@@ -321,6 +326,9 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
   c.bcast_readers = 4;
   c.bcast_segment_bytes = kDefaultBcastSegmentBytes;
+  // Not measured: it only acts on nodes with several sockets (or NUMA domains, or caches), and
+  // the development machine has one. On by default as in the paper's NUMA-aware design.
+  c.bcast_relay_max_bytes = kRelayBytes;
   c.max_bytes[static_cast<int>(Collective::alltoall)] = kDefaultAlltoallMaxBytes;
   c.alltoall_stage_bytes = 64 << 10;
   c.alltoall_nodes_max_bytes = kDefaultAlltoallNodesMaxBytes;
@@ -373,6 +381,7 @@ std::uint64_t Config::fingerprint() const {
   h = fnv1a(h, std::to_string(barrier_all_poll_max));
   h = fnv1a(h, std::to_string(bcast_cma_min_bytes));
   h = fnv1a(h, std::to_string(bcast_segment_bytes));
+  h = fnv1a(h, std::to_string(bcast_relay_max_bytes));
   h = fnv1a(h, std::to_string(ring_cells));
   h = fnv1a(h, std::to_string(alltoall_stage_bytes));
   h = fnv1a(h, std::to_string(alltoall_nodes_max_bytes));
@@ -401,6 +410,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_SPIN = " << spin_polls << "\n";
   out << "MCORECOLL_BCAST_CMA_MIN_BYTES = " << bcast_cma_min_bytes << "\n";
   out << "MCORECOLL_BCAST_SEGMENT_BYTES = " << bcast_segment_bytes << "\n";
+  out << "MCORECOLL_BCAST_RELAY_MAX_BYTES = " << bcast_relay_max_bytes << "\n";
   out << "MCORECOLL_BCAST_READERS = " << bcast_readers << "\n";
   out << "MCORECOLL_ALLTOALL_READERS = " << alltoall_readers << "\n";
   out << "MCORECOLL_ALLTOALL_CMA_MIN_BYTES = " << alltoall_cma_min_bytes << "\n";

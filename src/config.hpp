@@ -41,6 +41,9 @@ struct Config {
   // Bcast across nodes: segment size of the pipeline between the node phases and the leaders'
   // PMPI_Bcast (0: the whole message at once).
   std::uint64_t bcast_segment_bytes = 0;
+  // Bcast inside a node: messages up to this size cross each socket boundary once, through a
+  // relay slot of the socket's leader (0: every reader reads the source's cell).
+  std::uint64_t bcast_relay_max_bytes = 0;
   // Single copy: at most this many readers start on the same part of the source (0: no cap).
   int bcast_readers = 0;
   // Alltoall inside one node: blocks from this size on take the single copy (when the node

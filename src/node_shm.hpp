@@ -13,11 +13,9 @@
 #include <vector>
 
 #include "config.hpp"
+#include "shm_layout.hpp"
 
 namespace mcorecoll {
-
-constexpr std::size_t kLineBytes = 128;
-constexpr std::size_t kRankBlockBytes = 4096;  // one page per rank, so mbind can place it
 
 // Flags carry sequence numbers that only grow and are never reset; compare wrap-safely.
 inline bool reached(std::uint64_t value, std::uint64_t target) {
@@ -65,6 +63,11 @@ class NodeShm {
   std::atomic<std::uint64_t>& delivered() { return line(0, 6); }
   // Alltoall: how many ranks read node rank r's staging area right now (written by all).
   std::atomic<std::uint64_t>& readers(int r) { return line(r, 7); }
+  // Bcast, small messages: the relay slot of node rank r, leader of a group (socket) that the
+  // source is not in. Its flag (the ring chunk it holds, plus one), then kRelayBytes of data
+  // from the same line on, in r's own page, so that its group reads it locally.
+  std::atomic<std::uint64_t>& relay_flag(int r) { return line(r, 8); }
+  char* relay_data(int r) { return reinterpret_cast<char*>(&line(r, 8)) + 8; }
 
   // Cell i of the ring: its flag (the ring chunk it holds, plus one) and its data.
   std::atomic<std::uint64_t>& cell_flag(int i) {
