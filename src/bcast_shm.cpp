@@ -35,13 +35,20 @@ void relay_reader(CommContext& ctx, Waiter& waiter, char* out, std::size_t n, in
     std::memcpy(out, shm.relay_data(lead), n);
   } else {
     waiter.wait_for(shm.cell_flag(c), g + 1);
-    // The slot is free once every member has read the last chunk relayed through it.
+    std::memcpy(out, shm.cell_data(c), n);
+    // The slot is free once every member has read the last chunk relayed through it. A leader
+    // alone in its group has no one to relay to.
+    bool members = false;
     for (int r = 0; r < ctx.node_size; ++r)
-      if (r != me && group_leader(ctx, r) == me) waiter.wait_for(shm.consumed(r), ctx.relayed_chunks);
-    std::memcpy(shm.relay_data(me), shm.cell_data(c), n);
-    shm.relay_flag(me).store(g + 1, std::memory_order_release);
-    ctx.relayed_chunks = g + 1;
-    std::memcpy(out, shm.relay_data(me), n);
+      if (r != me && group_leader(ctx, r) == me) {
+        members = true;
+        waiter.wait_for(shm.consumed(r), ctx.relayed_chunks);
+      }
+    if (members) {
+      std::memcpy(shm.relay_data(me), out, n);
+      shm.relay_flag(me).store(g + 1, std::memory_order_release);
+      ctx.relayed_chunks = g + 1;
+    }
   }
   shm.consumed(me).store(g + 1, std::memory_order_release);
 }
