@@ -41,10 +41,10 @@ int alltoall_single_copy(CommContext& ctx, const Config& config, const void* sen
   posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
   shm.post(ctx.node_rank).store(seq, std::memory_order_release);
 
-  // Node ranks are the communicator's ranks in order: the communicator lies on one node.
+  const std::vector<int>& mates = ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
   const std::uint64_t my_offset = static_cast<std::uint64_t>(ctx.rank) * block;
   read_from_node(shm, ctx.node_rank, ctx.node_size, seq, config.alltoall_readers, waiter, [&](int r) {
-    char* to = recv.data() + static_cast<std::uint64_t>(r) * block;
+    char* to = recv.data() + static_cast<std::uint64_t>(mates[static_cast<std::size_t>(r)]) * block;
     if (r == ctx.node_rank) {
       std::memcpy(to, out + my_offset, block);
       return;
