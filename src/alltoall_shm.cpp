@@ -82,15 +82,11 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
   const int n = ctx.size, local = ctx.node_size, my_local = ctx.node_rank;
   const bool across_nodes = ctx.node_count > 1;
   const std::uint64_t total = block * static_cast<std::uint64_t>(n);
-  const bool in_place = sendbuf == MPI_IN_PLACE;
-  MessageBytes recv(recvbuf, recvcount * n, recvtype, total, ctx.comm);
+  AlltoallBytes sides(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, n, total, ctx.comm);
+  MessageBytes &recv = sides.recv, &send = sides.send;
   // In place, the send data is the receive buffer, read tile by tile before it is overwritten.
-  MessageBytes send(in_place ? recvbuf : const_cast<void*>(sendbuf),
-                    in_place ? recvcount * n : sendcount * n, in_place ? recvtype : sendtype,
-                    total, ctx.comm);
-  send.pack();
-  const char* out = in_place ? recv.data() : send.data();
-  if (in_place && !recv.contiguous()) std::memcpy(recv.data(), send.data(), total);
+  const char* out = sides.in_place ? recv.data() : send.data();
+  if (sides.in_place && !recv.contiguous()) std::memcpy(recv.data(), send.data(), total);
 
   NodeShm& shm = *ctx.shm;
   Waiter waiter = Waiter::for_context(ctx, config);

@@ -21,14 +21,10 @@ int alltoall_single_copy(CommContext& ctx, const Config& config, const void* sen
   if (block == 0) return MPI_SUCCESS;
   const int n = ctx.size;
   const std::uint64_t total = block * static_cast<std::uint64_t>(n);
-  const bool in_place = sendbuf == MPI_IN_PLACE;
-  MessageBytes recv(recvbuf, recvcount * n, recvtype, total, ctx.comm);
-  MessageBytes send(in_place ? recvbuf : const_cast<void*>(sendbuf),
-                    in_place ? recvcount * n : sendcount * n, in_place ? recvtype : sendtype,
-                    total, ctx.comm);
-  send.pack();
-  const char* out = send.data();
-  if (in_place && send.contiguous()) {  // peers must read the blocks as they were
+  AlltoallBytes sides(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, n, total, ctx.comm);
+  MessageBytes& recv = sides.recv;
+  const char* out = sides.send.data();
+  if (sides.in_place && sides.send.contiguous()) {  // peers must read the blocks as they were
     ctx.send_copy.assign(out, out + total);
     out = ctx.send_copy.data();
   }

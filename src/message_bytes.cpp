@@ -125,4 +125,15 @@ void MessageBytes::unpack() {
   PMPI_Unpack(packed_.data(), static_cast<int>(bytes_), &position, out.buffer(), out.count(), out.type(), comm_);
 }
 
+AlltoallBytes::AlltoallBytes(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, int recvcount, MPI_Datatype recvtype, int ranks,
+                             std::uint64_t total, MPI_Comm comm)
+    : in_place(sendbuf == MPI_IN_PLACE),
+      recv(recvbuf, recvcount * ranks, recvtype, total, comm),
+      send(in_place ? recvbuf : const_cast<void*>(sendbuf),
+           in_place ? recvcount * ranks : sendcount * ranks, in_place ? recvtype : sendtype, total,
+           comm) {
+  send.pack();
+}
+
 }  // namespace mcorecoll

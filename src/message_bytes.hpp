@@ -14,6 +14,8 @@ class MessageBytes {
  public:
   // `bytes`: the signature size (count x type size), already computed by the caller.
   MessageBytes(void* buffer, int count, MPI_Datatype type, std::uint64_t bytes, MPI_Comm comm);
+  MessageBytes(const MessageBytes&) = delete;  // data() may point into packed_
+  MessageBytes& operator=(const MessageBytes&) = delete;
 
   char* data() { return data_; }
   std::uint64_t size() const { return bytes_; }
@@ -32,6 +34,17 @@ class MessageBytes {
   MPI_Comm comm_;
   std::vector<char> packed_;
   char* data_ = nullptr;
+};
+
+// One rank's two sides of an alltoall over `ranks` ranks, `total` bytes each. With
+// MPI_IN_PLACE the send side describes the receive buffer as it is before the call. The send
+// side is packed on construction.
+struct AlltoallBytes {
+  AlltoallBytes(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int ranks, std::uint64_t total, MPI_Comm comm);
+  bool in_place;
+  MessageBytes recv;
+  MessageBytes send;
 };
 
 // Whether `count` elements of `type` occupy [lower bound, lower bound + count x size) in
