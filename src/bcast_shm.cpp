@@ -77,9 +77,18 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
     const int c = static_cast<int>(g % cells);
     const std::size_t n = static_cast<std::size_t>(std::min(cell, size - j * cell));
     if (ctx.node_rank == source) {
-      if (g >= cells)  // the cell's previous chunk must be done with on every rank
-        for (int r = 0; r < ctx.node_size; ++r)
-          if (r != source) waiter.wait_for(shm.consumed(r), g + 1 - cells);
+      // The cell's previous chunk must be done with on every rank. What the readers had
+      // consumed when last looked at is remembered: looking again fetches a line from each.
+      if (g >= cells && !reached(ctx.ring_consumed_seen, g + 1 - cells)) {
+        std::uint64_t seen = g + 1;
+        for (int r = 0; r < ctx.node_size; ++r) {
+          if (r == source) continue;
+          waiter.wait_for(shm.consumed(r), g + 1 - cells);
+          const std::uint64_t v = shm.consumed(r).load(std::memory_order_acquire);
+          if (reached(seen, v)) seen = v;  // the lowest
+        }
+        ctx.ring_consumed_seen = seen;
+      }
       std::memcpy(shm.cell_data(c), data + j * cell, n);
       shm.cell_flag(c).store(g + 1, std::memory_order_release);
     } else if (relayed) {
