@@ -9,6 +9,7 @@
 #include "config.hpp"
 #include "message_bytes.hpp"
 #include "node_shm.hpp"
+#include "reader_schedule.hpp"
 #include "single_copy.hpp"
 #include "wait.hpp"
 
@@ -53,8 +54,44 @@ void relay_reader(CommContext& ctx, Waiter& waiter, char* out, std::size_t n, in
   shm.consumed(me).store(g + 1, std::memory_order_release);
 }
 
+// The groups of the readers of `source` (reader_schedule.hpp), from MCORECOLL_BCAST_READERS.
+ReaderGroups groups_of_readers(const CommContext& ctx, const Config& config, int source) {
+  static const std::vector<int> flat;
+  const std::vector<int>& leaders = ctx.hierarchy.leader.empty() ? flat : ctx.hierarchy.leader[0];
+  return reader_groups(ctx.node_size, source, config.bcast_readers, leaders);
+}
+
+// A reader of the ring copies the chunks out in rounds of up to `cells`/2 chunks, so that the
+// source fills the next round meanwhile. Inside a round its group starts at its own chunk and
+// goes round (the paper's rotating schedule), and it says it is done once per round.
+void read_ring(CommContext& ctx, const Config& config, Waiter& waiter, char* data,
+               std::uint64_t size, int source, std::uint64_t cells) {
+  NodeShm& shm = *ctx.shm;
+  const std::uint64_t cell = shm.ring().cell_bytes;
+  const std::uint64_t chunks = (size + cell - 1) / cell;
+  int group = 0, groups = 1;
+  if (chunks > 1) {  // one chunk leaves no order to choose
+    const ReaderGroups readers = groups_of_readers(ctx, config, source);
+    group = readers.group[static_cast<std::size_t>(ctx.node_rank)];
+    groups = readers.count;
+  }
+  const std::uint64_t round =
+      std::min<std::uint64_t>(static_cast<std::uint64_t>(groups), std::max<std::uint64_t>(1, cells / 2));
+  for (std::uint64_t begin = 0; begin < chunks; begin += round) {
+    const std::uint64_t in_round = std::min(round, chunks - begin);
+    for (std::uint64_t step = 0; step < in_round; ++step) {
+      const std::uint64_t j = begin + rotating_part(group, step, in_round);
+      const std::uint64_t g = ctx.ring_chunks + j;  // ring chunk number, alike on every rank
+      const int c = static_cast<int>(g % cells);
+      waiter.wait_for(shm.cell_flag(c), g + 1);
+      std::memcpy(data + j * cell, shm.cell_data(c), static_cast<std::size_t>(std::min(cell, size - j * cell)));
+    }
+    shm.consumed(ctx.node_rank).store(ctx.ring_chunks + begin + in_round, std::memory_order_release);
+  }
+}
+
 // Copy-in/copy-out: the source fills the ring's cells in order, running ahead of the slowest
-// reader by at most cells-1 chunks; every reader copies each chunk out and says so.
+// reader by at most cells-1 chunks; the readers copy each chunk out and say so.
 void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* data,
                 std::uint64_t size, int source) {
   NodeShm& shm = *ctx.shm;
@@ -68,46 +105,43 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
       ctx.oversubscribed ? ring.cells : std::min(ring.cells, kWarmCells));
   const std::uint64_t chunks = (size + cell - 1) / cell;
   const std::uint64_t first = ctx.ring_chunks;
-  // Relayed: messages of one chunk that fits a relay slot, to readers outside the source's
-  // group. Every rank of the node decides alike (same size, same hierarchy).
-  const bool relayed = size <= config.bcast_relay_max_bytes && chunks == 1 &&
-                       group_leader(ctx, ctx.node_rank) != group_leader(ctx, source);
-  for (std::uint64_t j = 0; j < chunks; ++j) {
-    const std::uint64_t g = first + j;  // ring chunk number, counted alike on every rank
-    const int c = static_cast<int>(g % cells);
-    const std::size_t n = static_cast<std::size_t>(std::min(cell, size - j * cell));
-    if (ctx.node_rank == source) {
-      // The cell's previous chunk must be done with on every rank. What the readers had
-      // consumed when last looked at is remembered: looking again fetches a line from each.
-      if (g >= cells && !reached(ctx.ring_consumed_seen, g + 1 - cells)) {
-        std::uint64_t seen = g + 1;
-        for (int r = 0; r < ctx.node_size; ++r) {
-          if (r == source) continue;
-          waiter.wait_for(shm.consumed(r), g + 1 - cells);
-          const std::uint64_t v = shm.consumed(r).load(std::memory_order_acquire);
-          if (reached(seen, v)) seen = v;  // the lowest
-        }
-        ctx.ring_consumed_seen = seen;
-      }
-      std::memcpy(shm.cell_data(c), data + j * cell, n);
-      shm.cell_flag(c).store(g + 1, std::memory_order_release);
-    } else if (relayed) {
-      relay_reader(ctx, waiter, data + j * cell, n, c, g);
-    } else {
-      waiter.wait_for(shm.cell_flag(c), g + 1);
-      std::memcpy(data + j * cell, shm.cell_data(c), n);
-      shm.consumed(ctx.node_rank).store(g + 1, std::memory_order_release);
-    }
+  if (ctx.node_rank != source) {
+    // Relayed: messages of one chunk that fits a relay slot, to readers outside the source's
+    // group. Every rank of the node decides alike (same size, same hierarchy).
+    if (size <= config.bcast_relay_max_bytes && chunks == 1 &&
+        group_leader(ctx, ctx.node_rank) != group_leader(ctx, source))
+      relay_reader(ctx, waiter, data, static_cast<std::size_t>(size), static_cast<int>(first % cells), first);
+    else
+      read_ring(ctx, config, waiter, data, size, source, cells);
+    ctx.ring_chunks = first + chunks;
+    return;
   }
-  if (ctx.node_rank == source)
-    shm.consumed(source).store(first + chunks, std::memory_order_release);
+  for (std::uint64_t j = 0; j < chunks; ++j) {
+    const std::uint64_t g = first + j;
+    const int c = static_cast<int>(g % cells);
+    // The cell's previous chunk must be done with on every rank. What the readers had
+    // consumed when last looked at is remembered: looking again fetches a line from each.
+    if (g >= cells && !reached(ctx.ring_consumed_seen, g + 1 - cells)) {
+      std::uint64_t seen = g + 1;
+      for (int r = 0; r < ctx.node_size; ++r) {
+        if (r == source) continue;
+        waiter.wait_for(shm.consumed(r), g + 1 - cells);
+        const std::uint64_t v = shm.consumed(r).load(std::memory_order_acquire);
+        if (reached(seen, v)) seen = v;  // the lowest
+      }
+      ctx.ring_consumed_seen = seen;
+    }
+    std::memcpy(shm.cell_data(c), data + j * cell, static_cast<std::size_t>(std::min(cell, size - j * cell)));
+    shm.cell_flag(c).store(g + 1, std::memory_order_release);
+  }
+  shm.consumed(source).store(first + chunks, std::memory_order_release);
   ctx.ring_chunks = first + chunks;
 }
 
 // Single copy: the source posts where its bytes are; each reader pulls them in pieces, one
-// piece per reader group, starting at its group's piece, so that at most `readers` ranks begin
-// on the same part of the source's memory; the source waits until all are done. Pieces are
-// large: every process_vm_readv pins pages and costs a system call.
+// piece per reader group, in the rotating schedule (reader_schedule.hpp); the source waits
+// until all are done. Pieces are large: every process_vm_readv pins pages and costs a system
+// call.
 void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* data,
                        std::uint64_t size, int source) {
   NodeShm& shm = *ctx.shm;
@@ -126,14 +160,12 @@ void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter, c
   std::atomic<std::uint64_t>* posted = shm.posted(source);
   const char* remote = reinterpret_cast<const char*>(posted[0].load(std::memory_order_relaxed));
   const pid_t pid = static_cast<pid_t>(posted[2].load(std::memory_order_relaxed));
-  const int reader = ctx.node_rank < source ? ctx.node_rank : ctx.node_rank - 1;
-  const int cap = config.bcast_readers > 0 ? config.bcast_readers : ctx.node_size;
-  const std::uint64_t groups = static_cast<std::uint64_t>((ctx.node_size - 1 + cap - 1) / cap);
+  const ReaderGroups readers = groups_of_readers(ctx, config, source);
+  const std::uint64_t groups = static_cast<std::uint64_t>(readers.count);
   const std::uint64_t piece = std::max<std::uint64_t>((size + groups - 1) / groups, 64 << 10);
   const std::uint64_t pieces = (size + piece - 1) / piece;
-  const std::uint64_t start = static_cast<std::uint64_t>(reader / cap) % pieces;
-  for (std::uint64_t i = 0; i < pieces; ++i) {
-    const std::uint64_t p = (start + i) % pieces;
+  for (std::uint64_t step = 0; step < pieces; ++step) {
+    const std::uint64_t p = rotating_part(readers.group[static_cast<std::size_t>(ctx.node_rank)], step, pieces);
     const std::size_t n = static_cast<std::size_t>(std::min(piece, size - p * piece));
     read_remote_or_stop(ctx.comm, source, pid, remote + p * piece, data + p * piece, n,
                         "MCORECOLL_BCAST_CMA_MIN_BYTES");

@@ -1,7 +1,8 @@
 // The shared-memory MPI_Bcast (paper section 4.2): inside a node, copy-in/copy-out through a
 // pipelined ring of shared cells (a small message travels in its cell's flag line), or a
 // single copy where every reader pulls straight from the source's buffer with Cross Memory
-// Attach, readers staggered so that at most k start on the same part. Across nodes, node
+// Attach. In both, groups of at most k readers start on different parts of the message and go
+// round (reader_schedule.hpp). Across nodes, node
 // leaders broadcast with PMPI_Bcast on the leaders' communicator, the root's node first,
 // pipelined by segment for large messages.
 #pragma once

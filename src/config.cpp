@@ -7,6 +7,7 @@
 #include <functional>
 #include <sstream>
 
+#include "reader_schedule.hpp"
 #include "shm_layout.hpp"
 
 extern char** environ;
@@ -174,8 +175,15 @@ std::vector<Setting> make_settings() {
                  c.bcast_segment_bytes = x;
                  return true;
                }});
-  s.push_back(int_setting("BCAST_READERS", "0 (no cap) or an integer from 1 to 4096", 0, 4096,
-                          &Config::bcast_readers));
+  s.push_back({"BCAST_READERS",
+               "0 (no cap), an integer from 1 to 4096, or group (one group per socket)",
+               [](Config& c, const std::string& v) {
+                 long long x;
+                 if (v == "group") x = kReadersByHierarchyGroup;
+                 else if (!parse_int(v, 0, 4096, &x)) return false;
+                 c.bcast_readers = static_cast<int>(x);
+                 return true;
+               }});
   s.push_back(int_setting("ALLTOALL_READERS", "0 (no cap) or an integer from 1 to 4096", 0, 4096,
                           &Config::alltoall_readers));
   s.push_back(size_setting("ALLTOALL_CMA_MIN_BYTES", kAnySize, 0, 1ull << 40,
@@ -411,7 +419,8 @@ std::string Config::describe() const {
   out << "MCORECOLL_BCAST_CMA_MIN_BYTES = " << bcast_cma_min_bytes << "\n";
   out << "MCORECOLL_BCAST_SEGMENT_BYTES = " << bcast_segment_bytes << "\n";
   out << "MCORECOLL_BCAST_RELAY_MAX_BYTES = " << bcast_relay_max_bytes << "\n";
-  out << "MCORECOLL_BCAST_READERS = " << bcast_readers << "\n";
+  out << "MCORECOLL_BCAST_READERS = "
+      << (bcast_readers == kReadersByHierarchyGroup ? "group" : std::to_string(bcast_readers)) << "\n";
   out << "MCORECOLL_ALLTOALL_READERS = " << alltoall_readers << "\n";
   out << "MCORECOLL_ALLTOALL_CMA_MIN_BYTES = " << alltoall_cma_min_bytes << "\n";
   out << "MCORECOLL_ALLTOALL_NODES_MAX_BYTES = " << alltoall_nodes_max_bytes << "\n";

@@ -44,7 +44,8 @@ struct Config {
   // Bcast inside a node: messages up to this size cross each socket boundary once, through a
   // relay slot of the socket's leader (0: every reader reads the source's cell).
   std::uint64_t bcast_relay_max_bytes = 0;
-  // Single copy: at most this many readers start on the same part of the source (0: no cap).
+  // Bcast readers move in groups of at most this many (0: no cap; kReadersByHierarchyGroup:
+  // one group per socket), and the groups start on different parts (reader_schedule.hpp).
   int bcast_readers = 0;
   // Alltoall inside one node: blocks from this size on take the single copy (when the node
   // allows it).

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config.hpp"
+#include "reader_schedule.hpp"
 
 using mcorecoll::load_config;
 using mcorecoll::parse_size;
@@ -134,6 +135,8 @@ TEST_CASE("bcast thresholds and ring geometry", "[config]") {
   CHECK(load.config.max_bytes[1] == (1u << 20));
   CHECK(load.config.bcast_cma_min_bytes == (256u << 10));
   CHECK(load.config.bcast_readers == 2);
+  CHECK(load_config(Env{{"MCORECOLL_BCAST_READERS", "group"}}).config.bcast_readers == mcorecoll::kReadersByHierarchyGroup);
+  CHECK(mentions(load_config(Env{{"MCORECOLL_BCAST_READERS", "socket"}}).errors, "or group (one group per socket)"));
   CHECK(load.config.ring_cells == 4);
   CHECK(load.config.ring_cell_bytes == 8192);
   CHECK(mentions(load_config(Env{{"MCORECOLL_RING_CELL_BYTES", "512"}}).errors, "from 1K to 16M"));
