@@ -17,6 +17,20 @@ namespace mcorecoll {
 namespace {
 
 constexpr int kWarmCells = 8;  // ring cells in use when every rank has a CPU
+constexpr std::uint64_t kWarmSlots = kSlots;  // line slots in use then (all)
+
+// Where ring chunk `g` lives: a message that fits one line goes to the line slots, side by
+// side, so that a reader running through them is helped by the prefetcher; a larger one to the
+// cells. `window`: the slots or cells in use.
+struct RingSpot {
+  std::atomic<std::uint64_t>* flag;
+  char* data;
+};
+RingSpot spot_of(NodeShm& shm, std::uint64_t g, bool in_slots, std::uint64_t window) {
+  const int i = static_cast<int>(g % window);
+  if (in_slots) return {&shm.slot_flag(i), shm.slot_data(i)};
+  return {&shm.cell_flag(i), shm.cell_data(i)};
+}
 
 // Node rank leading r's group at the node's coarsest level (sockets; else NUMA domains or
 // caches), or -1 when the node has no such level.
@@ -27,7 +41,7 @@ int group_leader(const CommContext& ctx, int r) {
 // A small message crosses each group boundary once: a reader outside the source's group
 // (socket) would fetch the cell's lines from the source's socket, so only its group's leader
 // does, and relays the chunk to a slot in its own page, from which the group reads locally.
-void relay_reader(CommContext& ctx, Waiter& waiter, char* out, std::size_t n, int c,
+void relay_reader(CommContext& ctx, Waiter& waiter, char* out, std::size_t n, RingSpot spot,
                   std::uint64_t g) {
   NodeShm& shm = *ctx.shm;
   const int me = ctx.node_rank, lead = group_leader(ctx, me);
@@ -35,8 +49,8 @@ void relay_reader(CommContext& ctx, Waiter& waiter, char* out, std::size_t n, in
     waiter.wait_for(shm.relay_flag(lead), g + 1);
     std::memcpy(out, shm.relay_data(lead), n);
   } else {
-    waiter.wait_for(shm.cell_flag(c), g + 1);
-    std::memcpy(out, shm.cell_data(c), n);
+    waiter.wait_for(*spot.flag, g + 1);
+    std::memcpy(out, spot.data, n);
     // The slot is free once every member has read the last chunk relayed through it. A leader
     // alone in its group has no one to relay to.
     bool members = false;
@@ -65,7 +79,7 @@ ReaderGroups groups_of_readers(const CommContext& ctx, const Config& config, int
 // source fills the next round meanwhile. Inside a round its group starts at its own chunk and
 // goes round (the paper's rotating schedule), and it says it is done once per round.
 void read_ring(CommContext& ctx, const Config& config, Waiter& waiter, char* data,
-               std::uint64_t size, int source, std::uint64_t cells) {
+               std::uint64_t size, int source, bool in_slots, std::uint64_t window) {
   NodeShm& shm = *ctx.shm;
   const std::uint64_t cell = shm.ring().cell_bytes;
   const std::uint64_t chunks = (size + cell - 1) / cell;
@@ -76,15 +90,15 @@ void read_ring(CommContext& ctx, const Config& config, Waiter& waiter, char* dat
     groups = readers.count;
   }
   const std::uint64_t round =
-      std::min<std::uint64_t>(static_cast<std::uint64_t>(groups), std::max<std::uint64_t>(1, cells / 2));
+      std::min<std::uint64_t>(static_cast<std::uint64_t>(groups), std::max<std::uint64_t>(1, window / 2));
   for (std::uint64_t begin = 0; begin < chunks; begin += round) {
     const std::uint64_t in_round = std::min(round, chunks - begin);
     for (std::uint64_t step = 0; step < in_round; ++step) {
       const std::uint64_t j = begin + rotating_part(group, step, in_round);
       const std::uint64_t g = ctx.ring_chunks + j;  // ring chunk number, alike on every rank
-      const int c = static_cast<int>(g % cells);
-      waiter.wait_for(shm.cell_flag(c), g + 1);
-      std::memcpy(data + j * cell, shm.cell_data(c), static_cast<std::size_t>(std::min(cell, size - j * cell)));
+      const RingSpot spot = spot_of(shm, g, in_slots, window);
+      waiter.wait_for(*spot.flag, g + 1);
+      std::memcpy(data + j * cell, spot.data, static_cast<std::size_t>(std::min(cell, size - j * cell)));
     }
     shm.consumed(ctx.node_rank).store(ctx.ring_chunks + begin + in_round, std::memory_order_release);
   }
@@ -104,35 +118,43 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
   const std::uint64_t cells = static_cast<std::uint64_t>(
       ctx.oversubscribed ? ring.cells : std::min(ring.cells, kWarmCells));
   const std::uint64_t chunks = (size + cell - 1) / cell;
+  const bool in_slots = size <= kSlotBytes;  // then one chunk
+  const std::uint64_t window = in_slots ? (ctx.oversubscribed ? kSlots : kWarmSlots) : cells;
   const std::uint64_t first = ctx.ring_chunks;
+  ctx.ring_consumed_known.resize(static_cast<std::size_t>(ctx.node_size));
   if (ctx.node_rank != source) {
+    // A rank that fills chunk `first` is done with every chunk before it (its earlier calls
+    // returned): with rotating roots, sources never need to look at readers' lines.
+    std::uint64_t& known = ctx.ring_consumed_known[static_cast<std::size_t>(source)];
+    if (reached(first, known)) known = first;
     // Relayed: messages of one chunk that fits a relay slot, to readers outside the source's
     // group. Every rank of the node decides alike (same size, same hierarchy).
     if (size <= config.bcast_relay_max_bytes && chunks == 1 &&
         group_leader(ctx, ctx.node_rank) != group_leader(ctx, source))
-      relay_reader(ctx, waiter, data, static_cast<std::size_t>(size), static_cast<int>(first % cells), first);
+      relay_reader(ctx, waiter, data, static_cast<std::size_t>(size), spot_of(shm, first, in_slots, window), first);
     else
-      read_ring(ctx, config, waiter, data, size, source, cells);
+      read_ring(ctx, config, waiter, data, size, source, in_slots, window);
     ctx.ring_chunks = first + chunks;
     return;
   }
   for (std::uint64_t j = 0; j < chunks; ++j) {
     const std::uint64_t g = first + j;
-    const int c = static_cast<int>(g % cells);
-    // The cell's previous chunk must be done with on every rank. What the readers had
-    // consumed when last looked at is remembered: looking again fetches a line from each.
-    if (g >= cells && !reached(ctx.ring_consumed_seen, g + 1 - cells)) {
-      std::uint64_t seen = g + 1;
+    // The cell's previous chunk must be done with on every rank. Looking at a reader's
+    // `consumed` fetches its line, and makes the reader's next store to it wait (stores
+    // become visible in order), so the source first asks what it already knows.
+    if (g >= window) {
       for (int r = 0; r < ctx.node_size; ++r) {
-        if (r == source) continue;
-        waiter.wait_for(shm.consumed(r), g + 1 - cells);
-        const std::uint64_t v = shm.consumed(r).load(std::memory_order_acquire);
-        if (reached(seen, v)) seen = v;  // the lowest
+        std::uint64_t& known = ctx.ring_consumed_known[static_cast<std::size_t>(r)];
+        if (r == source || reached(known, g + 1 - window)) continue;
+        // Wait for half a window more (a reader's round is at most that long, so it gets
+        // there), so that the source looks again only every half window.
+        waiter.wait_for(shm.consumed(r), g + 1 - std::max<std::uint64_t>(1, window / 2));
+        known = shm.consumed(r).load(std::memory_order_acquire);
       }
-      ctx.ring_consumed_seen = seen;
     }
-    std::memcpy(shm.cell_data(c), data + j * cell, static_cast<std::size_t>(std::min(cell, size - j * cell)));
-    shm.cell_flag(c).store(g + 1, std::memory_order_release);
+    const RingSpot spot = spot_of(shm, g, in_slots, window);
+    std::memcpy(spot.data, data + j * cell, static_cast<std::size_t>(std::min(cell, size - j * cell)));
+    spot.flag->store(g + 1, std::memory_order_release);
   }
   shm.consumed(source).store(first + chunks, std::memory_order_release);
   ctx.ring_chunks = first + chunks;

@@ -65,9 +65,9 @@ class CommContext {
   std::vector<char> send_copy;
   // Ring chunks moved so far through this node's ring (same count on every node rank).
   std::uint64_t ring_chunks = 0;
-  // Ring source: every other node rank had consumed at least this many chunks when last
-  // looked at (bcast_shm.cpp).
-  std::uint64_t ring_consumed_seen = 0;
+  // Ring chunks each node rank is known to have consumed: seen in its `consumed` line, or
+  // implied by a chunk it filled (bcast_shm.cpp).
+  std::vector<std::uint64_t> ring_consumed_known;
   // Group leaders: the ring chunk (plus one) last relayed to the group (bcast_shm.cpp).
   std::uint64_t relayed_chunks = 0;
   // Single copy (Cross Memory Attach) allowed on every node: -1 not probed yet, 0 no, 1 yes.

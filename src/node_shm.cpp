@@ -44,7 +44,7 @@ void place_pages(char* base, const std::vector<int>& numa_os, const RingGeometry
   for (std::size_t r = 0; r < numa_os.size(); ++r)
     if (!place_on(base + r * kRankBlockBytes, kRankBlockBytes, numa_os[r])) return;
   const std::vector<int> domains(domain_set.begin(), domain_set.end());
-  char* cells = base + numa_os.size() * kRankBlockBytes;
+  char* cells = base + numa_os.size() * kRankBlockBytes + kSlots * kLineBytes;
   const std::size_t page = 4096, stride = ring.stride();
   for (int i = 0; i < ring.cells; ++i) {
     // Whole pages only: a page shared by two cells keeps the first placement.
@@ -173,6 +173,7 @@ std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm node_comm, const std::vector<i
   int size = 0;
   PMPI_Comm_size(node_comm, &size);
   const std::size_t bytes = static_cast<std::size_t>(size) * (kRankBlockBytes + ring.stage_bytes) +
+                            kSlots * kLineBytes +
                             static_cast<std::size_t>(ring.cells) * ring.stride() + ring.inbox_bytes;
   why->clear();
   int error = 0;

@@ -69,6 +69,12 @@ class NodeShm {
   std::atomic<std::uint64_t>& relay_flag(int r) { return line(r, 8); }
   char* relay_data(int r) { return reinterpret_cast<char*>(&line(r, 8)) + 8; }
 
+  // Slot i of the small-message ring: its flag (as a cell's), then kSlotBytes of data.
+  std::atomic<std::uint64_t>& slot_flag(int i) {
+    return *reinterpret_cast<std::atomic<std::uint64_t>*>(slot(i));
+  }
+  char* slot_data(int i) { return slot(i) + 8; }
+
   // Cell i of the ring: its flag (the ring chunk it holds, plus one) and its data.
   std::atomic<std::uint64_t>& cell_flag(int i) {
     return *reinterpret_cast<std::atomic<std::uint64_t>*>(cell(i));
@@ -91,8 +97,11 @@ class NodeShm {
  private:
   NodeShm(void* base, std::size_t bytes, int ranks, const RingGeometry& ring)
       : base_(static_cast<char*>(base)), bytes_(bytes), ranks_(ranks), ring_(ring) {}
+  char* slot(int i) {
+    return base_ + static_cast<std::size_t>(ranks_) * kRankBlockBytes + static_cast<std::size_t>(i) * kLineBytes;
+  }
   char* cell(int i) {
-    return base_ + static_cast<std::size_t>(ranks_) * kRankBlockBytes +
+    return base_ + static_cast<std::size_t>(ranks_) * kRankBlockBytes + kSlots * kLineBytes +
            static_cast<std::size_t>(i) * ring_.stride();
   }
   std::atomic<std::uint64_t>& line(int r, int index) {
