@@ -31,11 +31,15 @@ constexpr const char* kPrefix = "MCORECOLL_";
 // 0.87-0.90x (0.82x at np 4); 8 KiB still staged (0.43-0.44x, MPICH 0.34x). Upper bounds: the
 // single copy kept ahead up to 128 KiB against Open MPI (0.93x; 0.98-1.04x above at np 2) and
 // up to 1 MiB against MPICH (0.95x; 0.99x at 4 MiB).
-#if defined(MCORECOLL_FOR_MPICH)
+// The bcast bound against Open MPI came down from 16 KiB to 4 KiB (2026-11-22, np 2, 34
+// runs): the VM runs either with fast cache-line transfers between its two cores (a round trip
+// of 60 ns) or slow ones (180-330 ns). In the slow state (11 of the 34 runs), the ring
+// measured 1.01-1.14x at 8 KiB and 1.84-1.86x at 16 KiB (Open MPI's own copies once, from the
+// root's buffer), against 0.48-0.51x at 4 KiB.
 constexpr std::uint64_t kDefaultBcastMaxBytes = 4ull << 10;
+#if defined(MCORECOLL_FOR_MPICH)
 constexpr std::uint64_t kDefaultAlltoallMaxBytes = 1ull << 20;  // per block
 #else
-constexpr std::uint64_t kDefaultBcastMaxBytes = 16ull << 10;
 constexpr std::uint64_t kDefaultAlltoallMaxBytes = 128ull << 10;  // per block
 #endif
 constexpr std::uint64_t kDefaultAlltoallCmaMinBytes = 16ull << 10;
