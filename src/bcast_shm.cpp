@@ -75,8 +75,8 @@ ReaderGroups groups_of_readers(const CommContext& ctx, const Config& config, int
   return reader_groups(ctx.node_size, source, config.bcast_readers, leaders);
 }
 
-// A reader of the ring copies the chunks out in rounds of up to `cells`/2 chunks, so that the
-// source fills the next round meanwhile. Inside a round its group starts at its own chunk and
+// A reader of the ring copies the chunks out in rounds of up to `window`/2 chunks, so that
+// the source fills the next round meanwhile. Inside a round its group starts at its own chunk and
 // goes round (the paper's rotating schedule), and it says it is done once per round.
 void read_ring(CommContext& ctx, const Config& config, Waiter& waiter, char* data,
                std::uint64_t size, int source, bool in_slots, std::uint64_t window) {
@@ -104,8 +104,8 @@ void read_ring(CommContext& ctx, const Config& config, Waiter& waiter, char* dat
   }
 }
 
-// Copy-in/copy-out: the source fills the ring's cells in order, running ahead of the slowest
-// reader by at most cells-1 chunks; the readers copy each chunk out and say so.
+// Copy-in/copy-out: the source fills the ring's slots or cells in order, running ahead of the
+// slowest reader by at most window-1 chunks; the readers copy each chunk out and say so.
 void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* data,
                 std::uint64_t size, int source) {
   NodeShm& shm = *ctx.shm;
@@ -139,7 +139,7 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
   }
   for (std::uint64_t j = 0; j < chunks; ++j) {
     const std::uint64_t g = first + j;
-    // The cell's previous chunk must be done with on every rank. Looking at a reader's
+    // The slot's or cell's previous chunk must be done with on every rank. Looking at a reader's
     // `consumed` fetches its line, and makes the reader's next store to it wait (stores
     // become visible in order), so the source first asks what it already knows.
     if (g >= window) {
