@@ -16,8 +16,7 @@
 namespace mcorecoll {
 namespace {
 
-constexpr int kWarmCells = 8;  // ring cells in use when every rank has a CPU
-constexpr std::uint64_t kWarmSlots = kSlots;  // line slots in use then (all)
+constexpr int kWarmCells = 8;  // ring cells in use when every rank has a CPU (all slots are)
 
 // Where ring chunk `g` lives: a message that fits one line goes to the line slots, side by
 // side, so that a reader running through them is helped by the prefetcher; a larger one to the
@@ -40,7 +39,8 @@ int group_leader(const CommContext& ctx, int r) {
 
 // A small message crosses each group boundary once: a reader outside the source's group
 // (socket) would fetch the cell's lines from the source's socket, so only its group's leader
-// does, and relays the chunk to a slot in its own page, from which the group reads locally.
+// does, and relays the chunk to a relay area in its own page, from which the group reads
+// locally.
 void relay_reader(CommContext& ctx, Waiter& waiter, char* out, std::size_t n, RingSpot spot,
                   std::uint64_t g) {
   NodeShm& shm = *ctx.shm;
@@ -51,7 +51,7 @@ void relay_reader(CommContext& ctx, Waiter& waiter, char* out, std::size_t n, Ri
   } else {
     waiter.wait_for(*spot.flag, g + 1);
     std::memcpy(out, spot.data, n);
-    // The slot is free once every member has read the last chunk relayed through it. A leader
+    // The relay area is free once every member has read the last chunk relayed through it. A leader
     // alone in its group has no one to relay to.
     bool members = false;
     for (int r = 0; r < ctx.node_size; ++r)
@@ -110,7 +110,8 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
                 std::uint64_t size, int source) {
   NodeShm& shm = *ctx.shm;
   const RingGeometry& ring = shm.ring();
-  // How far the source may run ahead, in cells. Measured (README, "Performance"): with a
+  // How far the source may run ahead, in cells (messages of one line use all the slots).
+  // Measured (README, "Performance"): with a
   // CPU per rank, few cells keep the lines warm (many cost 2x at np 2); when ranks outnumber
   // CPUs, readers wait for a time slice and the source must not stall on them (many cells win
   // 2-4x at np 4 on 2 cores). Every rank of a node agrees on `oversubscribed`.
@@ -119,15 +120,15 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
       ctx.oversubscribed ? ring.cells : std::min(ring.cells, kWarmCells));
   const std::uint64_t chunks = (size + cell - 1) / cell;
   const bool in_slots = size <= kSlotBytes;  // then one chunk
-  const std::uint64_t window = in_slots ? (ctx.oversubscribed ? kSlots : kWarmSlots) : cells;
+  const std::uint64_t window = in_slots ? kSlots : cells;
   const std::uint64_t first = ctx.ring_chunks;
   ctx.ring_consumed_known.resize(static_cast<std::size_t>(ctx.node_size));
   if (ctx.node_rank != source) {
     // A rank that fills chunk `first` is done with every chunk before it (its earlier calls
-    // returned): with rotating roots, sources never need to look at readers' lines.
+    // returned): with rotating roots, sources rarely need to look at readers' lines.
     std::uint64_t& known = ctx.ring_consumed_known[static_cast<std::size_t>(source)];
     if (reached(first, known)) known = first;
-    // Relayed: messages of one chunk that fits a relay slot, to readers outside the source's
+    // Relayed: messages of one chunk that fits a relay area, to readers outside the source's
     // group. Every rank of the node decides alike (same size, same hierarchy).
     if (size <= config.bcast_relay_max_bytes && chunks == 1 &&
         group_leader(ctx, ctx.node_rank) != group_leader(ctx, source))
@@ -146,9 +147,10 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
       for (int r = 0; r < ctx.node_size; ++r) {
         std::uint64_t& known = ctx.ring_consumed_known[static_cast<std::size_t>(r)];
         if (r == source || reached(known, g + 1 - window)) continue;
-        // Wait for half a window more (a reader's round is at most that long, so it gets
-        // there), so that the source looks again only every half window.
-        waiter.wait_for(shm.consumed(r), g + 1 - std::max<std::uint64_t>(1, window / 2));
+        // From 4 cells on, wait for half a window more (a reader's round is at most that
+        // long, so it gets there), so that the source looks again only every half window;
+        // fewer cells must not empty.
+        waiter.wait_for(shm.consumed(r), g + 1 - (window >= 4 ? window / 2 : window));
         known = shm.consumed(r).load(std::memory_order_acquire);
       }
     }

@@ -1,10 +1,10 @@
 // The shared-memory MPI_Bcast (paper section 4.2): inside a node, copy-in/copy-out through a
-// pipelined ring of shared cells (a small message travels in its cell's flag line), or a
-// single copy where every reader pulls straight from the source's buffer with Cross Memory
-// Attach. In both, groups of at most k readers start on different parts of the message and go
-// round (reader_schedule.hpp). Across nodes, node
-// leaders broadcast with PMPI_Bcast on the leaders' communicator, the root's node first,
-// pipelined by segment for large messages.
+// pipelined ring of shared cells (a message of up to 120 bytes travels in a one-line slot with
+// its flag), or a single copy where every reader pulls straight from the source's buffer with
+// Cross Memory Attach. In both, groups of at most k readers start on different parts of the
+// message and go round (reader_schedule.hpp). Across nodes, node leaders broadcast with
+// PMPI_Bcast on the leaders' communicator, the root's node first, pipelined by segment for
+// large messages.
 #pragma once
 
 #include <mpi.h>

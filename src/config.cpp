@@ -180,7 +180,7 @@ std::vector<Setting> make_settings() {
                  return true;
                }});
   s.push_back({"BCAST_READERS",
-               "0 (no cap), an integer from 1 to 4096, or group (one group per socket)",
+               "0 (no cap), an integer from 1 to 4096, or group (one group per socket, else NUMA domain or cache)",
                [](Config& c, const std::string& v) {
                  long long x;
                  if (v == "group") x = kReadersByHierarchyGroup;

@@ -37,7 +37,8 @@ bool place_on(char* at, std::size_t bytes, int node) {
 
 // Each rank's control page on that rank's NUMA domain (it is polled there), and the ring's
 // cells spread round-robin over the domains, so that no one memory controller serves every
-// reader. Only a hint: pages stay where they are if the kernel says no.
+// reader; the small-message slots (8 KiB, read by every rank) stay where first touched. Only a
+// hint: pages stay where they are if the kernel says no.
 void place_pages(char* base, const std::vector<int>& numa_os, const RingGeometry& ring) {
   const std::set<int> domain_set(numa_os.begin(), numa_os.end());
   if (domain_set.size() < 2 || domain_set.count(-1)) return;

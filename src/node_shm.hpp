@@ -1,6 +1,7 @@
 // The shared-memory segment of one communicator on one node: per-rank control lines, each on
 // its own 128-byte line (the adjacent-line prefetcher pairs 64-byte lines) and written by one
-// rank only, placed on the NUMA domain of the rank that owns it.
+// rank only, placed on the NUMA domain of the rank that owns it; then the bcast's one-line
+// slots, the ring's cells, the alltoall staging areas and the leader's inbox.
 #pragma once
 
 #include <mpi.h>
@@ -63,7 +64,7 @@ class NodeShm {
   std::atomic<std::uint64_t>& delivered() { return line(0, 6); }
   // Alltoall: how many ranks read node rank r's staging area right now (written by all).
   std::atomic<std::uint64_t>& readers(int r) { return line(r, 7); }
-  // Bcast, small messages: the relay slot of node rank r, leader of a group (socket) that the
+  // Bcast, small messages: the relay area of node rank r, leader of a group (socket) that the
   // source is not in. Its flag (the ring chunk it holds, plus one), then kRelayBytes of data
   // from the same line on, in r's own page, so that its group reads it locally.
   std::atomic<std::uint64_t>& relay_flag(int r) { return line(r, 8); }

@@ -1,8 +1,9 @@
 // The paper's limited-concurrency copy-out (section 4.2): the readers of a broadcast (every
 // node rank but the source) form groups of at most k, and in step s of a round over m parts of
 // the message, group g reads part (g + s) mod m. Groups start on different parts, so while
-// they keep pace no part has more than one group of readers, and no one memory controller or
-// cache serves everyone at once. Pure logic, unit-tested on its own.
+// they keep pace no part has more than ceil(groups / m) groups of readers (one when there are
+// parts enough), and no one memory controller or cache serves everyone at once. Pure logic,
+// unit-tested on its own.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,8 @@
 namespace mcorecoll {
 
 // MCORECOLL_BCAST_READERS=group: the readers of one group of the node's coarsest hierarchy
-// level (socket; else NUMA domain or cache) read together, whatever its size.
+// level that splits its ranks (socket; else NUMA domain or cache) read together, whatever its
+// size.
 constexpr int kReadersByHierarchyGroup = -1;
 
 struct ReaderGroups {

@@ -136,7 +136,7 @@ TEST_CASE("bcast thresholds and ring geometry", "[config]") {
   CHECK(load.config.bcast_cma_min_bytes == (256u << 10));
   CHECK(load.config.bcast_readers == 2);
   CHECK(load_config(Env{{"MCORECOLL_BCAST_READERS", "group"}}).config.bcast_readers == mcorecoll::kReadersByHierarchyGroup);
-  CHECK(mentions(load_config(Env{{"MCORECOLL_BCAST_READERS", "socket"}}).errors, "or group (one group per socket)"));
+  CHECK(mentions(load_config(Env{{"MCORECOLL_BCAST_READERS", "socket"}}).errors, "or group (one group per socket, else NUMA domain or cache)"));
   CHECK(load.config.ring_cells == 4);
   CHECK(load.config.ring_cell_bytes == 8192);
   CHECK(mentions(load_config(Env{{"MCORECOLL_RING_CELL_BYTES", "512"}}).errors, "from 1K to 16M"));
