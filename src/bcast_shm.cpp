@@ -31,10 +31,17 @@ RingSpot spot_of(NodeShm& shm, std::uint64_t g, bool in_slots, std::uint64_t win
   return {&shm.cell_flag(i), shm.cell_data(i)};
 }
 
-// Node rank leading r's group at the node's coarsest level (sockets; else NUMA domains or
-// caches), or -1 when the node has no such level.
+// The leader of each node rank's group at the node's coarsest level (sockets; else NUMA
+// domains or caches); empty when the node has no such level.
+const std::vector<int>& coarsest_leaders(const CommContext& ctx) {
+  static const std::vector<int> flat;
+  return ctx.hierarchy.leader.empty() ? flat : ctx.hierarchy.leader[0];
+}
+
+// Node rank leading r's coarsest group, or -1 on a flat node.
 int group_leader(const CommContext& ctx, int r) {
-  return ctx.hierarchy.leader.empty() ? -1 : ctx.hierarchy.leader[0][static_cast<std::size_t>(r)];
+  const std::vector<int>& leaders = coarsest_leaders(ctx);
+  return leaders.empty() ? -1 : leaders[static_cast<std::size_t>(r)];
 }
 
 // A small message crosses each group boundary once: a reader outside the source's group
@@ -70,9 +77,7 @@ void relay_reader(CommContext& ctx, Waiter& waiter, char* out, std::size_t n, Ri
 
 // The groups of the readers of `source` (reader_schedule.hpp), from MCORECOLL_BCAST_READERS.
 ReaderGroups groups_of_readers(const CommContext& ctx, const Config& config, int source) {
-  static const std::vector<int> flat;
-  const std::vector<int>& leaders = ctx.hierarchy.leader.empty() ? flat : ctx.hierarchy.leader[0];
-  return reader_groups(ctx.node_size, source, config.bcast_readers, leaders);
+  return reader_groups(ctx.node_size, source, config.bcast_readers, coarsest_leaders(ctx));
 }
 
 // A reader of the ring copies the chunks out in rounds of up to `window`/2 chunks, so that
@@ -122,7 +127,6 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
   const bool in_slots = size <= kSlotBytes;  // then one chunk
   const std::uint64_t window = in_slots ? kSlots : cells;
   const std::uint64_t first = ctx.ring_chunks;
-  ctx.ring_consumed_known.resize(static_cast<std::size_t>(ctx.node_size));
   if (ctx.node_rank != source) {
     // A rank that fills chunk `first` is done with every chunk before it (its earlier calls
     // returned): with rotating roots, sources rarely need to look at readers' lines.

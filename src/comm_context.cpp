@@ -160,6 +160,7 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
   for (int r = 0; r < ctx->node_size; ++r)
     if (parent[static_cast<std::size_t>(r)] == ctx->node_rank) ctx->tree_children.push_back(r);
   ctx->oversubscribed = node_oversubscribed(ctx->node_comm, ctx->node_size);
+  ctx->ring_consumed_known.assign(static_cast<std::size_t>(ctx->node_size), 0);
   // Decided from values equal on all ranks: every node holds exactly one rank.
   if (ctx->node_count == ctx->size) ctx->pmpi_reason = "one rank per node";
   return ctx;
