@@ -14,9 +14,26 @@ bool is_named(MPI_Datatype type) {
   return combiner == MPI_COMBINER_NAMED;
 }
 
+struct Layout {
+  int size = 0;
+  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+};
+
+Layout layout_of(MPI_Datatype type) {
+  Layout l;
+  PMPI_Type_size(type, &l.size);
+  PMPI_Type_get_extent(type, &l.lb, &l.extent);
+  PMPI_Type_get_true_extent(type, &l.true_lb, &l.true_extent);
+  return l;
+}
+
 // True when one element of `type` is its size bytes, gap-free and in signature order, starting
-// at its true lower bound. Follows the combiners whose layout is plain; others say no.
-bool element_contiguous(MPI_Datatype type) {
+// at its true lower bound. Decided from size and true extent for every type, named ones
+// included: a named type is not necessarily gap-free (MPI_DOUBLE_INT is 12 bytes of data in a
+// 16-byte extent), and the gaps of a receive buffer must not be written. Derived types must
+// also keep signature order: only the combiners whose layout is plain are followed.
+bool element_contiguous(MPI_Datatype type, const Layout& l) {
+  if (l.true_extent != l.size) return false;
   int integers, addresses, types, combiner;
   PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner);
   if (combiner == MPI_COMBINER_NAMED) return true;
@@ -28,14 +45,10 @@ bool element_contiguous(MPI_Datatype type) {
   std::vector<MPI_Datatype> inner(static_cast<std::size_t>(types) + 1);
   PMPI_Type_get_contents(type, integers, addresses, types, ints.data(), addrs.data(), inner.data());
   MPI_Datatype child = inner[0];
-  int size = 0;
-  MPI_Aint lb, extent, tlb, textent;
-  PMPI_Type_size(child, &size);
-  PMPI_Type_get_extent(child, &lb, &extent);
-  PMPI_Type_get_true_extent(child, &tlb, &textent);
-  bool plain = element_contiguous(child) && textent == size;
+  const Layout c = layout_of(child);
+  bool plain = element_contiguous(child, c);
   // Repeated children must follow each other without gaps.
-  if (combiner == MPI_COMBINER_CONTIGUOUS && ints[0] > 1) plain = plain && extent == size;
+  if (combiner == MPI_COMBINER_CONTIGUOUS && ints[0] > 1) plain = plain && c.extent == c.size;
   if (!is_named(child)) PMPI_Type_free(&child);
   return plain;
 }
@@ -43,17 +56,11 @@ bool element_contiguous(MPI_Datatype type) {
 }  // namespace
 
 bool contiguous_layout(MPI_Datatype type, int count, MPI_Aint* offset) {
-  *offset = 0;
-  if (is_named(type)) return true;  // predefined: the common case, one query
-  int size = 0;
-  MPI_Aint lb, extent, tlb, textent;
-  PMPI_Type_size(type, &size);
-  PMPI_Type_get_extent(type, &lb, &extent);
-  PMPI_Type_get_true_extent(type, &tlb, &textent);
-  *offset = tlb;
-  if (count == 0 || size == 0) return true;
-  if (textent != size || (count > 1 && extent != size)) return false;
-  return element_contiguous(type);
+  const Layout l = layout_of(type);
+  *offset = l.true_lb;
+  if (count == 0 || l.size == 0) return true;
+  if (count > 1 && l.extent != l.size) return false;
+  return element_contiguous(type, l);
 }
 
 MessageBytes::MessageBytes(void* buffer, int count, MPI_Datatype type, std::uint64_t bytes,
