@@ -10,6 +10,7 @@
 
 #include "config.hpp"
 #include "log.hpp"
+#include "node_map.hpp"
 #include "node_shm.hpp"
 #include "runtime.hpp"
 
@@ -45,13 +46,71 @@ void check_same_config(MPI_Comm comm, const Config& config) {
   stop_job(comm);
 }
 
-// Whether the ranks of this node outnumber the CPUs that any of them may run on.
-bool node_oversubscribed(MPI_Comm node_comm, int node_size) {
-  cpu_set_t mine, all;
-  CPU_ZERO(&mine);
-  if (sched_getaffinity(0, sizeof(mine), &mine) != 0) return true;  // unknown: be polite
-  PMPI_Allreduce(&mine, &all, static_cast<int>(sizeof(cpu_set_t)), MPI_BYTE, MPI_BOR, node_comm);
-  return node_size > CPU_COUNT(&all);
+// What every rank tells the others about itself, once per communicator, in one
+// PMPI_Allgather on that communicator (MPI_BYTE: the ranks that share memory share an ABI, and
+// ranks on other nodes only compare the node key).
+struct RankRecord {
+  NodeKey node;
+  int place[4] = {-1, -1, -1, -1};  // package, NUMA domain (logical, OS), cache of its binding
+  int may_create_communicators = 0;
+  int cpus_known = 0;
+  cpu_set_t cpus;  // the CPUs it may run on
+};
+
+// Whether this process can create a communicator inside a collective call without risking a
+// deadlock with other threads that create communicators at the same time. Below
+// MPI_THREAD_MULTIPLE only one thread is inside MPI at any moment. MPICH's context-id
+// allocation is made for concurrent threads; Open MPI 4.1's is not (a new id is agreed in an
+// order that threads of different processes can see differently), and a creation of ours
+// racing the application's own hangs both.
+bool may_create_communicators() {
+#if defined(MPICH_VERSION)
+  return true;
+#else
+  int initialized = 0;
+  PMPI_Initialized(&initialized);
+  if (!initialized) return false;  // sessions: no thread level of the world model to go by
+  int level = MPI_THREAD_MULTIPLE;
+  PMPI_Query_thread(&level);
+  return level < MPI_THREAD_MULTIPLE;
+#endif
+}
+
+// Test knob: the pretend node of this process (MCORECOLL_TEST_NODE_SIZE), by rank in
+// MPI_COMM_WORLD, so that a process stays on its pretend node in every communicator (as on a
+// real node) and reordered communicators see a node's ranks non-consecutively.
+std::uint64_t pretend_node(const Config& config) {
+  int initialized = 0, world_rank = 0;
+  PMPI_Initialized(&initialized);
+  if (config.test_node_size <= 0 || !initialized) return 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  return static_cast<std::uint64_t>(world_rank / config.test_node_size) + 1;
+}
+
+RankRecord this_rank(const Config& config, const Topology& topology) {
+  RankRecord mine;
+  mine.node = this_process_node_key(pretend_node(config));
+  if (config.test_topology.empty()) {
+    const Place p = topology.place_of_this_process();
+    mine.place[0] = p.package, mine.place[1] = p.numa, mine.place[2] = p.numa_os, mine.place[3] = p.cache;
+  }
+  mine.may_create_communicators = may_create_communicators() ? 1 : 0;
+  CPU_ZERO(&mine.cpus);
+  mine.cpus_known = sched_getaffinity(0, sizeof(mine.cpus), &mine.cpus) == 0 ? 1 : 0;
+  return mine;
+}
+
+// The place of node rank `node_rank` under MCORECOLL_TEST_BINDING. Every rank has the same
+// settings, so a PU outside the topology stops every rank alike.
+Place test_binding_place(const Config& config, const Topology& topology, int node_rank, MPI_Comm comm) {
+  const int pu = config.test_binding[static_cast<std::size_t>(node_rank) % config.test_binding.size()];
+  if (pu >= topology.pu_count()) {
+    say("error: MCORECOLL_TEST_BINDING: PU " + std::to_string(pu) +
+        " is not in the synthetic topology (it has " + std::to_string(topology.pu_count()) +
+        " PUs); stopping the job.");
+    stop_job(comm);
+  }
+  return topology.place_of_pus({pu});
 }
 
 }  // namespace
@@ -80,76 +139,47 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
     return ctx;
   }
 
-  PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &ctx->node_comm);
-  if (config.test_node_size > 0) {  // test knob: cut each real node into pretend nodes
-    // By rank in MPI_COMM_WORLD, so that a process stays on its pretend node in every
-    // communicator (as on a real node), and reordered communicators see their ranks spread
-    // over the nodes non-consecutively.
-    int real_rank = 0, world_rank = 0;
-    PMPI_Comm_rank(ctx->node_comm, &real_rank);
-    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    MPI_Comm pretend = MPI_COMM_NULL;
-    PMPI_Comm_split(ctx->node_comm, world_rank / config.test_node_size, real_rank, &pretend);
-    PMPI_Comm_free(&ctx->node_comm);
-    ctx->node_comm = pretend;
-  }
-  PMPI_Comm_rank(ctx->node_comm, &ctx->node_rank);
-  PMPI_Comm_size(ctx->node_comm, &ctx->node_size);
-  PMPI_Comm_split(comm, ctx->node_rank == 0 ? 0 : MPI_UNDEFINED, ctx->rank, &ctx->leaders_comm);
-  int node_info[2] = {0, 1};  // index of this node among the leaders, number of nodes
-  if (ctx->leaders_comm != MPI_COMM_NULL) {
-    PMPI_Comm_rank(ctx->leaders_comm, &node_info[0]);
-    PMPI_Comm_size(ctx->leaders_comm, &node_info[1]);
-  }
-  PMPI_Bcast(node_info, 2, MPI_INT, 0, ctx->node_comm);
-  ctx->node_index = node_info[0];
-  ctx->node_count = node_info[1];
-
-  // Where this rank sits. A bad synthetic topology is a settings error: every rank has the
-  // same settings (checked above), so every rank stops here alike.
-  Place place;
+  // A bad synthetic topology is a settings error: every rank has the same settings (checked
+  // above), so every rank stops here alike.
+  const Topology* topology = nullptr;
   try {
-    const Topology& topology = process_topology(config.test_topology);
-    if (config.test_binding.empty()) {
-      place = config.test_topology.empty() ? topology.place_of_this_process() : Place{};
-    } else {
-      const int pu = config.test_binding[static_cast<std::size_t>(ctx->node_rank) %
-                                         config.test_binding.size()];
-      if (pu >= topology.pu_count())
-        throw std::runtime_error("MCORECOLL_TEST_BINDING: PU " + std::to_string(pu) +
-                                 " is not in the synthetic topology (it has " +
-                                 std::to_string(topology.pu_count()) + " PUs)");
-      place = topology.place_of_pus({pu});
-    }
+    topology = &process_topology(config.test_topology);
   } catch (const std::exception& e) {
     say(std::string("error: ") + e.what() + "; stopping the job.");
     stop_job(comm);
   }
-  int mine[6] = {ctx->node_index, ctx->node_rank, place.package, place.numa, place.numa_os,
-                 place.cache};
-  std::vector<int> all(6 * static_cast<std::size_t>(ctx->size));
-  PMPI_Allgather(mine, 6, MPI_INT, all.data(), 6, MPI_INT, comm);
-  ctx->places.resize(static_cast<std::size_t>(ctx->size));
-  std::vector<Place> node_places(static_cast<std::size_t>(ctx->node_size));
-  for (int r = 0; r < ctx->size; ++r) {
-    const int* v = &all[6 * static_cast<std::size_t>(r)];
-    RankPlace& rp = ctx->places[static_cast<std::size_t>(r)];
-    rp.node = v[0];
-    rp.node_rank = v[1];
-    rp.place = Place{v[2], v[3], v[4], v[5]};
-    if (rp.node == ctx->node_index) node_places[static_cast<std::size_t>(rp.node_rank)] = rp.place;
+
+  // Where every rank is: one collective on the application's own communicator, which it is
+  // calling right now. No communicator is created to find the node's ranks.
+  const std::size_t n = static_cast<std::size_t>(ctx->size);
+  const RankRecord mine = this_rank(config, *topology);
+  std::vector<RankRecord> all(n);
+  PMPI_Allgather(&mine, sizeof(RankRecord), MPI_BYTE, all.data(), sizeof(RankRecord), MPI_BYTE, comm);
+  std::vector<NodeKey> keys(n);
+  for (std::size_t r = 0; r < n; ++r) keys[r] = all[r].node;
+  NodeMap map = group_by_node(keys);
+  const std::size_t me = static_cast<std::size_t>(ctx->rank);
+  ctx->node_index = map.node[me];
+  ctx->node_rank = map.node_rank[me];
+  ctx->node_count = map.node_count();
+  ctx->node_members = std::move(map.members);
+  const std::vector<int>& mates = ctx->node_members[static_cast<std::size_t>(ctx->node_index)];
+  ctx->node_size = static_cast<int>(mates.size());
+
+  ctx->places.resize(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    RankPlace& rp = ctx->places[r];
+    rp.node = map.node[r];
+    rp.node_rank = map.node_rank[r];
+    const int* p = all[r].place;
+    rp.place = config.test_binding.empty() ? Place{p[0], p[1], p[2], p[3]}
+                                           : test_binding_place(config, *topology, rp.node_rank, comm);
   }
-  ctx->node_members.assign(static_cast<std::size_t>(ctx->node_count), {});
-  for (int r = 0; r < ctx->size; ++r) {
-    const RankPlace& rp = ctx->places[static_cast<std::size_t>(r)];
-    auto& members = ctx->node_members[static_cast<std::size_t>(rp.node)];
-    const auto at = static_cast<std::size_t>(rp.node_rank);
-    if (members.size() <= at) members.resize(at + 1);
-    members[at] = r;
-  }
+  std::vector<Place> node_places;
+  for (int r : mates) node_places.push_back(ctx->places[static_cast<std::size_t>(r)].place);
   for (const auto& members : ctx->node_members)
     ctx->max_node_size = std::max(ctx->max_node_size, static_cast<int>(members.size()));
-  ctx->remote_index.assign(static_cast<std::size_t>(ctx->size), -1);
+  ctx->remote_index.assign(n, -1);
   int remote = 0;
   for (int node = 0; node < ctx->node_count; ++node)
     if (node != ctx->node_index)
@@ -159,16 +189,38 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
   ctx->tree_parent = parent[static_cast<std::size_t>(ctx->node_rank)];
   for (int r = 0; r < ctx->node_size; ++r)
     if (parent[static_cast<std::size_t>(r)] == ctx->node_rank) ctx->tree_children.push_back(r);
-  ctx->oversubscribed = node_oversubscribed(ctx->node_comm, ctx->node_size);
+
+  // Oversubscribed: the node's ranks outnumber the CPUs any of them may run on (unknown: be
+  // polite). The same answer on every rank of the node.
+  cpu_set_t node_cpus;
+  CPU_ZERO(&node_cpus);
+  bool known = true;
+  for (int r : mates) {
+    const RankRecord& rec = all[static_cast<std::size_t>(r)];
+    known = known && rec.cpus_known;
+    CPU_OR(&node_cpus, &node_cpus, &rec.cpus);
+  }
+  ctx->oversubscribed = !known || ctx->node_size > CPU_COUNT(&node_cpus);
   ctx->ring_consumed_known.assign(static_cast<std::size_t>(ctx->node_size), 0);
-  // Decided from values equal on all ranks: every node holds exactly one rank.
-  if (ctx->node_count == ctx->size) ctx->pmpi_reason = "one rank per node";
+
+  // Decided from values equal on all ranks: the exchange above.
+  if (ctx->node_count == ctx->size) {
+    ctx->pmpi_reason = "one rank per node";
+  } else if (ctx->node_count > 1) {
+    // Across nodes the node leaders talk through a communicator of their own. Created only
+    // where that is safe on every rank; else the communicator goes to PMPI.
+    bool may_create = true;
+    for (const RankRecord& rec : all) may_create = may_create && rec.may_create_communicators;
+    if (may_create)
+      PMPI_Comm_split(comm, ctx->node_rank == 0 ? 0 : MPI_UNDEFINED, ctx->rank, &ctx->leaders_comm);
+    else
+      ctx->pmpi_reason = "spans nodes under MPI_THREAD_MULTIPLE, where Open MPI 4.1 cannot create the node leaders' communicator safely";
+  }
   return ctx;
 }
 
 CommContext::~CommContext() {
   shm.reset();
-  if (node_comm != MPI_COMM_NULL) PMPI_Comm_free(&node_comm);
   if (leaders_comm != MPI_COMM_NULL) PMPI_Comm_free(&leaders_comm);
 }
 

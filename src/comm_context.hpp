@@ -32,9 +32,12 @@ class CommContext {
 
   MPI_Comm comm = MPI_COMM_NULL;  // the user's communicator (not owned)
   int rank = 0, size = 0;
-  MPI_Comm node_comm = MPI_COMM_NULL;     // the ranks of this rank's (pretend) node
-  MPI_Comm leaders_comm = MPI_COMM_NULL;  // node rank 0 of every node; null on other ranks
+  // Node rank 0 of every node, when the communicator spans nodes; null on other ranks. The only
+  // communicator mcorecoll creates (comm_context.cpp says when that is safe).
+  MPI_Comm leaders_comm = MPI_COMM_NULL;
   int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
+  // The communicator rank of this node's leader (node rank 0).
+  int node_leader() const { return node_members[static_cast<std::size_t>(node_index)][0]; }
   int max_node_size = 1;  // ranks on the fullest node
   std::vector<RankPlace> places;  // by rank in `comm`
   // Ranks of `comm` on each node (by node index), in node-rank order.

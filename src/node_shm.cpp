@@ -96,17 +96,20 @@ int open_object(Backing backing, const SegmentAddress& a) {
   return open(path.c_str(), O_RDWR | O_CLOEXEC);
 }
 
-// Collective over `node_comm`: maps one segment of `bytes` on every rank, or returns
-// MAP_FAILED on every rank with the worst errno of any rank in `*error`.
-void* share(MPI_Comm node_comm, Backing backing, std::size_t bytes, const std::vector<int>& numa_os,
+// Collective over `comm`: maps one segment of `bytes` per node on every rank of that node,
+// made by the node's leader (communicator rank `leader`), or returns MAP_FAILED on every rank
+// of the communicator with the worst errno of any rank in `*error`.
+void* share(MPI_Comm comm, int leader, Backing backing, std::size_t bytes, const std::vector<int>& numa_os,
             const RingGeometry& ring, int* error) {
-  int rank = 0;
-  PMPI_Comm_rank(node_comm, &rank);
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  const bool leading = rank == leader;
   SegmentAddress a;
   void* base = MAP_FAILED;
   int fd = -1;
   struct stat st;
-  if (rank == 0) {
+  if (leading) {
     // Private to the user and with its space reserved, so that a full /dev/shm (or memory
     // limit) fails here, cleanly, and never later as SIGBUS.
     fd = create_object(backing, &a);
@@ -131,27 +134,33 @@ void* share(MPI_Comm node_comm, Backing backing, std::size_t bytes, const std::v
       a.ino = st.st_ino;
     }
   }
-  PMPI_Bcast(&a, sizeof(a), MPI_BYTE, 0, node_comm);  // one node: one ABI
-  int mine = a.error;
-  if (rank != 0 && !mine) {
+  // Every leader's address to every rank, on the application's communicator (no communicator
+  // of the node's own: see node_key.hpp). Ranks of one node share an ABI.
+  std::vector<SegmentAddress> addresses(static_cast<std::size_t>(size));
+  PMPI_Allgather(&a, sizeof(a), MPI_BYTE, addresses.data(), sizeof(a), MPI_BYTE, comm);
+  const SegmentAddress& theirs = addresses[static_cast<std::size_t>(leader)];
+  int mine = theirs.error;
+  if (!leading && !mine) {
     // Map only what our leader created: same object, same owner, private mode, expected size.
-    fd = open_object(backing, a);
+    fd = open_object(backing, theirs);
     if (fd < 0) mine = errno;
     else if (fstat(fd, &st) != 0) mine = errno;
     else if (st.st_uid != geteuid() || (st.st_mode & 077) != 0 ||
              static_cast<std::size_t>(st.st_size) != bytes ||
-             (backing == Backing::memfd && (st.st_dev != a.dev || st.st_ino != a.ino)))
+             (backing == Backing::memfd && (st.st_dev != theirs.dev || st.st_ino != theirs.ino)))
       mine = EACCES;
     if (!mine) {
       base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
       if (base == MAP_FAILED) mine = errno;
     }
   }
-  PMPI_Allreduce(&mine, error, 1, MPI_INT, MPI_MAX, node_comm);
+  // Every node must agree: ranks of a node without shared memory take PMPI, and a node leader
+  // elsewhere must not wait for them in the leaders' collectives.
+  PMPI_Allreduce(&mine, error, 1, MPI_INT, MPI_MAX, comm);
   // Every rank has attached or given up: the leader's descriptor and the name are done with.
   // Unlink only an object we created, never one planted under our name.
   if (fd >= 0) close(fd);
-  if (rank == 0 && backing == Backing::posix && fd >= 0) shm_unlink(a.name);
+  if (leading && backing == Backing::posix && fd >= 0) shm_unlink(a.name);
   if (*error != 0 && base != MAP_FAILED) {
     munmap(base, bytes);
     base = MAP_FAILED;
@@ -168,18 +177,17 @@ std::string segment_name(unsigned uid, const std::string& job, long pid, unsigne
          std::to_string(serial);
 }
 
-std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm node_comm, const std::vector<int>& numa_os,
+std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm comm, int leader, const std::vector<int>& numa_os,
                                          const RingGeometry& ring, SegmentKind kind,
                                          std::string* why) {
-  int size = 0;
-  PMPI_Comm_size(node_comm, &size);
+  const int size = static_cast<int>(numa_os.size());
   const std::size_t bytes = static_cast<std::size_t>(size) * (kRankBlockBytes + ring.stage_bytes) +
                             kSlots * kLineBytes +
                             static_cast<std::size_t>(ring.cells) * ring.stride() + ring.inbox_bytes;
   why->clear();
   int error = 0;
   if (kind != SegmentKind::posix) {
-    if (void* base = share(node_comm, Backing::memfd, bytes, numa_os, ring, &error); base != MAP_FAILED)
+    if (void* base = share(comm, leader, Backing::memfd, bytes, numa_os, ring, &error); base != MAP_FAILED)
       return std::unique_ptr<NodeShm>(new NodeShm(base, bytes, size, ring));
     *why = std::string("memfd segment refused (") + std::strerror(error) + ")";
     if (kind == SegmentKind::memfd) {
@@ -188,7 +196,7 @@ std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm node_comm, const std::vector<i
     }
     *why += "; segments are POSIX shared memory in /dev/shm";
   }
-  if (void* base = share(node_comm, Backing::posix, bytes, numa_os, ring, &error); base != MAP_FAILED)
+  if (void* base = share(comm, leader, Backing::posix, bytes, numa_os, ring, &error); base != MAP_FAILED)
     return std::unique_ptr<NodeShm>(new NodeShm(base, bytes, size, ring));
   *why = std::string("cannot set up shared memory in /dev/shm (") + std::strerror(error) + ")";
   return nullptr;

@@ -36,12 +36,13 @@ struct RingGeometry {
 
 class NodeShm {
  public:
-  // Collective over `node_comm`. On failure (a full /dev/shm, no permission, ...) every rank of
-  // the node returns null with the same result and `why` says what happened; on success `why`
-  // says why the segment is not a memfd when `kind` allowed one (empty otherwise).
-  // `numa_os` gives the NUMA domain (OS index, -1 unknown) of every node rank; the ring's cells
+  // Collective over `comm`: every node's ranks map one segment, made by their node leader
+  // (communicator rank `leader`). On failure anywhere (a full /dev/shm, no permission, ...)
+  // every rank returns null and `why` says what happened; on success `why` says why the
+  // segment is not a memfd when `kind` allowed one (empty otherwise). `numa_os` gives the NUMA
+  // domain (OS index, -1 unknown) of every node rank, and the node's size; the ring's cells
   // are spread over those domains in turn (the paper's NUMA-segmented staging buffer).
-  static std::unique_ptr<NodeShm> create(MPI_Comm node_comm, const std::vector<int>& numa_os,
+  static std::unique_ptr<NodeShm> create(MPI_Comm comm, int leader, const std::vector<int>& numa_os,
                                          const RingGeometry& ring, SegmentKind kind,
                                          std::string* why);
   ~NodeShm();

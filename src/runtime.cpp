@@ -160,19 +160,15 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   const int alltoall_mode = config.forced_path[static_cast<int>(Collective::alltoall)];
   if (ctx.node_count > 1 && (alltoall_mode > 0 || (alltoall_mode < 0 && config.alltoall_nodes_max_bytes > 0)))
     ring.inbox_bytes = static_cast<std::size_t>(ctx.node_size) * ring.stage_bytes;
-  ctx.shm = NodeShm::create(ctx.node_comm, numa_os, ring, config.segment, &why);
-  if (ctx.shm && !why.empty() && config.verbose >= 1 && ctx.node_rank == 0)
-    say_once("segment-fallback", why);  // once per node: each node decides alone
-  // Every node must agree: ranks of a node without shared memory take PMPI, and a node
-  // leader elsewhere must not wait for them in the leaders' barrier.
-  int ok = ctx.shm ? 1 : 0, all_ok = 0;
-  PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx.comm);
-  if (all_ok) return true;
-  ctx.shm.reset();
+  ctx.shm = NodeShm::create(ctx.comm, ctx.node_leader(), numa_os, ring, config.segment, &why);
+  if (ctx.shm) {
+    if (!why.empty() && config.verbose >= 1 && ctx.rank == 0) say_once("segment-fallback", why);
+    return true;
+  }
+  // Every rank of the communicator agrees (NodeShm::create): PMPI from here on.
   ctx.shm_failed = true;
   if (ctx.rank == 0)  // one warning for the job, not one per rank
-    say_once("shm-failed", "warning: " + (why.empty() ? std::string("another node could not set up shared memory") : why) +
-                             "; collectives on this communicator go to the MPI library");
+    say_once("shm-failed", "warning: " + why + "; collectives on this communicator go to the MPI library");
   return false;
 }
 
@@ -182,7 +178,7 @@ namespace mcorecoll {
 
 bool single_copy_allowed(CommContext& ctx, const Config& config) {
   if (ctx.single_copy < 0) {
-    ctx.single_copy = probe_single_copy(ctx.comm, ctx.node_comm) ? 1 : 0;
+    ctx.single_copy = probe_single_copy(ctx.comm, ctx.node_leader()) ? 1 : 0;
     if (!ctx.single_copy && config.verbose >= 1 && ctx.rank == 0)
       say_once("no-single-copy", "single copy (Cross Memory Attach) is refused on this node; "
                                  "large messages take copy-in/copy-out");

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "log.hpp"
 #include "runtime.hpp"
@@ -45,23 +46,26 @@ void read_remote_or_stop(MPI_Comm comm, int node_rank, pid_t pid, const void* re
   stop_job(comm);
 }
 
-bool probe_single_copy(MPI_Comm comm, MPI_Comm node_comm) {
+bool probe_single_copy(MPI_Comm comm, int leader) {
   static const std::uint64_t kProbe = 0x6d636f7265636f6cull;  // read by the other ranks
   allow_readers();
-  int node_rank = 0;
-  PMPI_Comm_rank(node_comm, &node_rank);
-  std::uint64_t where[2] = {reinterpret_cast<std::uintptr_t>(&kProbe),
-                            static_cast<std::uint64_t>(getpid())};
-  PMPI_Bcast(where, 2, MPI_UINT64_T, 0, node_comm);
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  const std::uint64_t where[2] = {reinterpret_cast<std::uintptr_t>(&kProbe),
+                                  static_cast<std::uint64_t>(getpid())};
+  std::vector<std::uint64_t> all(2 * static_cast<std::size_t>(size));
+  PMPI_Allgather(where, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, comm);
   int ok = 1;
-  if (node_rank != 0) {
+  if (rank != leader) {
+    const std::uint64_t* theirs = &all[2 * static_cast<std::size_t>(leader)];
     std::uint64_t seen = 0;
-    ok = read_remote(static_cast<pid_t>(where[1]), reinterpret_cast<const void*>(where[0]), &seen,
+    ok = read_remote(static_cast<pid_t>(theirs[1]), reinterpret_cast<const void*>(theirs[0]), &seen,
                      sizeof(seen)) && seen == kProbe;
   }
-  int all = 0;
-  PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-  return all == 1;
+  int every = 0;
+  PMPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, comm);
+  return every == 1;
 }
 
 }  // namespace mcorecoll

@@ -10,10 +10,10 @@
 
 namespace mcorecoll {
 
-// Collective over `comm` (node_comm: this rank's node). True on every rank when every rank of
-// every node could read its node leader's memory; false on every rank otherwise (EPERM under
-// ptrace restrictions, non-dumpable processes, kernels without CMA).
-bool probe_single_copy(MPI_Comm comm, MPI_Comm node_comm);
+// Collective over `comm` (`leader`: the communicator rank of this rank's node leader). True on
+// every rank when every rank of every node could read its node leader's memory; false on every
+// rank otherwise (EPERM under ptrace restrictions, non-dumpable processes, kernels without CMA).
+bool probe_single_copy(MPI_Comm comm, int leader);
 
 // Copies `bytes` from address `remote` of process `pid` into `local`. False on failure.
 bool read_remote(pid_t pid, const void* remote, void* local, std::size_t bytes);

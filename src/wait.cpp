@@ -24,7 +24,7 @@ constexpr long kNapNanoseconds = 20000;
 }  // namespace
 
 Waiter Waiter::for_context(const CommContext& ctx, const Config& config) {
-  return Waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.node_comm);
+  return Waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.comm);
 }
 
 void Waiter::backoff(unsigned& polls) {

@@ -17,13 +17,13 @@ struct Config;
 
 class Waiter {
  public:
-  // `spin_polls`: polls before the first yield. `progress_comm`: a private communicator to
-  // probe on for progress.
+  // `spin_polls`: polls before the first yield. `progress_comm`: a communicator to probe on
+  // for progress (a probe matches nothing away: it only lets the MPI library progress).
   Waiter(int spin_polls, MPI_Comm progress_comm)
       : spin_polls_(spin_polls), progress_comm_(progress_comm) {}
 
   // The waiter of a communicator's algorithms: no spinning when its node is oversubscribed,
-  // progress probed on its private node communicator.
+  // progress probed on the communicator itself.
   static Waiter for_context(const CommContext& ctx, const Config& config);
 
   void wait_for(const std::atomic<std::uint64_t>& flag, std::uint64_t target) {
