@@ -113,6 +113,35 @@ Place test_binding_place(const Config& config, const Topology& topology, int nod
   return topology.place_of_pus({pu});
 }
 
+bool node_oversubscribed(const std::vector<RankRecord>& all, const std::vector<int>& members) {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int r : members) {
+    const RankRecord& rec = all[static_cast<std::size_t>(r)];
+    if (!rec.cpus_known) return true;
+    CPU_OR(&cpus, &cpus, &rec.cpus);
+  }
+  return static_cast<int>(members.size()) > CPU_COUNT(&cpus);
+}
+
+// The decision-table rows auto mode follows on this communicator: by the ranks of its fullest
+// node and whether any node is oversubscribed, both equal on every rank. Verbose mode says
+// when no row was measured for that node size.
+void choose_table_rows(CommContext& ctx, const Config& config) {
+  for (Collective c : kAllCollectives) {
+    const TableRow* row = nearest_row(config.tables[static_cast<int>(c)], ctx.max_node_size, ctx.any_oversubscribed);
+    ctx.table_rows[static_cast<int>(c)] = row;
+    if (row && (row->ranks != ctx.max_node_size || row->oversubscribed != ctx.any_oversubscribed) &&
+        config.verbose >= 1 && ctx.rank == 0 && !config.bounds_set[static_cast<int>(c)])
+      say_once(std::string(collective_name(c)) + "-row-" + std::to_string(ctx.max_node_size) + "-" +
+                   std::to_string(ctx.any_oversubscribed),
+               std::string(collective_name(c)) + ": no decision-table row measured for " +
+                   std::to_string(ctx.max_node_size) + " ranks per node" +
+                   (ctx.any_oversubscribed ? " (oversubscribed)" : "") + "; following the nearest, " +
+                   row_setting_name(c, row->ranks, row->oversubscribed) + " (" + row->source + ")");
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& config) {
@@ -190,17 +219,14 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
   for (int r = 0; r < ctx->node_size; ++r)
     if (parent[static_cast<std::size_t>(r)] == ctx->node_rank) ctx->tree_children.push_back(r);
 
-  // Oversubscribed: the node's ranks outnumber the CPUs any of them may run on (unknown: be
-  // polite). The same answer on every rank of the node.
-  cpu_set_t node_cpus;
-  CPU_ZERO(&node_cpus);
-  bool known = true;
-  for (int r : mates) {
-    const RankRecord& rec = all[static_cast<std::size_t>(r)];
-    known = known && rec.cpus_known;
-    CPU_OR(&node_cpus, &node_cpus, &rec.cpus);
+  // Oversubscribed: a node's ranks outnumber the CPUs any of them may run on (unknown: be
+  // polite). Every rank works it out alike for every node.
+  for (int node = 0; node < ctx->node_count; ++node) {
+    const bool over = node_oversubscribed(all, ctx->node_members[static_cast<std::size_t>(node)]);
+    if (node == ctx->node_index) ctx->oversubscribed = over;
+    ctx->any_oversubscribed = ctx->any_oversubscribed || over;
   }
-  ctx->oversubscribed = !known || ctx->node_size > CPU_COUNT(&node_cpus);
+  choose_table_rows(*ctx, config);
   ctx->ring_consumed_known.assign(static_cast<std::size_t>(ctx->node_size), 0);
 
   // Decided from values equal on all ranks: the exchange above.
@@ -222,6 +248,17 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
 CommContext::~CommContext() {
   shm.reset();
   if (leaders_comm != MPI_COMM_NULL) PMPI_Comm_free(&leaders_comm);
+}
+
+CommunicatorView CommContext::view() const {
+  CommunicatorView v;
+  v.pmpi_reason = pmpi_reason;
+  v.node_count = node_count;
+  v.node_size = node_size;
+  v.max_node_size = max_node_size;
+  v.any_oversubscribed = any_oversubscribed;
+  v.table_rows = table_rows;
+  return v;
 }
 
 std::string CommContext::describe() const {

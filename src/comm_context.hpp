@@ -4,12 +4,15 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "decision_table.hpp"
 #include "hierarchy.hpp"
+#include "route.hpp"
 #include "placement.hpp"
 
 namespace mcorecoll {
@@ -51,6 +54,11 @@ class CommContext {
   std::vector<int> tree_children;
   // More ranks on this node than CPUs they may run on: waiting ranks must not spin.
   bool oversubscribed = false;
+  // The same of any node of the communicator: equal on every rank, so it may route calls.
+  bool any_oversubscribed = false;
+  // Per collective: the row of its decision table that auto mode follows on this communicator,
+  // chosen by the ranks of its fullest node (decision_table.hpp); null for barrier.
+  std::array<const TableRow*, kCollectiveCount> table_rows = {nullptr, nullptr, nullptr};
 
   // Shared-memory state of this node, created on first use by an algorithm (null before,
   // and null for good if creating it failed: then shm_failed is set and calls go to PMPI).
@@ -82,6 +90,8 @@ class CommContext {
 
   // One paragraph for mcorecoll-info: node, hierarchy, places.
   std::string describe() const;
+  // What route.hpp's explain_routes() needs to know of this communicator.
+  CommunicatorView view() const;
 };
 
 }  // namespace mcorecoll

@@ -125,6 +125,18 @@ Setting size_setting(const std::string& name, const std::string& accepted, std::
           }};
 }
 
+// A size bound of the settings before the decision table: given, it decides for its collective.
+Setting bound_setting(Collective coll, const std::string& name, std::uint64_t Config::*field) {
+  const int i = static_cast<int>(coll);
+  return {name, kAnySize, [i, field](Config& c, const std::string& v) {
+            std::uint64_t x;
+            if (!parse_size(v, &x)) return false;
+            c.*field = x;
+            c.bounds_set[i] = true;
+            return true;
+          }};
+}
+
 std::vector<Setting> make_settings() {
   std::vector<Setting> s;
   s.push_back({"DISABLE", "0 or 1 (also yes/no, true/false, on/off)",
@@ -151,7 +163,9 @@ std::vector<Setting> make_settings() {
     // Only collectives that carry data and have a shared-memory path get a size bound.
     if (coll != Collective::barrier && !algorithm_names(coll).empty()) {
       s.push_back({upper(collective_name(coll)) + "_MAX_BYTES", kAnySize,
-                   [i](Config& c, const std::string& v) { return parse_size(v, &c.max_bytes[i]); }});
+                   [i](Config& c, const std::string& v) {
+                     return parse_size(v, &c.max_bytes[i]) && (c.bounds_set[i] = true);
+                   }});
     }
   }
   s.push_back({"BARRIER_RADIX", "0 (flat fan-in) or an integer from 2 to 64",
@@ -166,8 +180,7 @@ std::vector<Setting> make_settings() {
                           &Config::barrier_all_poll_max));
   s.push_back(int_setting("SPIN", "an integer from 0 to 1000000 (polls before yielding)", 0,
                           1000000, &Config::spin_polls));
-  s.push_back(size_setting("BCAST_CMA_MIN_BYTES", kAnySize, 0, 1ull << 40,
-                           &Config::bcast_cma_min_bytes));
+  s.push_back(bound_setting(Collective::bcast, "BCAST_CMA_MIN_BYTES", &Config::bcast_cma_min_bytes));
   s.push_back(size_setting("BCAST_RELAY_MAX_BYTES",
                            "0 (no relay) or a byte count up to " + std::to_string(kRelayBytes), 0,
                            kRelayBytes, &Config::bcast_relay_max_bytes));
@@ -190,8 +203,7 @@ std::vector<Setting> make_settings() {
                }});
   s.push_back(int_setting("ALLTOALL_READERS", "0 (no cap) or an integer from 1 to 4096", 0, 4096,
                           &Config::alltoall_readers));
-  s.push_back(size_setting("ALLTOALL_CMA_MIN_BYTES", kAnySize, 0, 1ull << 40,
-                           &Config::alltoall_cma_min_bytes));
+  s.push_back(bound_setting(Collective::alltoall, "ALLTOALL_CMA_MIN_BYTES", &Config::alltoall_cma_min_bytes));
   s.push_back(size_setting("ALLTOALL_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40,
                            &Config::alltoall_nodes_max_bytes));
   s.push_back(size_setting("ALLTOALL_STAGE_BYTES",
@@ -245,7 +257,38 @@ const std::vector<Setting>& settings() {
 std::string known_names() {
   std::string names;
   for (const auto& s : settings()) names += (names.empty() ? "" : ", ") + (kPrefix + s.name);
-  return names + ", " + kPrefix + "CONFIG, " + kPrefix + "LIB";
+  return names + ", " + kPrefix + "BCAST_PATHS_NP<N>[_OVERSUBSCRIBED], " + kPrefix +
+         "ALLTOALL_PATHS_NP<N>[_OVERSUBSCRIBED], " + kPrefix + "CONFIG, " + kPrefix + "LIB";
+}
+
+std::string algorithm_list(Collective c) {
+  std::string out;
+  for (const auto& a : algorithm_names(c)) out += (out.empty() ? "" : ", ") + a;
+  return out;
+}
+
+// A row of a decision table: replaces the row of the same node size, or joins the table.
+void apply_row(Config& config, Collective coll, int ranks, bool oversubscribed, const std::string& value,
+               const std::string& where, std::vector<std::string>& errors) {
+  TableRow row;
+  row.ranks = ranks;
+  row.oversubscribed = oversubscribed;
+  row.source = where == "environment" ? "set in the environment" : "set in the tuning file " + where;
+  std::string why;
+  if (!parse_bands(coll, value, &row.bands, &why)) {
+    errors.push_back(where + ": invalid value '" + value + "' for " + kPrefix +
+                     row_setting_name(coll, ranks, oversubscribed) + " (" + why +
+                     "); accepted: size bands in growing order, each a path and the largest size "
+                     "it takes, e.g. \"shm:4K cma:4M pmpi\" (paths: pmpi, " + algorithm_list(coll) + ")");
+    return;
+  }
+  auto& rows = config.tables[static_cast<int>(coll)];
+  for (TableRow& r : rows)
+    if (r.ranks == ranks && r.oversubscribed == oversubscribed) {
+      r = row;
+      return;
+    }
+  rows.push_back(row);
 }
 
 // Applies one value; `where` says where it came from ("MCORECOLL_X" or "file:line").
@@ -256,6 +299,13 @@ void apply(Config& config, const std::string& name, const std::string& value,
     if (!s.apply(config, value))
       errors.push_back(where + ": invalid value '" + value + "' for " + kPrefix + name +
                        "; accepted: " + s.accepted);
+    return;
+  }
+  Collective coll;
+  int ranks = 0;
+  bool oversubscribed = false;
+  if (parse_row_setting_name(name, &coll, &ranks, &oversubscribed)) {
+    apply_row(config, coll, ranks, oversubscribed, value, where, errors);
     return;
   }
   errors.push_back(where + ": unknown setting " + kPrefix + name + "; known settings: " +
@@ -334,6 +384,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.barrier_radix = 0;
   c.barrier_all_poll_max = 8;
   c.spin_polls = 200;
+  for (Collective coll : kAllCollectives) c.tables[static_cast<int>(coll)] = default_rows(coll);
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
   c.bcast_readers = 4;
@@ -385,9 +436,13 @@ std::uint64_t Config::fingerprint() const {
   // Everything that steers routing or the shape of an algorithm; verbose does not.
   h = fnv1a(h, disable ? "1" : "0");
   h = fnv1a(h, stats ? "1" : "0");
-  for (int i = 0; i < kCollectiveCount; ++i) {
+  for (Collective coll : kAllCollectives) {
+    const int i = static_cast<int>(coll);
     h = fnv1a(h, mode[i]);
     h = fnv1a(h, std::to_string(max_bytes[i]));
+    h = fnv1a(h, bounds_set[i] ? "bounds" : "table");
+    for (const TableRow& r : tables[i])
+      h = fnv1a(h, row_setting_name(coll, r.ranks, r.oversubscribed) + "=" + format_bands(coll, r.bands));
   }
   h = fnv1a(h, std::to_string(barrier_radix));
   h = fnv1a(h, std::to_string(barrier_all_poll_max));
@@ -415,7 +470,11 @@ std::string Config::describe() const {
     const int i = static_cast<int>(coll);
     out << kPrefix << upper(collective_name(coll)) << " = " << mode[i] << "\n";
     if (coll != Collective::barrier && !algorithm_names(coll).empty())
-      out << kPrefix << upper(collective_name(coll)) << "_MAX_BYTES = " << max_bytes[i] << "\n";
+      out << kPrefix << upper(collective_name(coll)) << "_MAX_BYTES = " << max_bytes[i]
+          << (bounds_set[i] ? " (given: decides instead of the table)" : " (not given: the table decides)") << "\n";
+    for (const TableRow& r : tables[i])
+      out << kPrefix << row_setting_name(coll, r.ranks, r.oversubscribed) << " = "
+          << format_bands(coll, r.bands) << "    # " << r.source << "\n";
   }
   out << "MCORECOLL_BARRIER_RADIX = " << barrier_radix << "\n";
   out << "MCORECOLL_BARRIER_ALL_POLL_MAX = " << barrier_all_poll_max << "\n";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collective.hpp"
+#include "decision_table.hpp"
 
 namespace mcorecoll {
 
@@ -23,8 +24,15 @@ struct Config {
   std::array<std::string, kCollectiveCount> mode = {"auto", "auto", "auto"};
   // The same, as the router reads it on every call: -1 auto, 0 pmpi, k + 1 algorithm k.
   std::array<int, kCollectiveCount> forced_path = {-1, -1, -1};
-  // Per collective: largest message (bytes of the type signature) the shared-memory paths take
-  // in auto mode; larger calls go to PMPI. Barrier carries no data and has no such bound.
+  // Auto mode's decision table per collective (decision_table.hpp): rows by ranks per node,
+  // the defaults replaced or joined by MCORECOLL_<X>_PATHS_NP<N>[_OVERSUBSCRIBED] rows.
+  std::array<std::vector<TableRow>, kCollectiveCount> tables;
+  // Per collective: set when MCORECOLL_<X>_MAX_BYTES or _CMA_MIN_BYTES was given (environment
+  // or tuning file, the settings before the table): then these bounds decide for every node
+  // size, as they did before, instead of the table.
+  std::array<bool, kCollectiveCount> bounds_set = {false, false, false};
+  // Per collective, with bounds_set: largest message (bytes of the type signature) the
+  // shared-memory paths take in auto mode; larger calls go to PMPI.
   std::array<std::uint64_t, kCollectiveCount> max_bytes = {0, 0, 0};
 
   // Barrier shape: fan-in of the gather tree inside each group (0 = flat: all members report
@@ -36,7 +44,8 @@ struct Config {
   // ranks of a node outnumber its CPUs).
   int spin_polls = 0;
 
-  // Bcast: messages from this size on take the single copy (when the node allows it).
+  // Bcast, with bounds_set: messages from this size on take the single copy (when the node
+  // allows it).
   std::uint64_t bcast_cma_min_bytes = 0;
   // Bcast across nodes: segment size of the pipeline between the node phases and the leaders'
   // PMPI_Bcast (0: the whole message at once).
@@ -47,8 +56,8 @@ struct Config {
   // Bcast readers move in groups of at most this many (0: no cap; kReadersByHierarchyGroup:
   // one group per socket), and the groups start on different parts (reader_schedule.hpp).
   int bcast_readers = 0;
-  // Alltoall inside one node: blocks from this size on take the single copy (when the node
-  // allows it).
+  // Alltoall inside one node, with bounds_set: blocks from this size on take the single copy
+  // (when the node allows it).
   std::uint64_t alltoall_cma_min_bytes = 0;
   // Alltoall: at most this many ranks copy from one rank's staging area (or, single copy, its
   // memory) at once (0: no cap).

@@ -74,7 +74,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
   d.ctx = &ctx;
   Route route;
   if (!ctx.pmpi_reason.empty()) route.reason = ctx.pmpi_reason.c_str();
-  else route = choose_route(c, config, bytes, ctx.node_count > 1);
+  else route = choose_route(c, config, bytes, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]);
   if (route.path != kPmpiPath && !ensure_shm(ctx, config)) {
     route.path = kPmpiPath;
     route.reason = "no shared memory";

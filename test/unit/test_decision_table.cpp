@@ -1,0 +1,155 @@
+#include <catch2/catch.hpp>
+
+#include "decision_table.hpp"
+#include "route.hpp"
+
+using namespace mcorecoll;
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+namespace {
+
+std::vector<Band> bands(Collective c, const std::string& text) {
+  std::vector<Band> out;
+  std::string error;
+  REQUIRE(parse_bands(c, text, &out, &error));
+  return out;
+}
+
+std::string parse_error(Collective c, const std::string& text) {
+  std::vector<Band> out;
+  std::string error;
+  CHECK_FALSE(parse_bands(c, text, &out, &error));
+  return error;
+}
+
+TableRow row(int ranks, bool over, const std::string& text) {
+  TableRow r;
+  r.ranks = ranks;
+  r.oversubscribed = over;
+  r.bands = bands(Collective::bcast, text);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("size bands parse, print back and give each size its path", "[table]") {
+  const std::vector<Band> b = bands(Collective::alltoall, "shm:4K cma:4M pmpi");
+  REQUIRE(b.size() == 2);
+  CHECK(format_bands(Collective::alltoall, b) == "shm:4K cma:4M pmpi");
+  CHECK(band_path(b, 0) == 1);
+  CHECK(band_path(b, 4096) == 1);
+  CHECK(band_path(b, 4097) == 2);
+  CHECK(band_path(b, 4u << 20) == 2);
+  CHECK(band_path(b, (4u << 20) + 1) == 0);
+  CHECK(format_bands(Collective::bcast, bands(Collective::bcast, "shm:16M")) == "shm:16M pmpi");
+  CHECK(bands(Collective::bcast, "pmpi").empty());
+}
+
+TEST_CASE("bad bands are refused with a reason", "[table]") {
+  CHECK(parse_error(Collective::bcast, "shm:4K cma:1K") == "bounds must grow ('cma:1K')");
+  CHECK(parse_error(Collective::bcast, "ring:4K") == "unknown path 'ring'");
+  CHECK(parse_error(Collective::bcast, "shm") == "'shm' needs a bound, as in shm:4K");
+  CHECK(parse_error(Collective::bcast, "shm:lots") == "'lots' is not a byte count");
+  CHECK(parse_error(Collective::bcast, "pmpi shm:4K") == "nothing may follow the closing 'pmpi'");
+  CHECK(parse_error(Collective::bcast, "") == "no bands");
+}
+
+TEST_CASE("a communicator follows the row of its node size, else the nearest", "[table]") {
+  const std::vector<TableRow> rows = {row(2, false, "shm:4K"), row(4, true, "shm:1M"),
+                                      row(8, false, "shm:8K"), row(16, false, "shm:16M")};
+  CHECK(nearest_row(rows, 16, false)->ranks == 16);
+  CHECK(nearest_row(rows, 12, false)->ranks == 16);  // log2: 0.42 from 16, 0.58 from 8
+  CHECK(nearest_row(rows, 128, false)->ranks == 16);
+  CHECK(nearest_row(rows, 3, false)->ranks == 2);
+  CHECK(nearest_row(rows, 4, false)->ranks == 2);  // a tie between 2 and 8: the smaller
+  CHECK(nearest_row(rows, 6, false)->ranks == 8);
+  // Oversubscribed communicators follow oversubscribed rows while there are any.
+  CHECK(nearest_row(rows, 16, true)->ranks == 4);
+  CHECK(nearest_row({row(2, false, "shm:4K")}, 16, true)->ranks == 2);
+  CHECK(nearest_row({}, 2, false) == nullptr);
+}
+
+TEST_CASE("row settings are named by collective, ranks and oversubscription", "[table]") {
+  Collective c;
+  int ranks = 0;
+  bool over = false;
+  CHECK(row_setting_name(Collective::bcast, 16, false) == "BCAST_PATHS_NP16");
+  REQUIRE(parse_row_setting_name("ALLTOALL_PATHS_NP4_OVERSUBSCRIBED", &c, &ranks, &over));
+  CHECK(c == Collective::alltoall);
+  CHECK(ranks == 4);
+  CHECK(over);
+  REQUIRE(parse_row_setting_name("BCAST_PATHS_NP128", &c, &ranks, &over));
+  CHECK((c == Collective::bcast && ranks == 128 && !over));
+  CHECK_FALSE(parse_row_setting_name("BCAST_PATHS_NP", &c, &ranks, &over));
+  CHECK_FALSE(parse_row_setting_name("BCAST_PATHS_NPX", &c, &ranks, &over));
+  CHECK_FALSE(parse_row_setting_name("BARRIER_PATHS_NP2", &c, &ranks, &over));
+  CHECK_FALSE(parse_row_setting_name("BCAST_PATHS_NP0", &c, &ranks, &over));
+}
+
+TEST_CASE("every shipped row parses and its bounds grow", "[table]") {
+  for (Collective c : {Collective::bcast, Collective::alltoall}) {
+    const std::vector<TableRow> rows = default_rows(c);
+    CHECK(rows.size() >= 3);
+    for (const TableRow& r : rows) {
+      CHECK_FALSE(r.source.empty());
+      for (std::size_t k = 1; k < r.bands.size(); ++k) CHECK(r.bands[k].max_bytes > r.bands[k - 1].max_bytes);
+    }
+  }
+}
+
+TEST_CASE("auto mode follows the table row, and the bands shown are the router's", "[table][route]") {
+  const Config config = load_config({}).config;
+  for (Collective c : {Collective::bcast, Collective::alltoall})
+    for (const TableRow& r : config.tables[static_cast<int>(c)])
+      for (bool spans : {false, true})
+        for (std::uint64_t power = 1; power <= (64ull << 20); power *= 2)
+          for (std::uint64_t bytes : {power - 1, power, power + 1}) {  // both sides of every bound
+            const int routed = choose_route(c, config, bytes, spans, &r).path;
+            CHECK(routed == band_path(auto_bands(c, config, spans, &r), bytes));
+            if (!spans) CHECK(routed == band_path(r.bands, bytes));
+          }
+}
+
+TEST_CASE("size bounds given decide instead of the table, as before it", "[table][route]") {
+  const Config config = load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "64K"}}).config;
+  const TableRow r = row(16, false, "shm:16M");
+  CHECK(choose_route(Collective::bcast, config, 65536, false, &r).path == kBcastShm);
+  CHECK(choose_route(Collective::bcast, config, 65537, false, &r).path == 0);
+  CHECK(band_path(auto_bands(Collective::bcast, config, false, &r), 65537) == 0);
+  // The bands shown are the router's in this mode too, across nodes as well.
+  const Config legacy = load_config(Env{{"MCORECOLL_ALLTOALL_MAX_BYTES", "1M"}, {"MCORECOLL_ALLTOALL_CMA_MIN_BYTES", "64K"},
+                                        {"MCORECOLL_ALLTOALL_NODES_MAX_BYTES", "16K"},
+                                        {"MCORECOLL_BCAST_CMA_MIN_BYTES", "8K"}}).config;
+  for (Collective c : {Collective::bcast, Collective::alltoall})
+    for (bool spans : {false, true})
+      for (std::uint64_t power = 1; power <= (4ull << 20); power *= 2)
+        for (std::uint64_t bytes : {power - 1, power, power + 1})
+          CHECK(choose_route(c, legacy, bytes, spans, &r).path == band_path(auto_bands(c, legacy, spans, &r), bytes));
+  // The other collective still follows its table.
+  const TableRow a = {16, false, bands(Collective::alltoall, "shm:4K cma:4M"), "test"};
+  CHECK(choose_route(Collective::alltoall, config, 1 << 20, false, &a).path == kAlltoallCma);
+}
+
+TEST_CASE("a row set in the environment replaces the shipped one or joins the table", "[table][config]") {
+  const ConfigLoad load = load_config(Env{{"MCORECOLL_BCAST_PATHS_NP16", "shm:64K cma:32M"},
+                                          {"MCORECOLL_ALLTOALL_PATHS_NP32_OVERSUBSCRIBED", "pmpi"}});
+  REQUIRE(load.errors.empty());
+  const auto& bcast_rows = load.config.tables[static_cast<int>(Collective::bcast)];
+  const TableRow* r16 = nearest_row(bcast_rows, 16, false);
+  REQUIRE(r16);
+  CHECK(format_bands(Collective::bcast, r16->bands) == "shm:64K cma:32M pmpi");
+  CHECK(r16->source == "set in the environment");
+  CHECK(bcast_rows.size() == default_rows(Collective::bcast).size());
+  const TableRow* r32 = nearest_row(load.config.tables[static_cast<int>(Collective::alltoall)], 32, true);
+  REQUIRE(r32);
+  CHECK(r32->ranks == 32);
+  CHECK(r32->bands.empty());
+  CHECK(load.config.fingerprint() != load_config({}).config.fingerprint());
+}
+
+TEST_CASE("a bad row is refused, naming the setting and what is accepted", "[table][config]") {
+  const ConfigLoad load = load_config(Env{{"MCORECOLL_BCAST_PATHS_NP8", "shm:4K ring:8K"}});
+  REQUIRE(load.errors.size() == 1);
+  CHECK_THAT(load.errors[0], Catch::Contains("MCORECOLL_BCAST_PATHS_NP8") && Catch::Contains("unknown path 'ring'") &&
+                                 Catch::Contains("paths: pmpi, shm, cma"));
+}
