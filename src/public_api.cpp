@@ -6,6 +6,7 @@
 
 #include "comm_context.hpp"
 #include "config.hpp"
+#include "route.hpp"
 #include "runtime.hpp"
 
 #define MCORECOLL_EXPORT __attribute__((visibility("default")))
@@ -45,8 +46,9 @@ MCORECOLL_EXPORT int mcorecoll_describe(MPI_Comm comm, char* text, int length) {
   }
   const mcorecoll::Config& config = mcorecoll::config_or_abort(comm);
   const mcorecoll::CommContext& ctx = mcorecoll::context_for(comm, config);
-  return copy_out("settings:\n" + config.describe() + "communicator:\n" + ctx.describe(), text,
-                  length);
+  return copy_out("settings:\n" + config.describe() + "decisions:\n" +
+                      mcorecoll::explain_routes(config, ctx.view()) + "communicator:\n" + ctx.describe(),
+                  text, length);
 }
 
 }  // extern "C"

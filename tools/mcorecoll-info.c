@@ -154,15 +154,18 @@ int main(int argc, char** argv) {
     char* settings0 = malloc(cap);
     char* settings = malloc(cap);
     char* comm = malloc(cap);
-    section(all, "settings:\n", "communicator:\n", settings0, cap);
+    section(all, "settings:\n", "decisions:\n", settings0, cap);
     printf("Effective settings:\n");
     print_indented(settings0, "  ");
+    /* The decisions are the same on every rank: they are made from values all ranks share. */
+    section(all, "decisions:\n", "communicator:\n", comm, cap);
+    printf("\nDecisions on MPI_COMM_WORLD (the path of each size band, and why):\n%s", comm);
 
     for (int r = 0; r < size; ++r) {
       const char* block = all + offsets[r];
       const char* eol = strchr(block, '\n');
       printf("\nRank %d on host %.*s:\n", r, (int)(eol - block), block);
-      section(block, "settings:\n", "communicator:\n", settings, cap);
+      section(block, "settings:\n", "decisions:\n", settings, cap);
       if (strcmp(settings, settings0) != 0) {
         printf("  settings (differ from rank 0's):\n");
         print_indented(settings, "    ");
