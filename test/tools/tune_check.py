@@ -7,7 +7,8 @@ file in MCORECOLL_CONFIG.
     tune_check.py --flavor F --mpirun PATH --bench PATH --tuner PATH
                   [--expect-setting KEY=VALUE]... [--expect-change] -- TUNER_ARGS...
 
---expect-setting: the file must set KEY to VALUE. --expect-change: the same job without the
+--expect-setting: the file must set KEY to VALUE (KEY ending in '*': the first key that starts
+so). --expect-change: the same job without the
 file must take other paths (the file changed the library's decisions).
 """
 import argparse
@@ -43,25 +44,42 @@ def read_tuning(path):
     return settings
 
 
+def row_bands(settings, coll):
+    """The file's decision-table row for the job's process count: [(max_bytes, path)]."""
+    value = settings.get(f"{coll}_paths_np{NP}")
+    if value is None:
+        raise ValueError(f"the file has no {coll}_paths_np{NP} row for the job's {NP} ranks")
+    bands = []
+    for item in value.split():
+        path, _, bound = item.partition(":")
+        if bound:
+            bands.append((parse_size(bound), path))
+    return bands
+
+
 def expected_path(settings, coll, size):
-    """The path the library's router must pick for this size, from the file's settings (the
-    tuner writes every setting this needs)."""
+    """The path the library's router must pick for this size, from the file alone (the tuner
+    writes every setting this needs: a table row per process count)."""
     mode = settings.get(coll, "auto")
     if mode != "auto" or coll == "barrier":
         return "shm" if mode == "auto" else mode
-    if size > parse_size(settings[f"{coll}_max_bytes"]):
-        return "pmpi"
-    if coll != "barrier" and size >= parse_size(settings[f"{coll}_cma_min_bytes"]):
-        return "cma"
-    return "shm"
+    for bound, path in row_bands(settings, coll):
+        if size <= bound:
+            return path
+    return "pmpi"
 
 
 def probe_sizes(settings, coll):
-    """Sizes on both sides of the file's threshold: the largest shared-memory size and twice it."""
-    if settings.get(coll, "auto") != "auto":
+    """Sizes on both sides of every bound of the row: from the smallest bound to twice the
+    largest, doubling, as the bench will run them."""
+    if settings.get(coll, "auto") != "auto" or not row_bands(settings, coll):
         return [1024]
-    top = parse_size(settings[f"{coll}_max_bytes"])
-    return [top] if top * 2 > MAX_PROBE else [top, top * 2]
+    bounds = [b for b, _ in row_bands(settings, coll)]
+    sizes, size = [], bounds[0]
+    while size <= min(2 * bounds[-1], MAX_PROBE):
+        sizes.append(size)
+        size *= 2
+    return sizes
 
 
 def run_job(a, coll, sizes, config):
@@ -122,6 +140,8 @@ def main():
         settings = read_tuning(config)
         for item in a.expect_setting:
             key, _, value = item.partition("=")
+            if key.endswith("*"):  # the first key with this prefix
+                key = next((k for k in sorted(settings) if k.startswith(key[:-1])), key)
             if settings.get(key) != value:
                 failures.append(f"the file sets {key} = {settings.get(key)}, expected {value}")
 
