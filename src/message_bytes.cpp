@@ -3,6 +3,7 @@
 #include <string>
 
 #include "log.hpp"
+#include "named_types.hpp"
 #include "runtime.hpp"
 
 namespace mcorecoll {
@@ -27,16 +28,20 @@ Layout layout_of(MPI_Datatype type) {
   return l;
 }
 
-// True when one element of `type` is its size bytes, gap-free and in signature order, starting
-// at its true lower bound. Decided from size and true extent for every type, named ones
-// included: a named type is not necessarily gap-free (MPI_DOUBLE_INT is 12 bytes of data in a
-// 16-byte extent), and the gaps of a receive buffer must not be written. Derived types must
-// also keep signature order: only the combiners whose layout is plain are followed.
+// True when one element of `type` (`l`: its layout) is its size bytes, gap-free and in
+// signature order, starting at its true lower bound. Decided from size and true extent for
+// every type, named ones included: a named type is not necessarily gap-free (MPI_DOUBLE_INT is
+// 12 bytes of data in a 16-byte extent), and the gaps of a receive buffer must not be written.
+// Derived types must also keep signature order: only the combiners whose layout is plain are
+// followed. Named gap-free types are remembered (named_types.hpp).
 bool element_contiguous(MPI_Datatype type, const Layout& l) {
   if (l.true_extent != l.size) return false;
   int integers, addresses, types, combiner;
   PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner);
-  if (combiner == MPI_COMBINER_NAMED) return true;
+  if (combiner == MPI_COMBINER_NAMED) {
+    remember_named_layout(type, {l.extent, l.true_lb, l.true_extent, l.size});
+    return true;
+  }
   if (combiner != MPI_COMBINER_DUP && combiner != MPI_COMBINER_CONTIGUOUS &&
       combiner != MPI_COMBINER_RESIZED)
     return false;
@@ -55,11 +60,16 @@ bool element_contiguous(MPI_Datatype type, const Layout& l) {
 
 }  // namespace
 
-bool contiguous_layout(MPI_Datatype type, int count, MPI_Aint* offset) {
+bool contiguous_layout(MPI_Datatype type, int count, std::uint64_t bytes, MPI_Aint* offset) {
+  *offset = 0;
+  if (count <= 0 || bytes == 0) return true;  // nothing moves
+  if (const NamedLayout* named = find_named_layout(type)) {  // the common case: no query
+    *offset = named->true_lb;
+    return named->true_extent == named->size && (count == 1 || named->extent == named->size);
+  }
   const Layout l = layout_of(type);
   *offset = l.true_lb;
-  if (count == 0 || l.size == 0) return true;
-  if (count > 1 && l.extent != l.size) return false;
+  if (l.true_extent != l.size || (count > 1 && l.extent != l.size)) return false;
   return element_contiguous(type, l);
 }
 
@@ -67,7 +77,7 @@ MessageBytes::MessageBytes(void* buffer, int count, MPI_Datatype type, std::uint
                            MPI_Comm comm)
     : buffer_(buffer), count_(count), type_(type), bytes_(bytes), comm_(comm) {
   MPI_Aint offset = 0;
-  if (contiguous_layout(type, count, &offset)) {
+  if (contiguous_layout(type, count, bytes, &offset)) {
     data_ = static_cast<char*>(buffer) + offset;  // MPI_BOTTOM + absolute address works too
   } else {
     packed_.resize(bytes);

@@ -47,8 +47,11 @@ struct AlltoallBytes {
   MessageBytes send;
 };
 
-// Whether `count` elements of `type` occupy [lower bound, lower bound + count x size) in
-// signature order; sets *offset to the true lower bound. Conservative: unknown layouts say no.
-bool contiguous_layout(MPI_Datatype type, int count, MPI_Aint* offset);
+// Whether `count` elements of `type` (`bytes` of signature in all) occupy [true lower bound,
+// true lower bound + bytes) in signature order, for every type, named or derived: decided from
+// size, extent and true extent, and for derived types from how they were built (a gap-free
+// struct may still be out of signature order). Sets *offset to the true lower bound.
+// Conservative: unknown layouts say no.
+bool contiguous_layout(MPI_Datatype type, int count, std::uint64_t bytes, MPI_Aint* offset);
 
 }  // namespace mcorecoll
