@@ -9,6 +9,7 @@
 #include "config.hpp"
 #include "message_bytes.hpp"
 #include "node_shm.hpp"
+#include "pool_lease.hpp"
 #include "reader_schedule.hpp"
 #include "single_copy.hpp"
 #include "wait.hpp"
@@ -16,19 +17,43 @@
 namespace mcorecoll {
 namespace {
 
-constexpr int kWarmCells = 8;  // ring cells in use when every rank has a CPU (all slots are)
+constexpr std::uint64_t kWarmCells = 8;  // ring cells in use when every rank has a CPU (all slots are)
 
-// Where ring chunk `g` lives: a message that fits one line goes to the line slots, side by
-// side, so that a reader running through them is helped by the prefetcher; a larger one to the
-// cells. `window`: the slots or cells in use.
+// Where ring chunk `g` lives: its flag (the chunk number plus one), then its data.
 struct RingSpot {
   std::atomic<std::uint64_t>* flag;
   char* data;
 };
-RingSpot spot_of(NodeShm& shm, std::uint64_t g, bool in_slots, std::uint64_t window) {
-  const int i = static_cast<int>(g % window);
-  if (in_slots) return {&shm.slot_flag(i), shm.slot_data(i)};
-  return {&shm.cell_flag(i), shm.cell_data(i)};
+
+// The cells a message goes through, `window` of them: a message that fits one line goes to the
+// communicator's one-line slots, side by side, so that a reader running through them is helped
+// by the prefetcher; a larger one to the cells the communicator leases from the node's pool
+// (pool_lease.hpp), or, when the pool has no room, through the slots in line-sized chunks.
+struct RingCells {
+  char* base;
+  std::uint64_t stride, cell_bytes, window;
+  RingSpot spot(std::uint64_t g) const {
+    char* at = base + (g % window) * stride;
+    return {reinterpret_cast<std::atomic<std::uint64_t>*>(at), at + 8};
+  }
+};
+
+RingCells slot_cells(NodeShm& shm) { return {shm.slots(), kLineBytes, kSlotBytes, kSlots}; }
+
+RingCells cells_for(CommContext& ctx, const Config& config, Waiter& waiter, std::uint64_t size) {
+  NodeShm& shm = *ctx.shm;
+  if (size <= kSlotBytes) return slot_cells(shm);
+  // How far the source may run ahead, in cells. Measured (README, "Performance"): with a CPU
+  // per rank, few cells keep the lines warm (many cost 2x at np 2); when ranks outnumber CPUs,
+  // readers wait for a time slice and the source must not stall on them (many cells win 2-4x
+  // at np 4 on 2 cores). Every rank of a node agrees on `oversubscribed`.
+  const std::uint64_t window = ctx.oversubscribed ? static_cast<std::uint64_t>(config.ring_cells)
+                                                  : std::min<std::uint64_t>(config.ring_cells, kWarmCells);
+  const std::uint64_t cell = std::min<std::uint64_t>(config.ring_cell_bytes, (size + kLineBytes - 1) / kLineBytes * kLineBytes);
+  const std::uint64_t cells = std::min(window, (size + cell - 1) / cell);
+  if (!ensure_lease(ctx, LeaseKind::ring, cells, cell, waiter)) return slot_cells(shm);
+  const Lease& lease = ctx.leases[static_cast<int>(LeaseKind::ring)];
+  return {shm.pool().at(lease.offset), ring_stride(lease.shape[1]), lease.shape[1], lease.shape[0]};
 }
 
 // The leader of each node rank's group at the node's coarsest level (sockets; else NUMA
@@ -84,9 +109,9 @@ ReaderGroups groups_of_readers(const CommContext& ctx, const Config& config, int
 // the source fills the next round meanwhile. Inside a round its group starts at its own chunk and
 // goes round (the paper's rotating schedule), and it says it is done once per round.
 void read_ring(CommContext& ctx, const Config& config, Waiter& waiter, char* data,
-               std::uint64_t size, int source, bool in_slots, std::uint64_t window) {
+               std::uint64_t size, int source, const RingCells& ring) {
   NodeShm& shm = *ctx.shm;
-  const std::uint64_t cell = shm.ring().cell_bytes;
+  const std::uint64_t cell = ring.cell_bytes, window = ring.window;
   const std::uint64_t chunks = (size + cell - 1) / cell;
   int group = 0, groups = 1;
   if (chunks > 1) {  // one chunk leaves no order to choose
@@ -101,7 +126,7 @@ void read_ring(CommContext& ctx, const Config& config, Waiter& waiter, char* dat
     for (std::uint64_t step = 0; step < in_round; ++step) {
       const std::uint64_t j = begin + rotating_part(group, step, in_round);
       const std::uint64_t g = ctx.ring_chunks + j;  // ring chunk number, alike on every rank
-      const RingSpot spot = spot_of(shm, g, in_slots, window);
+      const RingSpot spot = ring.spot(g);
       waiter.wait_for(*spot.flag, g + 1);
       std::memcpy(data + j * cell, spot.data, static_cast<std::size_t>(std::min(cell, size - j * cell)));
     }
@@ -114,18 +139,9 @@ void read_ring(CommContext& ctx, const Config& config, Waiter& waiter, char* dat
 void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* data,
                 std::uint64_t size, int source) {
   NodeShm& shm = *ctx.shm;
-  const RingGeometry& ring = shm.ring();
-  // How far the source may run ahead, in cells (messages of one line use all the slots).
-  // Measured (README, "Performance"): with a
-  // CPU per rank, few cells keep the lines warm (many cost 2x at np 2); when ranks outnumber
-  // CPUs, readers wait for a time slice and the source must not stall on them (many cells win
-  // 2-4x at np 4 on 2 cores). Every rank of a node agrees on `oversubscribed`.
-  const std::uint64_t cell = ring.cell_bytes;
-  const std::uint64_t cells = static_cast<std::uint64_t>(
-      ctx.oversubscribed ? ring.cells : std::min(ring.cells, kWarmCells));
+  const RingCells ring = cells_for(ctx, config, waiter, size);
+  const std::uint64_t cell = ring.cell_bytes, window = ring.window;
   const std::uint64_t chunks = (size + cell - 1) / cell;
-  const bool in_slots = size <= kSlotBytes;  // then one chunk
-  const std::uint64_t window = in_slots ? kSlots : cells;
   const std::uint64_t first = ctx.ring_chunks;
   if (ctx.node_rank != source) {
     // A rank that fills chunk `first` is done with every chunk before it (its earlier calls
@@ -136,9 +152,9 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
     // group. Every rank of the node decides alike (same size, same hierarchy).
     if (size <= config.bcast_relay_max_bytes && chunks == 1 &&
         group_leader(ctx, ctx.node_rank) != group_leader(ctx, source))
-      relay_reader(ctx, waiter, data, static_cast<std::size_t>(size), spot_of(shm, first, in_slots, window), first);
+      relay_reader(ctx, waiter, data, static_cast<std::size_t>(size), ring.spot(first), first);
     else
-      read_ring(ctx, config, waiter, data, size, source, in_slots, window);
+      read_ring(ctx, config, waiter, data, size, source, ring);
     ctx.ring_chunks = first + chunks;
     return;
   }
@@ -146,7 +162,8 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
     const std::uint64_t g = first + j;
     // The slot's or cell's previous chunk must be done with on every rank. Looking at a reader's
     // `consumed` fetches its line, and makes the reader's next store to it wait (stores
-    // become visible in order), so the source first asks what it already knows.
+    // become visible in order), so the source first asks what it already knows. (Chunks of an
+    // earlier lease count too: waiting for them is only cautious.)
     if (g >= window) {
       for (int r = 0; r < ctx.node_size; ++r) {
         std::uint64_t& known = ctx.ring_consumed_known[static_cast<std::size_t>(r)];
@@ -158,7 +175,7 @@ void ring_phase(CommContext& ctx, const Config& config, Waiter& waiter, char* da
         known = shm.consumed(r).load(std::memory_order_acquire);
       }
     }
-    const RingSpot spot = spot_of(shm, g, in_slots, window);
+    const RingSpot spot = ring.spot(g);
     std::memcpy(spot.data, data + j * cell, static_cast<std::size_t>(std::min(cell, size - j * cell)));
     spot.flag->store(g + 1, std::memory_order_release);
   }

@@ -246,6 +246,7 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
 }
 
 CommContext::~CommContext() {
+  drop_leases(*this);
   shm.reset();
   if (leaders_comm != MPI_COMM_NULL) PMPI_Comm_free(&leaders_comm);
 }

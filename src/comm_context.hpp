@@ -14,6 +14,7 @@
 #include "hierarchy.hpp"
 #include "route.hpp"
 #include "placement.hpp"
+#include "pool_lease.hpp"
 
 namespace mcorecoll {
 
@@ -64,6 +65,8 @@ class CommContext {
   // and null for good if creating it failed: then shm_failed is set and calls go to PMPI).
   std::unique_ptr<NodeShm> shm;
   bool shm_failed = false;
+  // The ring's and the staging areas' leases from the node's pool (pool_lease.hpp).
+  Lease leases[2];
 
   // Sequence number of the last shared-memory operation on this communicator; flags carry it.
   std::uint64_t seq = 0;

@@ -209,6 +209,8 @@ std::vector<Setting> make_settings() {
   s.push_back(size_setting("ALLTOALL_STAGE_BYTES",
                            "a byte count from 4K to 64M, optionally with a K or M suffix", 4096,
                            64u << 20, &Config::alltoall_stage_bytes));
+  s.push_back(size_setting("POOL_MAX_BYTES", "a byte count from 1M to 1T, optionally with a K, M, G or T suffix",
+                           1ull << 20, 1ull << 40, &Config::pool_max_bytes));
   s.push_back({"SEGMENT", "auto, memfd, posix", [](Config& c, const std::string& v) {
                  if (v == "auto") c.segment = SegmentKind::automatic;
                  else if (v == "memfd") c.segment = SegmentKind::memfd;
@@ -402,6 +404,10 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.alltoall_readers = 4;
   c.ring_cells = 64;
   c.ring_cell_bytes = 8 << 10;
+  // The pool's memory is reserved only as communicators lease it: this bounds it. Enough for
+  // the largest leases of a 128-rank node (128 staging areas of 64 KiB, a 64-cell ring) 30
+  // times over; not measured on such a node.
+  c.pool_max_bytes = 256ull << 20;
 
   const std::size_t prefix_len = std::strlen(kPrefix);
   for (const auto& [name, value] : env)
@@ -455,6 +461,7 @@ std::uint64_t Config::fingerprint() const {
   h = fnv1a(h, std::to_string(alltoall_cma_min_bytes));
   h = fnv1a(h, std::to_string(ring_cell_bytes));
   h = fnv1a(h, segment_kind_name(segment));
+  h = fnv1a(h, std::to_string(pool_max_bytes));
   h = fnv1a(h, test_topology);
   for (int pu : test_binding) h = fnv1a(h, std::to_string(pu));
   h = fnv1a(h, std::to_string(test_node_size));
@@ -489,6 +496,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_ALLTOALL_NODES_MAX_BYTES = " << alltoall_nodes_max_bytes << "\n";
   out << "MCORECOLL_ALLTOALL_STAGE_BYTES = " << alltoall_stage_bytes << "\n";
   out << "MCORECOLL_SEGMENT = " << segment_kind_name(segment) << "\n";
+  out << "MCORECOLL_POOL_MAX_BYTES = " << pool_max_bytes << "\n";
   out << "MCORECOLL_RING_CELLS = " << ring_cells << "\n";
   out << "MCORECOLL_RING_CELL_BYTES = " << ring_cell_bytes << "\n";
   if (!test_topology.empty()) out << "MCORECOLL_TEST_TOPOLOGY = " << test_topology << "\n";

@@ -67,6 +67,8 @@ struct Config {
   // Alltoall: each rank's staging area; a round moves a tile of every block, area / ranks bytes.
   std::uint64_t alltoall_stage_bytes = 0;
   SegmentKind segment = SegmentKind::automatic;
+  // The node's pool of ring cells and staging areas (node_pool.hpp): its size at most.
+  std::uint64_t pool_max_bytes = 0;
   // The shared ring that copy-in/copy-out stages through: cells and bytes per cell.
   int ring_cells = 0;
   std::uint64_t ring_cell_bytes = 0;

@@ -142,6 +142,9 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
       fall_back(d, Collective::alltoall, "more ranks than bytes in half a staging area (MCORECOLL_ALLTOALL_STAGE_BYTES)");
     if (d.ctx->node_count > 1 && static_cast<std::uint64_t>(d.ctx->max_node_size) * half > kMaxShmBytes)
       fall_back(d, Collective::alltoall, "a node's staging areas hold 2 GiB or more (MCORECOLL_ALLTOALL_STAGE_BYTES)");
+    // Decided by the node leader for every rank of the node (the whole communicator here).
+    if (d.path == kAlltoallShm && !staging_ready(*d.ctx, config, block))
+      fall_back(d, Collective::alltoall, "the node's buffer pool is full (MCORECOLL_POOL_MAX_BYTES)");
   }
   if (d.count) count_call(Collective::alltoall, d.path, total);
   if (d.path == kPmpiPath)

@@ -1,7 +1,11 @@
-// The shared-memory segment of one communicator on one node: per-rank control lines, each on
-// its own 128-byte line (the adjacent-line prefetcher pairs 64-byte lines) and written by one
-// rank only, placed on the NUMA domain of the rank that owns it; then the bcast's one-line
-// slots, the ring's cells, the alltoall staging areas and the leader's inbox.
+// The shared-memory segment of one communicator on one node: what must be per communicator,
+// a few pages per rank. Per-rank control lines, each on its own 128-byte line (the
+// adjacent-line prefetcher pairs 64-byte lines) and written by one rank only, placed on the
+// NUMA domain of the rank that owns it; a common page of lease lines; the bcast's one-line
+// slots. The buffers that move larger data (ring cells, staging areas) are leased from the
+// node's pool (node_pool.hpp, pool_lease.hpp). Only communicators that span nodes and may take
+// the leaders' alltoall exchange keep fixed staging areas and an inbox here, and a communicator
+// that cannot have the node pool gets a private pool at the segment's end.
 #pragma once
 
 #include <mpi.h>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "node_pool.hpp"
 #include "shm_layout.hpp"
 
 namespace mcorecoll {
@@ -23,15 +28,19 @@ inline bool reached(std::uint64_t value, std::uint64_t target) {
   return static_cast<std::int64_t>(value - target) >= 0;
 }
 
-// The ring of data cells that copy-in/copy-out collectives stage through. Every cell starts
-// with its flag, and its data follows in the same line, so a small message arrives with the
-// flag in one cache-line transfer.
-struct RingGeometry {
-  int cells = 0;
-  std::size_t cell_bytes = 0;  // data bytes per cell
-  std::size_t stage_bytes = 0;  // per-rank staging area (alltoall), a multiple of 4096
-  std::size_t inbox_bytes = 0;  // the node leader's inbox (alltoall across nodes), or 0
-  std::size_t stride() const { return (8 + cell_bytes + kLineBytes - 1) / kLineBytes * kLineBytes; }
+// What a segment holds beyond its control pages and slots.
+struct SegmentExtras {
+  std::size_t stage_bytes = 0;         // per rank: fixed staging for the leaders' exchange, or 0
+  std::size_t inbox_bytes = 0;         // the node leader's inbox for that exchange, or 0
+  std::size_t private_pool_bytes = 0;  // a private pool (no node pool), or 0
+};
+
+// A line written by the node leader when a lease of the communicator changes (pool_lease.hpp).
+struct LeaseLine {
+  std::atomic<std::uint64_t> generation;
+  std::uint64_t offset;    // in the pool, or NodePool::kNoSpace: no new lease this time
+  std::uint64_t bytes;
+  std::uint64_t shape[2];  // what the lease holds (pool_lease.hpp)
 };
 
 class NodeShm {
@@ -40,11 +49,11 @@ class NodeShm {
   // (communicator rank `leader`). On failure anywhere (a full /dev/shm, no permission, ...)
   // every rank returns null and `why` says what happened; on success `why` says why the
   // segment is not a memfd when `kind` allowed one (empty otherwise). `numa_os` gives the NUMA
-  // domain (OS index, -1 unknown) of every node rank, and the node's size; the ring's cells
-  // are spread over those domains in turn (the paper's NUMA-segmented staging buffer).
+  // domain (OS index, -1 unknown) of every node rank, and the node's size. `pool`: the node
+  // pool, or null for a private one (extras.private_pool_bytes).
   static std::unique_ptr<NodeShm> create(MPI_Comm comm, int leader, const std::vector<int>& numa_os,
-                                         const RingGeometry& ring, SegmentKind kind,
-                                         std::string* why);
+                                         const SegmentExtras& extras, NodePool* pool,
+                                         SegmentKind kind, std::string* why);
   ~NodeShm();
   NodeShm(const NodeShm&) = delete;
   NodeShm& operator=(const NodeShm&) = delete;
@@ -65,47 +74,35 @@ class NodeShm {
   std::atomic<std::uint64_t>& delivered() { return line(0, 6); }
   // Alltoall: how many ranks read node rank r's staging area right now (written by all).
   std::atomic<std::uint64_t>& readers(int r) { return line(r, 7); }
+  // The generation of the ring's lease that node rank r has read (pool_lease.cpp).
+  std::atomic<std::uint64_t>& lease_seen(int r) { return line(r, 8); }
   // Bcast, small messages: the relay area of node rank r, leader of a group (socket) that the
   // source is not in. Its flag (the ring chunk it holds, plus one), then kRelayBytes of data
   // from the same line on, in r's own page, so that its group reads it locally.
-  std::atomic<std::uint64_t>& relay_flag(int r) { return line(r, 8); }
-  char* relay_data(int r) { return reinterpret_cast<char*>(&line(r, 8)) + 8; }
+  std::atomic<std::uint64_t>& relay_flag(int r) { return line(r, kRelayLine); }
+  char* relay_data(int r) { return reinterpret_cast<char*>(&line(r, kRelayLine)) + 8; }
 
-  // Slot i of the small-message ring: its flag (as a cell's), then kSlotBytes of data.
-  std::atomic<std::uint64_t>& slot_flag(int i) {
-    return *reinterpret_cast<std::atomic<std::uint64_t>*>(slot(i));
+  // The lease lines of the common page: 0 the ring's, 1 the staging areas'.
+  LeaseLine& lease_line(int kind) {
+    return *reinterpret_cast<LeaseLine*>(common() + static_cast<std::size_t>(kind) * kLineBytes);
   }
-  char* slot_data(int i) { return slot(i) + 8; }
+  // The first of the kSlots one-line slots (flag, then kSlotBytes of data each).
+  char* slots() { return common() + kCommonBytes; }
 
-  // Cell i of the ring: its flag (the ring chunk it holds, plus one) and its data.
-  std::atomic<std::uint64_t>& cell_flag(int i) {
-    return *reinterpret_cast<std::atomic<std::uint64_t>*>(cell(i));
-  }
-  char* cell_data(int i) { return cell(i) + 8; }
-  const RingGeometry& ring() const { return ring_; }
+  // Fixed staging (communicators that take the leaders' exchange): node rank r's area, written
+  // by r only, read by everyone; and half `h` of the node leader's inbox.
+  char* stage(int r) { return slots() + kSlots * kLineBytes + static_cast<std::size_t>(r) * extras_.stage_bytes; }
+  std::size_t stage_bytes() const { return extras_.stage_bytes; }
+  char* inbox(int h) { return stage(ranks_) + static_cast<std::size_t>(h) * (extras_.inbox_bytes / 2); }
+  std::size_t inbox_half_bytes() const { return extras_.inbox_bytes / 2; }
 
-  // Node rank r's staging area: written by r only, read by everyone.
-  char* stage(int r) {
-    return cell(ring_.cells) + static_cast<std::size_t>(r) * ring_.stage_bytes;
-  }
-  std::size_t stage_bytes() const { return ring_.stage_bytes; }
-
-  // Half `h` (0 or 1) of the node leader's inbox: written by the leader, read by everyone.
-  char* inbox(int h) {
-    return stage(ranks_) + static_cast<std::size_t>(h) * (ring_.inbox_bytes / 2);
-  }
-  std::size_t inbox_half_bytes() const { return ring_.inbox_bytes / 2; }
+  // Where this communicator's leases come from.
+  NodePool& pool() { return *pool_; }
 
  private:
-  NodeShm(void* base, std::size_t bytes, int ranks, const RingGeometry& ring)
-      : base_(static_cast<char*>(base)), bytes_(bytes), ranks_(ranks), ring_(ring) {}
-  char* slot(int i) {
-    return base_ + static_cast<std::size_t>(ranks_) * kRankBlockBytes + static_cast<std::size_t>(i) * kLineBytes;
-  }
-  char* cell(int i) {
-    return base_ + static_cast<std::size_t>(ranks_) * kRankBlockBytes + kSlots * kLineBytes +
-           static_cast<std::size_t>(i) * ring_.stride();
-  }
+  NodeShm(void* base, std::size_t bytes, int ranks, const SegmentExtras& extras)
+      : base_(static_cast<char*>(base)), bytes_(bytes), ranks_(ranks), extras_(extras) {}
+  char* common() { return base_ + static_cast<std::size_t>(ranks_) * kRankBlockBytes; }
   std::atomic<std::uint64_t>& line(int r, int index) {
     return *reinterpret_cast<std::atomic<std::uint64_t>*>(
         base_ + static_cast<std::size_t>(r) * kRankBlockBytes + static_cast<std::size_t>(index) * kLineBytes);
@@ -113,11 +110,12 @@ class NodeShm {
   char* base_;
   std::size_t bytes_;
   int ranks_;
-  RingGeometry ring_;
+  SegmentExtras extras_;
+  NodePool* pool_ = nullptr;
+  std::unique_ptr<NodePool> private_pool_;
 };
 
-// A unique, identifiable segment name: user, job and creator, e.g.
-// "/mcorecoll-0-1711603713-4242-3", so that a crash leaves leftovers one can attribute.
-std::string segment_name(unsigned uid, const std::string& job, long pid, unsigned long serial);
+// The bytes of a segment for `ranks` ranks, before its private pool (page-aligned).
+std::size_t segment_bytes_before_pool(int ranks, const SegmentExtras& extras);
 
 }  // namespace mcorecoll

@@ -11,6 +11,7 @@
 #include "config.hpp"
 #include "log.hpp"
 #include "node_shm.hpp"
+#include "pool_lease.hpp"
 #include "single_copy.hpp"
 #include "stats.hpp"
 
@@ -150,17 +151,34 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   for (const RankPlace& rp : ctx.places)
     if (rp.node == ctx.node_index) numa_os[static_cast<std::size_t>(rp.node_rank)] = rp.place.numa_os;
   std::string why;
-  RingGeometry ring;
-  ring.cells = config.ring_cells;
-  ring.cell_bytes = config.ring_cell_bytes;
-  ring.stage_bytes = staging_area_bytes(config);
+  SegmentExtras extras;
   // A round's data from other nodes for every rank of this node: at most one half staging
-  // area's worth per rank, double-buffered like the staging areas.
-  // Only where the leaders' exchange can be taken at all (forced, or a bound above 0).
+  // area's worth per rank, double-buffered like the staging areas. Only where the leaders'
+  // exchange can be taken at all (forced, or a bound above 0), with fixed staging areas: their
+  // tiles must be alike on every node.
   const int alltoall_mode = config.forced_path[static_cast<int>(Collective::alltoall)];
-  if (ctx.node_count > 1 && (alltoall_mode > 0 || (alltoall_mode < 0 && config.alltoall_nodes_max_bytes > 0)))
-    ring.inbox_bytes = static_cast<std::size_t>(ctx.node_size) * ring.stage_bytes;
-  ctx.shm = NodeShm::create(ctx.comm, ctx.node_leader(), numa_os, ring, config.segment, &why);
+  if (ctx.node_count > 1 && (alltoall_mode > 0 || (alltoall_mode < 0 && config.alltoall_nodes_max_bytes > 0))) {
+    extras.stage_bytes = staging_area_bytes(config);
+    extras.inbox_bytes = static_cast<std::size_t>(ctx.node_size) * extras.stage_bytes;
+  }
+  // Ring cells and staging areas come from the node's pool; where it cannot be had (memfd or
+  // /proc refused), from a private one in the segment, large enough for the largest ring and
+  // staging leases and a lease growing next to each (the memory of before, twice).
+  NodePool* pool = nullptr;
+  if (config.segment != SegmentKind::posix) {
+    std::string pool_why;
+    pool = share_node_pool(ctx.comm, ctx.node_leader(), config.pool_max_bytes, &pool_why);
+    if (!pool && config.verbose >= 1 && ctx.rank == 0)
+      say_once("no-node-pool", pool_why + "; each communicator gets a private pool in its segment");
+  }
+  if (!pool) {
+    const std::uint64_t page = NodePool::kPage, line = 128;
+    const std::uint64_t ring = (static_cast<std::uint64_t>(config.ring_cells) * ring_stride(config.ring_cell_bytes) + line + page - 1) / page * page;
+    const std::uint64_t staging = (static_cast<std::uint64_t>(ctx.node_size) * staging_area_bytes(config) + line + page - 1) / page * page;
+    const std::uint64_t leases = 2 * (ring + staging);
+    extras.private_pool_bytes = NodePool::header_bytes(leases + page) + leases;
+  }
+  ctx.shm = NodeShm::create(ctx.comm, ctx.node_leader(), numa_os, extras, pool, config.segment, &why);
   if (ctx.shm) {
     if (!why.empty() && config.verbose >= 1 && ctx.rank == 0) say_once("segment-fallback", why);
     return true;

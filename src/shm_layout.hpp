@@ -8,8 +8,12 @@ namespace mcorecoll {
 
 constexpr std::size_t kLineBytes = 128;
 constexpr std::size_t kRankBlockBytes = 4096;  // one page per rank, so mbind can place it
-// Bytes a rank's bcast relay slot holds: the rest of its page after its eight control lines.
-constexpr std::size_t kRelayBytes = kRankBlockBytes - 8 * kLineBytes - 8;
+// A rank's page: nine control lines, then its bcast relay area (a flag, then kRelayBytes of
+// data: the rest of the page).
+constexpr int kRelayLine = 9;
+constexpr std::size_t kRelayBytes = kRankBlockBytes - kRelayLine * kLineBytes - 8;
+// The common page of a communicator's segment (its lease lines).
+constexpr std::size_t kCommonBytes = 4096;
 // Bcast: messages up to kSlotBytes travel in one-line slots (flag, then data), kSlots of them
 // side by side after the ranks' pages.
 constexpr std::size_t kSlots = 64;

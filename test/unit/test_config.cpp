@@ -141,9 +141,9 @@ TEST_CASE("bcast thresholds and ring geometry", "[config]") {
   CHECK(load.config.ring_cell_bytes == 8192);
   CHECK(mentions(load_config(Env{{"MCORECOLL_RING_CELL_BYTES", "512"}}).errors, "from 1K to 16M"));
   CHECK(load_config(Env{{"MCORECOLL_BCAST_SEGMENT_BYTES", "0"}}).config.bcast_segment_bytes == 0);
-  CHECK(load_config(Env{}).config.bcast_relay_max_bytes == 3064);
+  CHECK(load_config(Env{}).config.bcast_relay_max_bytes == 2936);
   CHECK(load_config(Env{{"MCORECOLL_BCAST_RELAY_MAX_BYTES", "0"}}).config.bcast_relay_max_bytes == 0);
-  CHECK(mentions(load_config(Env{{"MCORECOLL_BCAST_RELAY_MAX_BYTES", "4K"}}).errors, "0 (no relay) or a byte count up to 3064"));
+  CHECK(mentions(load_config(Env{{"MCORECOLL_BCAST_RELAY_MAX_BYTES", "4K"}}).errors, "0 (no relay) or a byte count up to 2936"));
   CHECK(load_config(Env{{"MCORECOLL_BCAST_RELAY_MAX_BYTES", "0"}}).config.fingerprint() !=
         load_config(Env{}).config.fingerprint());
   CHECK(load_config(Env{{"MCORECOLL_BCAST_SEGMENT_BYTES", "64K"}}).config.bcast_segment_bytes == 65536);

@@ -1,0 +1,63 @@
+// One pool of shared memory per node, from which the communicators on that node lease the
+// buffers that move data (the bcast ring's cells, the alltoall staging areas), instead of each
+// communicator reserving its own at full size. Pages are reserved in memory when leased and
+// given back to the kernel when released, so the pool holds what the communicators' largest
+// operations need, not what their number would; it grows on demand up to its size
+// (MCORECOLL_POOL_MAX_BYTES) and a lease it cannot grant fails at once, never waits.
+//
+// The pool is a memfd made by the first communicator set-up that needs it (its node leader) and
+// opened by the other processes of the node through that leader's descriptor (shm_object.hpp),
+// shared by every later communicator whose node leader maps it. Where memfd or /proc is refused,
+// a communicator gets a private pool inside its own segment instead (the memory of before).
+// Leasing and releasing take a process-shared mutex in the pool's first pages: rare operations
+// (a communicator leases when its operations outgrow what it holds).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcorecoll {
+
+class NodePool {
+ public:
+  static constexpr std::uint64_t kPage = 4096;
+  static constexpr std::uint64_t kNoSpace = ~0ull;
+
+  // A pool over [base, base + bytes). `init`: lay its header out (the maker, before anyone else
+  // sees it). `fd`: its memory file, whose pages are reserved when leased and punched out when
+  // released; -1 for a pool whose memory is reserved whole (a private pool), whose released
+  // pages are zeroed instead. Either way a lease starts zero-filled.
+  NodePool(char* base, std::uint64_t bytes, int fd, bool init);
+  NodePool(const NodePool&) = delete;
+  NodePool& operator=(const NodePool&) = delete;
+
+  // Leases `bytes` (rounded up to pages); its parts of `part_bytes` each are asked for on the
+  // NUMA domains `numa_os` in turn (-1 entries, or a single domain: no placement). kNoSpace
+  // when the pool has no room or the kernel refuses the memory.
+  std::uint64_t lease(std::uint64_t bytes, std::uint64_t part_bytes, const std::vector<int>& numa_os);
+  void release(std::uint64_t offset, std::uint64_t bytes);
+  char* at(std::uint64_t offset) const { return base_ + offset; }
+  // Bytes leased now, the header's included (for tests and verbose mode).
+  std::uint64_t leased_bytes() const;
+
+  // The bytes a pool needs for its header when it spans `bytes`.
+  static std::uint64_t header_bytes(std::uint64_t bytes);
+
+ private:
+  struct Header;
+  Header* header() const { return reinterpret_cast<Header*>(base_); }
+  char* base_;
+  std::uint64_t bytes_;
+  int fd_;
+};
+
+// Collective over `comm`: the node pool that the node leader (communicator rank `leader`) maps,
+// made by it (`max_bytes`) if it maps none yet, and mapped by every rank of its node; null on
+// every rank of the communicator, with `why`, if any rank cannot have it. Pools stay mapped
+// for the life of the process.
+NodePool* share_node_pool(MPI_Comm comm, int leader, std::uint64_t max_bytes, std::string* why);
+
+}  // namespace mcorecoll
