@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "byte_calls.h"
 #include "check.h"
 
 static int world_rank, world_size;
@@ -54,35 +55,14 @@ static long held_kib(void) {
   return kib;
 }
 
-static unsigned char pattern(int a, int b, size_t i, int salt) {
-  return (unsigned char)(a * 31 + b * 7 + i * 13 + (size_t)salt * 3);
-}
-
-/* A bcast of `bytes` from `root` and an alltoall of `block`-byte blocks, checked. */
+/* A bcast of `bytes` and an alltoall of `block`-byte blocks, checked. */
 static void use(MPI_Comm comm, size_t bytes, size_t block, int salt) {
-  int n, me;
+  int n;
   MPI_Comm_size(comm, &n);
-  MPI_Comm_rank(comm, &me);
-  const int root = salt % n;
   unsigned char* a = malloc(bytes + (size_t)n * block + 1);
   unsigned char* b = malloc((size_t)n * block + 1);
-  for (size_t i = 0; i < bytes; i++) a[i] = me == root ? pattern(root, 0, i, salt) : 0;
-  CHECK(MPI_Bcast(a, (int)bytes, MPI_BYTE, root, comm) == MPI_SUCCESS, "bcast");
-  for (size_t i = 0; i < bytes; i++)
-    if (a[i] != pattern(root, 0, i, salt)) {
-      CHECK(0, "bcast of %zu bytes wrong at %zu", bytes, i);
-      break;
-    }
-  for (int p = 0; p < n; p++)
-    for (size_t i = 0; i < block; i++) a[p * block + i] = pattern(me, p, i, salt);
-  CHECK(MPI_Alltoall(a, (int)block, MPI_BYTE, b, (int)block, MPI_BYTE, comm) == MPI_SUCCESS, "alltoall");
-  for (int p = 0; p < n; p++)
-    for (size_t i = 0; i < block; i++)
-      if (b[p * block + i] != pattern(p, me, i, salt)) {
-        CHECK(0, "alltoall block of %zu bytes from %d wrong at %zu", block, p, i);
-        p = n;
-        break;
-      }
+  checked_bcast(comm, a, bytes, salt % n, salt);
+  checked_alltoall(comm, a, b, block, salt);
   free(a);
   free(b);
 }

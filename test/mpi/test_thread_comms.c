@@ -12,42 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_calls.h"
 #include "check.h"
 
 static MPI_Group world_group, half_group;
 static int world_rank, world_size, half_size, iterations = 40;
 
-static unsigned char pattern(int a, int b, size_t i, int round) {
-  return (unsigned char)(a * 31 + b * 7 + i * 13 + (size_t)round * 5);
-}
-
 static void use(MPI_Comm comm, int thread, int round, unsigned char* a, unsigned char* b) {
-  int n, me;
+  int n;
   MPI_Comm_size(comm, &n);
-  MPI_Comm_rank(comm, &me);
   CHECK(MPI_Barrier(comm) == MPI_SUCCESS, "barrier");
   /* Sizes for the slots, the ring and (in auto mode with the defaults) PMPI. */
   static const size_t bcast_sizes[] = {4, 1000, 20000};
-  const size_t bytes = bcast_sizes[round % 3];
-  const int root = round % n;
-  for (size_t i = 0; i < bytes; i++) a[i] = me == root ? pattern(root, thread, i, round) : 0;
-  CHECK(MPI_Bcast(a, (int)bytes, MPI_BYTE, root, comm) == MPI_SUCCESS, "bcast");
-  for (size_t i = 0; i < bytes; i++)
-    if (a[i] != pattern(root, thread, i, round)) {
-      CHECK(0, "thread %d round %d: bcast of %zu bytes wrong at %zu", thread, round, bytes, i);
-      break;
-    }
-  const size_t block = round % 2 ? 8 : 3000;
-  for (int p = 0; p < n; p++)
-    for (size_t i = 0; i < block; i++) a[p * block + i] = pattern(me, p, i, round + thread);
-  CHECK(MPI_Alltoall(a, (int)block, MPI_BYTE, b, (int)block, MPI_BYTE, comm) == MPI_SUCCESS, "alltoall");
-  for (int p = 0; p < n; p++)
-    for (size_t i = 0; i < block; i++)
-      if (b[p * block + i] != pattern(p, me, i, round + thread)) {
-        CHECK(0, "thread %d round %d: alltoall block from %d wrong at %zu", thread, round, p, i);
-        p = n;
-        break;
-      }
+  checked_bcast(comm, a, bcast_sizes[round % 3], round % n, round * 16 + thread);
+  checked_alltoall(comm, a, b, round % 2 ? 8 : 3000, round * 16 + thread);
 }
 
 static void* run(void* arg) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_calls.h"
 #include "check.h"
 
 typedef struct {
@@ -20,37 +21,13 @@ typedef struct {
 
 static pthread_barrier_t start_line;
 
-static unsigned char pattern(int a, int b, size_t i, int round) {
-  return (unsigned char)(a * 37 + b * 11 + i * 7 + (size_t)round * 3);
-}
-
 static void one_round(MPI_Comm comm, int thread, int round, unsigned char* a, unsigned char* b) {
-  int n, me;
+  int n;
   MPI_Comm_size(comm, &n);
-  MPI_Comm_rank(comm, &me);
   /* Sizes on the shared-memory paths and above the default PMPI threshold. */
   static const size_t bcast_sizes[] = {1, 100, 5000, 40000};
-  const size_t bytes = bcast_sizes[round % 4];
-  const int root = round % n;
-  for (size_t i = 0; i < bytes; i++) a[i] = me == root ? pattern(root, thread, i, round) : 0;
-  CHECK(MPI_Bcast(a, (int)bytes, MPI_BYTE, root, comm) == MPI_SUCCESS, "bcast");
-  for (size_t i = 0; i < bytes; i++)
-    if (a[i] != pattern(root, thread, i, round)) {
-      CHECK(0, "thread %d round %d: bcast of %zu bytes wrong at %zu", thread, round, bytes, i);
-      break;
-    }
-
-  const size_t block = (size_t)1 << (round % 12);  /* 1 byte .. 2 KiB per peer */
-  for (int p = 0; p < n; p++)
-    for (size_t i = 0; i < block; i++) a[p * block + i] = pattern(me, p, i, round + thread);
-  CHECK(MPI_Alltoall(a, (int)block, MPI_BYTE, b, (int)block, MPI_BYTE, comm) == MPI_SUCCESS, "alltoall");
-  for (int p = 0; p < n; p++)
-    for (size_t i = 0; i < block; i++)
-      if (b[p * block + i] != pattern(p, me, i, round + thread)) {
-        CHECK(0, "thread %d round %d: alltoall block from %d wrong at %zu", thread, round, p, i);
-        p = n;
-        break;
-      }
+  checked_bcast(comm, a, bcast_sizes[round % 4], round % n, round * 16 + thread);
+  checked_alltoall(comm, a, b, (size_t)1 << (round % 12), round * 16 + thread);  /* 1 B .. 2 KiB per peer */
   CHECK(MPI_Barrier(comm) == MPI_SUCCESS, "barrier");
 }
 
