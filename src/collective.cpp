@@ -1,5 +1,7 @@
 #include "collective.hpp"
 
+#include <cctype>
+
 namespace mcorecoll {
 
 const char* collective_name(Collective c) {
@@ -9,6 +11,12 @@ const char* collective_name(Collective c) {
     case Collective::alltoall: return "alltoall";
   }
   return "?";
+}
+
+std::string setting_name(Collective c) {
+  std::string name = collective_name(c);
+  for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return name;
 }
 
 const std::vector<std::string>& algorithm_names(Collective c) {

@@ -14,6 +14,8 @@ constexpr std::array<Collective, kCollectiveCount> kAllCollectives = {
 
 // Lower-case name used in settings and statistics ("barrier", "bcast", "alltoall").
 const char* collective_name(Collective c);
+// The same in capitals, as in setting names ("BARRIER", "BCAST", "ALLTOALL").
+std::string setting_name(Collective c);
 
 // Names of the shared-memory algorithms of one collective, in the order the router prefers
 // them for growing sizes. "pmpi" is not one of them: it is always available.

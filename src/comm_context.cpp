@@ -226,7 +226,6 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
     if (node == ctx->node_index) ctx->oversubscribed = over;
     ctx->any_oversubscribed = ctx->any_oversubscribed || over;
   }
-  choose_table_rows(*ctx, config);
   ctx->ring_consumed_known.assign(static_cast<std::size_t>(ctx->node_size), 0);
 
   // Decided from values equal on all ranks: the exchange above.
@@ -242,6 +241,7 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
     else
       ctx->pmpi_reason = "spans nodes under MPI_THREAD_MULTIPLE, where Open MPI 4.1 cannot create the node leaders' communicator safely";
   }
+  if (ctx->pmpi_reason.empty()) choose_table_rows(*ctx, config);
   return ctx;
 }
 

@@ -148,7 +148,7 @@ std::vector<Setting> make_settings() {
     const int i = static_cast<int>(coll);
     std::string accepted = "auto, pmpi";
     for (const auto& algo : algorithm_names(coll)) accepted += ", " + algo;
-    s.push_back({upper(collective_name(coll)), accepted,
+    s.push_back({setting_name(coll), accepted,
                  [coll, i](Config& c, const std::string& v) {
                    const auto& algos = algorithm_names(coll);
                    if (v != "auto" && v != "pmpi" &&
@@ -162,7 +162,7 @@ std::vector<Setting> make_settings() {
                  }});
     // Only collectives that carry data and have a shared-memory path get a size bound.
     if (coll != Collective::barrier && !algorithm_names(coll).empty()) {
-      s.push_back({upper(collective_name(coll)) + "_MAX_BYTES", kAnySize,
+      s.push_back({setting_name(coll) + "_MAX_BYTES", kAnySize,
                    [i](Config& c, const std::string& v) {
                      return parse_size(v, &c.max_bytes[i]) && (c.bounds_set[i] = true);
                    }});
@@ -475,9 +475,9 @@ std::string Config::describe() const {
   out << "MCORECOLL_STATS = " << stats << "\n";
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
-    out << kPrefix << upper(collective_name(coll)) << " = " << mode[i] << "\n";
+    out << kPrefix << setting_name(coll) << " = " << mode[i] << "\n";
     if (coll != Collective::barrier && !algorithm_names(coll).empty())
-      out << kPrefix << upper(collective_name(coll)) << "_MAX_BYTES = " << max_bytes[i]
+      out << kPrefix << setting_name(coll) << "_MAX_BYTES = " << max_bytes[i]
           << (bounds_set[i] ? " (given: decides instead of the table)" : " (not given: the table decides)") << "\n";
     for (const TableRow& r : tables[i])
       out << kPrefix << row_setting_name(coll, r.ranks, r.oversubscribed) << " = "

@@ -1,6 +1,5 @@
 #include "decision_table.hpp"
 
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -132,11 +131,7 @@ std::vector<TableRow> default_rows(Collective c) {
 namespace {
 
 // "BCAST_PATHS_NP", "ALLTOALL_PATHS_NP".
-std::string row_setting_prefix(Collective c) {
-  std::string name = collective_name(c);
-  for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return name + "_PATHS_NP";
-}
+std::string row_setting_prefix(Collective c) { return setting_name(c) + "_PATHS_NP"; }
 
 constexpr const char* kOversubscribedSuffix = "_OVERSUBSCRIBED";
 

@@ -31,6 +31,11 @@ struct Plan {
   std::uint64_t data_bytes, part_bytes;
   std::vector<int> numa;
 };
+// The whole lease for `data_bytes`: its holders line after them, in whole pages.
+std::uint64_t lease_bytes(std::uint64_t data_bytes) {
+  return (data_bytes + kHoldersBytes + NodePool::kPage - 1) / NodePool::kPage * NodePool::kPage;
+}
+
 Plan plan(const CommContext& ctx, LeaseKind kind, const std::uint64_t shape[2]) {
   std::vector<int> numa_os(static_cast<std::size_t>(ctx.node_size), -1);
   for (const RankPlace& rp : ctx.places)
@@ -49,7 +54,7 @@ Lease lease_for(CommContext& ctx, LeaseKind kind, const std::uint64_t shape[2], 
   Lease got;
   for (const std::uint64_t* s : {shape, want}) {
     const Plan p = plan(ctx, kind, s);
-    const std::uint64_t bytes = (p.data_bytes + kHoldersBytes + NodePool::kPage - 1) / NodePool::kPage * NodePool::kPage;
+    const std::uint64_t bytes = lease_bytes(p.data_bytes);
     got.offset = pool.lease(bytes, p.part_bytes, p.numa);
     if (got.offset != NodePool::kNoSpace) {
       got.bytes = bytes;
@@ -62,6 +67,12 @@ Lease lease_for(CommContext& ctx, LeaseKind kind, const std::uint64_t shape[2], 
 }
 
 }  // namespace
+
+std::uint64_t private_pool_bytes(int ring_cells, std::uint64_t ring_cell_bytes, std::uint64_t stage_bytes, int node_size) {
+  const std::uint64_t leases = 2 * (lease_bytes(static_cast<std::uint64_t>(ring_cells) * ring_stride(ring_cell_bytes)) +
+                                    lease_bytes(static_cast<std::uint64_t>(node_size) * stage_bytes));
+  return NodePool::header_bytes(leases + NodePool::kPage) + leases;
+}
 
 std::uint64_t ring_stride(std::uint64_t cell_bytes) {
   return (8 + cell_bytes + kLineBytes - 1) / kLineBytes * kLineBytes;

@@ -43,4 +43,8 @@ bool ensure_lease(CommContext& ctx, LeaseKind kind, std::uint64_t want0, std::ui
 // This rank lets go of every lease of the communicator (it is being freed).
 void drop_leases(CommContext& ctx);
 
+// A private pool's size for a node of `node_size` ranks (no node pool): room for the largest
+// ring and staging leases the settings allow, and a growing lease next to each.
+std::uint64_t private_pool_bytes(int ring_cells, std::uint64_t ring_cell_bytes, std::uint64_t stage_bytes, int node_size);
+
 }  // namespace mcorecoll

@@ -90,12 +90,6 @@ std::string size_words(std::uint64_t bytes) {
   return std::to_string(bytes) + " " + units[u];
 }
 
-std::string upper_name(Collective c) {
-  std::string n = collective_name(c);
-  for (char& ch : n) ch = static_cast<char>(ch - 'a' + 'A');
-  return n;
-}
-
 }  // namespace
 
 std::string explain_routes(const Config& config, const CommunicatorView& view) {
@@ -113,7 +107,7 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
       continue;
     }
     if (config.forced_path[i] >= 0) {
-      out << "always " << algorithm_words(c, config.forced_path[i]) << " (MCORECOLL_" << upper_name(c)
+      out << "always " << algorithm_words(c, config.forced_path[i]) << " (MCORECOLL_" << setting_name(c)
           << "=" << config.mode[i] << ")\n";
       continue;
     }
@@ -132,7 +126,7 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     }
     out << (from ? "above: pmpi" : "pmpi at every size") << "\n    why: ";
     if (!row || config.bounds_set[i]) {
-      out << "MCORECOLL_" << upper_name(c) << "_MAX_BYTES / _CMA_MIN_BYTES were given; they decide instead of the table";
+      out << "MCORECOLL_" << setting_name(c) << "_MAX_BYTES / _CMA_MIN_BYTES were given; they decide instead of the table";
     } else {
       out << "decision table row MCORECOLL_" << row_setting_name(c, row->ranks, row->oversubscribed);
       if (row->ranks != view.max_node_size || row->oversubscribed != view.any_oversubscribed)

@@ -171,13 +171,9 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
     if (!pool && config.verbose >= 1 && ctx.rank == 0)
       say_once("no-node-pool", pool_why + "; each communicator gets a private pool in its segment");
   }
-  if (!pool) {
-    const std::uint64_t page = NodePool::kPage, line = 128;
-    const std::uint64_t ring = (static_cast<std::uint64_t>(config.ring_cells) * ring_stride(config.ring_cell_bytes) + line + page - 1) / page * page;
-    const std::uint64_t staging = (static_cast<std::uint64_t>(ctx.node_size) * staging_area_bytes(config) + line + page - 1) / page * page;
-    const std::uint64_t leases = 2 * (ring + staging);
-    extras.private_pool_bytes = NodePool::header_bytes(leases + page) + leases;
-  }
+  if (!pool)
+    extras.private_pool_bytes = private_pool_bytes(config.ring_cells, config.ring_cell_bytes,
+                                                   staging_area_bytes(config), ctx.node_size);
   ctx.shm = NodeShm::create(ctx.comm, ctx.node_leader(), numa_os, extras, pool, config.segment, &why);
   if (ctx.shm) {
     if (!why.empty() && config.verbose >= 1 && ctx.rank == 0) say_once("segment-fallback", why);
