@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "pool_lease.hpp"
+
 namespace mcorecoll {
 
 class CommContext;
@@ -23,6 +25,8 @@ struct Config;
 // to MCORECOLL_ALLTOALL_STAGE_BYTES). False when the pool has no room and nothing is held:
 // every rank then takes PMPI alike.
 bool staging_ready(CommContext& ctx, const Config& config, std::uint64_t block);
+// The same without waiting (pool_lease.hpp's try_lease), for the non-blocking alltoall.
+LeaseAnswer staging_lease(CommContext& ctx, const Config& config, std::uint64_t block);
 
 // `block`: the signature size of one block (same on every rank). The communicator has a shared
 // segment on every node (with an inbox when it spans nodes), and inside one node its staging

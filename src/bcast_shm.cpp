@@ -1,70 +1,18 @@
 #include "bcast_shm.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 
+#include "bcast_ring.hpp"
 #include "comm_context.hpp"
 #include "config.hpp"
 #include "message_bytes.hpp"
 #include "node_shm.hpp"
-#include "pool_lease.hpp"
 #include "reader_schedule.hpp"
-#include "single_copy.hpp"
 #include "wait.hpp"
 
 namespace mcorecoll {
 namespace {
-
-constexpr std::uint64_t kWarmCells = 8;  // ring cells in use when every rank has a CPU (all slots are)
-
-// Where ring chunk `g` lives: its flag (the chunk number plus one), then its data.
-struct RingSpot {
-  std::atomic<std::uint64_t>* flag;
-  char* data;
-};
-
-// The cells a message goes through, `window` of them: a message that fits one line goes to the
-// communicator's one-line slots, side by side, so that a reader running through them is helped
-// by the prefetcher; a larger one to the cells the communicator leases from the node's pool
-// (pool_lease.hpp), or, when the pool has no room, through the slots in line-sized chunks.
-struct RingCells {
-  char* base;
-  std::uint64_t stride, cell_bytes, window;
-  RingSpot spot(std::uint64_t g) const {
-    char* at = base + (g % window) * stride;
-    return {reinterpret_cast<std::atomic<std::uint64_t>*>(at), at + 8};
-  }
-};
-
-RingCells slot_cells(NodeShm& shm) { return {shm.slots(), kLineBytes, kSlotBytes, kSlots}; }
-
-RingCells cells_for(CommContext& ctx, const Config& config, Waiter& waiter, std::uint64_t size) {
-  NodeShm& shm = *ctx.shm;
-  if (size <= kSlotBytes) return slot_cells(shm);
-  // How far the source may run ahead, in cells. Measured (README, "Performance"): with a CPU
-  // per rank, few cells keep the lines warm (many cost 2x at np 2); when ranks outnumber CPUs,
-  // readers wait for a time slice and the source must not stall on them (many cells win 2-4x
-  // at np 4 on 2 cores). Every rank of a node agrees on `oversubscribed`.
-  const std::uint64_t window = ctx.oversubscribed ? static_cast<std::uint64_t>(config.ring_cells)
-                                                  : std::min<std::uint64_t>(config.ring_cells, kWarmCells);
-  const std::uint64_t cell = std::min<std::uint64_t>(config.ring_cell_bytes, (size + kLineBytes - 1) / kLineBytes * kLineBytes);
-  // All of the warm cells even for a message of one chunk: the source may then run ahead of
-  // its readers by several calls (one cell made every call wait for the readers' last: 2-3x at
-  // 256 bytes-4 KiB, np 2); beyond them only as many as the message fills.
-  const std::uint64_t cells = std::min(window, std::max(kWarmCells, (size + cell - 1) / cell));
-  if (!ensure_lease(ctx, LeaseKind::ring, cells, cell, waiter)) return slot_cells(shm);
-  const Lease& lease = ctx.leases[static_cast<int>(LeaseKind::ring)];
-  return {shm.pool().at(lease.offset), ring_stride(lease.shape[1]), lease.shape[1], lease.shape[0]};
-}
-
-// The leader of each node rank's group at the node's coarsest level (sockets; else NUMA
-// domains or caches); empty when the node has no such level.
-const std::vector<int>& coarsest_leaders(const CommContext& ctx) {
-  static const std::vector<int> flat;
-  return ctx.hierarchy.leader.empty() ? flat : ctx.hierarchy.leader[0];
-}
 
 // Node rank leading r's coarsest group, or -1 on a flat node.
 int group_leader(const CommContext& ctx, int r) {
@@ -101,11 +49,6 @@ void relay_reader(CommContext& ctx, Waiter& waiter, char* out, std::size_t n, Ri
     }
   }
   shm.consumed(me).store(g + 1, std::memory_order_release);
-}
-
-// The groups of the readers of `source` (reader_schedule.hpp), from MCORECOLL_BCAST_READERS.
-ReaderGroups groups_of_readers(const CommContext& ctx, const Config& config, int source) {
-  return reader_groups(ctx.node_size, source, config.bcast_readers, coarsest_leaders(ctx));
 }
 
 // A reader of the ring copies the chunks out in rounds of up to `window`/2 chunks, so that
@@ -195,29 +138,13 @@ void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter, c
   NodeShm& shm = *ctx.shm;
   const std::uint64_t seq = ++ctx.seq;
   if (ctx.node_rank == source) {
-    std::atomic<std::uint64_t>* posted = shm.posted(source);
-    posted[0].store(reinterpret_cast<std::uintptr_t>(data), std::memory_order_relaxed);
-    posted[1].store(size, std::memory_order_relaxed);
-    posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
-    shm.post(source).store(seq, std::memory_order_release);
+    post_single_copy(shm, source, data, size, seq);
     for (int r = 0; r < ctx.node_size; ++r)
       if (r != source) waiter.wait_for(shm.done(r), seq);
     return;
   }
   waiter.wait_for(shm.post(source), seq);
-  std::atomic<std::uint64_t>* posted = shm.posted(source);
-  const char* remote = reinterpret_cast<const char*>(posted[0].load(std::memory_order_relaxed));
-  const pid_t pid = static_cast<pid_t>(posted[2].load(std::memory_order_relaxed));
-  const ReaderGroups readers = groups_of_readers(ctx, config, source);
-  const std::uint64_t groups = static_cast<std::uint64_t>(readers.count);
-  const std::uint64_t piece = std::max<std::uint64_t>((size + groups - 1) / groups, 64 << 10);
-  const std::uint64_t pieces = (size + piece - 1) / piece;
-  for (std::uint64_t step = 0; step < pieces; ++step) {
-    const std::uint64_t p = rotating_part(readers.group[static_cast<std::size_t>(ctx.node_rank)], step, pieces);
-    const std::size_t n = static_cast<std::size_t>(std::min(piece, size - p * piece));
-    read_remote_or_stop(ctx.comm, source, pid, remote + p * piece, data + p * piece, n,
-                        "MCORECOLL_BCAST_CMA_MIN_BYTES");
-  }
+  pull_single_copy(ctx, config, source, data, size);
   shm.done(ctx.node_rank).store(seq, std::memory_order_release);
 }
 

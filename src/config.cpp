@@ -218,6 +218,12 @@ std::vector<Setting> make_settings() {
                  else return false;
                  return true;
                }});
+  s.push_back({"PROGRESS", "calls, thread", [](Config& c, const std::string& v) {
+                 if (v == "calls") c.progress = ProgressMode::calls;
+                 else if (v == "thread") c.progress = ProgressMode::thread;
+                 else return false;
+                 return true;
+               }});
   s.push_back(int_setting("RING_CELLS", "an integer from 2 to 256", 2, 256, &Config::ring_cells));
   s.push_back(size_setting("RING_CELL_BYTES",
                            "a byte count from 1K to 16M, optionally with a K or M suffix", 1024,
@@ -497,6 +503,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_ALLTOALL_STAGE_BYTES = " << alltoall_stage_bytes << "\n";
   out << "MCORECOLL_SEGMENT = " << segment_kind_name(segment) << "\n";
   out << "MCORECOLL_POOL_MAX_BYTES = " << pool_max_bytes << "\n";
+  out << "MCORECOLL_PROGRESS = " << (progress == ProgressMode::thread ? "thread" : "calls") << "\n";
   out << "MCORECOLL_RING_CELLS = " << ring_cells << "\n";
   out << "MCORECOLL_RING_CELL_BYTES = " << ring_cell_bytes << "\n";
   if (!test_topology.empty()) out << "MCORECOLL_TEST_TOPOLOGY = " << test_topology << "\n";

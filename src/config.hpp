@@ -16,6 +16,10 @@ namespace mcorecoll {
 // only one of them.
 enum class SegmentKind { automatic, memfd, posix };
 
+// Who advances non-blocking operations (progress.hpp): the MPI calls mcorecoll intercepts, or
+// a thread of its own.
+enum class ProgressMode { calls, thread };
+
 struct Config {
   bool disable = false;  // MCORECOLL_DISABLE: every call goes to PMPI
   int verbose = 0;       // MCORECOLL_VERBOSE: 0 quiet, 1 say why PMPI was used, 2 also setup details
@@ -67,6 +71,7 @@ struct Config {
   // Alltoall: each rank's staging area; a round moves a tile of every block, area / ranks bytes.
   std::uint64_t alltoall_stage_bytes = 0;
   SegmentKind segment = SegmentKind::automatic;
+  ProgressMode progress = ProgressMode::calls;  // MCORECOLL_PROGRESS
   // The node's pool of ring cells and staging areas (node_pool.hpp): its size at most.
   std::uint64_t pool_max_bytes = 0;
   // The shared ring that copy-in/copy-out stages through: cells and bytes per cell.

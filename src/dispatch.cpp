@@ -6,10 +6,16 @@
 #include "bcast_shm.hpp"
 #include "comm_context.hpp"
 #include "config.hpp"
+#include "ialltoall_shm.hpp"
+#include "ibarrier_shm.hpp"
+#include "ibcast_shm.hpp"
 #include "log.hpp"
+#include "progress.hpp"
 #include "route.hpp"
 #include "runtime.hpp"
 #include "stats.hpp"
+
+#include <functional>
 
 namespace mcorecoll {
 namespace {
@@ -41,9 +47,10 @@ bool null_buffer(const void* buffer, std::uint64_t bytes, MPI_Datatype type) {
 // The context and path of one call. Calls that PMPI must reject (null communicator, bad
 // counts or datatypes) go to it before any decision.
 struct Decision {
-  CommContext* ctx = nullptr;
+  CommContext* ctx = nullptr;  // null: the arguments are PMPI's to judge
   int path = kPmpiPath;
   bool count = false;  // statistics are on
+  std::uint64_t bytes = 0;  // for the statistics
 };
 
 void say_why_pmpi(Collective c, const Config& config, const CommContext& ctx, const char* reason) {
@@ -81,46 +88,39 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
   }
   d.path = route.path;
   d.count = config.stats;
+  d.bytes = bytes;
   if (d.path == kPmpiPath) say_why_pmpi(c, config, ctx, route.reason);
   return d;
 }
 
-}  // namespace
 
-int barrier(MPI_Comm comm) {
-  if (comm == MPI_COMM_NULL) return PMPI_Barrier(comm);
-  const Decision d = decide(Collective::barrier, comm, 0);
-  if (d.count) count_call(Collective::barrier, d.path, 0);
-  if (d.path == kPmpiPath) return PMPI_Barrier(comm);
-  return barrier_shm(*d.ctx, process_config().config);
+Decision route_barrier(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return {};
+  return decide(Collective::barrier, comm, 0);
 }
 
-int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+Decision route_bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   std::uint64_t bytes = 0;
-  if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes))
-    return PMPI_Bcast(buffer, count, datatype, root, comm);
+  if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes)) return {};
   Decision d = decide(Collective::bcast, comm, bytes);
   if (bytes > kMaxShmBytes) fall_back(d, Collective::bcast, "message of 2 GiB or more");
   // A bad root is for the MPI library to report (inter: MPI_ROOT/MPI_PROC_NULL, already PMPI).
   if (root < 0 || root >= d.ctx->size) fall_back(d, Collective::bcast, "invalid root");
   if (d.path != kPmpiPath && null_buffer(buffer, bytes, datatype)) fall_back(d, Collective::bcast, "null buffer");
-  const Config& config = process_config().config;
-  if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, config))
+  if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, process_config().config))
     without_single_copy(d, Collective::bcast, kBcastShm);
-  if (d.count) count_call(Collective::bcast, d.path, bytes);
-  if (d.path == kPmpiPath) return PMPI_Bcast(buffer, count, datatype, root, comm);
-  return bcast_shm(*d.ctx, config, buffer, count, datatype, root, bytes, d.path == kBcastCma);
+  return d;
 }
 
-int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-             int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+Decision route_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   // The receive side always describes a block (the send side is ignored with MPI_IN_PLACE),
   // and its signature equals every rank's send block.
   std::uint64_t block = 0;
-  if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block))
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block)) return {};
   Decision d = decide(Collective::alltoall, comm, block);
   const std::uint64_t total = block * static_cast<std::uint64_t>(d.ctx->size);
+  d.bytes = total;
   // Bad send arguments are PMPI's to report.
   if (total > kMaxShmBytes) fall_back(d, Collective::alltoall, "2 GiB or more per rank");
   if (sendbuf != MPI_IN_PLACE && (sendcount < 0 || sendtype == MPI_DATATYPE_NULL))
@@ -142,13 +142,109 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
       fall_back(d, Collective::alltoall, "more ranks than bytes in half a staging area (MCORECOLL_ALLTOALL_STAGE_BYTES)");
     if (d.ctx->node_count > 1 && static_cast<std::uint64_t>(d.ctx->max_node_size) * half > kMaxShmBytes)
       fall_back(d, Collective::alltoall, "a node's staging areas hold 2 GiB or more (MCORECOLL_ALLTOALL_STAGE_BYTES)");
-    // Decided by the node leader for every rank of the node (the whole communicator here).
-    if (d.path == kAlltoallShm && !staging_ready(*d.ctx, config, block))
-      fall_back(d, Collective::alltoall, "the node's buffer pool is full (MCORECOLL_POOL_MAX_BYTES)");
   }
-  if (d.count) count_call(Collective::alltoall, d.path, total);
+  return d;
+}
+
+// The communicator's non-blocking operations go first: a blocking call shares their state,
+// and its peers may be waiting for them before they come to it.
+void complete_earlier_operations(const Decision& d) {
+  if (d.ctx && operations_pending()) complete_operations_on(*d.ctx);
+}
+
+// A blocking call handed to PMPI while non-blocking operations are pending (on other
+// communicators): their peers may wait for them before they come to this call, so this rank
+// must advance them while PMPI works, through the non-blocking form of the call.
+template <typename Blocking, typename Nonblocking>
+int pmpi_blocking(Blocking blocking, Nonblocking nonblocking) {
+  if (!operations_pending()) return blocking();
+  MPI_Request request = MPI_REQUEST_NULL;
+  int rc = nonblocking(&request);
+  if (rc != MPI_SUCCESS) return rc;
+  int done = 0;
+  for (unsigned polls = 0;; progress_backoff(polls)) {
+    progress_operations();
+    rc = PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS || done) return rc;
+  }
+}
+
+// A call to a non-blocking PMPI collective: queued behind the communicator's pending
+// operations when there are any, so that this rank starts its calls to the MPI library on the
+// communicator in the order the application made them (as every other rank does).
+class PmpiOperation final : public Operation {
+ public:
+  PmpiOperation(CommContext& ctx, std::function<int(MPI_Request*)> start)
+      : Operation(ctx), start_(std::move(start)) {}
+  bool step() override {
+    if (!started_) {
+      started_ = true;
+      rc = start_(&request_);
+      if (rc != MPI_SUCCESS) return true;
+    }
+    int done = 0;
+    const int tested = PMPI_Test(&request_, &done, MPI_STATUS_IGNORE);
+    if (tested != MPI_SUCCESS) rc = tested;
+    return done != 0 || tested != MPI_SUCCESS;
+  }
+
+ private:
+  std::function<int(MPI_Request*)> start_;
+  bool started_ = false;
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
+int pmpi_nonblocking(const Decision& d, std::function<int(MPI_Request*)> start, MPI_Request* request) {
+  if (d.ctx && operations_pending_on(*d.ctx))
+    return start_operation(std::make_unique<PmpiOperation>(*d.ctx, std::move(start)),
+                           process_config().config, request);
+  return start(request);
+}
+
+// Before a communicator's first shared-memory operation that may wait in its queue: the
+// single-copy probe, a collective of the MPI library on the communicator, so that no later
+// call needs one while this rank has operations queued (their calls to the MPI library could
+// then come in another order than on ranks without a queue).
+void prepare_for_queue(CommContext& ctx) { single_copy_allowed(ctx, process_config().config); }
+
+}  // namespace
+
+int barrier(MPI_Comm comm) {
+  const Decision d = route_barrier(comm);
+  complete_earlier_operations(d);
+  if (d.count) count_call(Collective::barrier, d.path, 0);
   if (d.path == kPmpiPath)
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return pmpi_blocking([&] { return PMPI_Barrier(comm); },
+                         [&](MPI_Request* r) { return PMPI_Ibarrier(comm, r); });
+  return barrier_shm(*d.ctx, process_config().config);
+}
+
+int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const Decision d = route_bcast(buffer, count, datatype, root, comm);
+  complete_earlier_operations(d);
+  if (d.count) count_call(Collective::bcast, d.path, d.bytes);
+  if (d.path == kPmpiPath)
+    return pmpi_blocking([&] { return PMPI_Bcast(buffer, count, datatype, root, comm); },
+                         [&](MPI_Request* r) { return PMPI_Ibcast(buffer, count, datatype, root, comm, r); });
+  return bcast_shm(*d.ctx, process_config().config, buffer, count, datatype, root, d.bytes, d.path == kBcastCma);
+}
+
+int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  Decision d = route_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  complete_earlier_operations(d);
+  const Config& config = process_config().config;
+  const std::uint64_t block = d.ctx ? d.bytes / static_cast<std::uint64_t>(d.ctx->size) : 0;
+  // Decided by the node leader for every rank of the node (the whole communicator here).
+  if (d.path == kAlltoallShm && !staging_ready(*d.ctx, config, block))
+    fall_back(d, Collective::alltoall, "the node's buffer pool is full (MCORECOLL_POOL_MAX_BYTES)");
+  if (d.count) count_call(Collective::alltoall, d.path, d.bytes);
+  if (d.path == kPmpiPath)
+    return pmpi_blocking(
+        [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
+        [&](MPI_Request* r) {
+          return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+        });
   if (d.path == kAlltoallCma)
     return alltoall_single_copy(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                 recvtype, block);
@@ -156,8 +252,46 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
                       block);
 }
 
+int ibarrier(MPI_Comm comm, MPI_Request* request) {
+  const Decision d = route_barrier(comm);
+  if (d.count) count_call(Collective::barrier, d.path, 0, true);
+  if (d.path == kPmpiPath)
+    return pmpi_nonblocking(d, [comm](MPI_Request* r) { return PMPI_Ibarrier(comm, r); }, request);
+  prepare_for_queue(*d.ctx);
+  return start_operation(make_ibarrier(*d.ctx), process_config().config, request);
+}
+
+int ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
+  const Decision d = route_bcast(buffer, count, datatype, root, comm);
+  if (d.count) count_call(Collective::bcast, d.path, d.bytes, true);
+  if (d.path == kPmpiPath)
+    return pmpi_nonblocking(
+        d, [=](MPI_Request* r) { return PMPI_Ibcast(buffer, count, datatype, root, comm, r); }, request);
+  prepare_for_queue(*d.ctx);
+  const Config& config = process_config().config;
+  return start_operation(make_ibcast(*d.ctx, config, buffer, count, datatype, root, d.bytes, d.path == kBcastCma),
+                         config, request);
+}
+
+int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  const Decision d = route_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (d.count) count_call(Collective::alltoall, d.path, d.bytes, true);
+  if (d.path == kPmpiPath)
+    return pmpi_nonblocking(d, [=](MPI_Request* r) {
+      return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+    }, request);
+  prepare_for_queue(*d.ctx);
+  const Config& config = process_config().config;
+  const std::uint64_t block = d.bytes / static_cast<std::uint64_t>(d.ctx->size);
+  return start_operation(make_ialltoall(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                        recvtype, block, d.path == kAlltoallCma),
+                         config, request);
+}
+
 int finalize() {
   prepare_finalize();
+  complete_all_operations();
   return PMPI_Finalize();
 }
 

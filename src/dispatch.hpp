@@ -1,4 +1,4 @@
-// The three intercepted collectives: route each call to a shared-memory algorithm or to PMPI,
+// The three intercepted collectives and their non-blocking forms: route each call to a shared-memory algorithm or to PMPI,
 // and count it. Called by the C and Fortran entry points in wrappers/.
 #pragma once
 
@@ -10,6 +10,12 @@ int barrier(MPI_Comm comm);
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+// The non-blocking forms (the same routing, then progress.hpp's operations).
+int ibarrier(MPI_Comm comm, MPI_Request* request);
+int ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request);
+int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request);
+// Completes the non-blocking operations left (their requests freed early), then PMPI_Finalize.
 int finalize();
 
 }  // namespace mcorecoll

@@ -78,9 +78,9 @@ std::uint64_t ring_stride(std::uint64_t cell_bytes) {
   return (8 + cell_bytes + kLineBytes - 1) / kLineBytes * kLineBytes;
 }
 
-bool ensure_lease(CommContext& ctx, LeaseKind kind, std::uint64_t want0, std::uint64_t want1, Waiter& waiter) {
+LeaseAnswer try_lease(CommContext& ctx, LeaseKind kind, std::uint64_t want0, std::uint64_t want1) {
   Lease& current = ctx.leases[static_cast<int>(kind)];
-  if (current.held() && current.shape[0] >= want0 && current.shape[1] >= want1) return true;
+  if (current.held() && current.shape[0] >= want0 && current.shape[1] >= want1) return LeaseAnswer::held;
   NodeShm& shm = *ctx.shm;
   LeaseLine& line = shm.lease_line(static_cast<int>(kind));
   const std::uint64_t generation = current.generation + 1;
@@ -89,7 +89,8 @@ bool ensure_lease(CommContext& ctx, LeaseKind kind, std::uint64_t want0, std::ui
     // is rewritten only once every rank has read the last one. Alltoall ranks cannot lag: no
     // rank ends an operation before every rank has begun it.
     if (kind == LeaseKind::ring)
-      for (int r = 1; r < ctx.node_size; ++r) waiter.wait_for(shm.lease_seen(r), generation - 1);
+      for (int r = 1; r < ctx.node_size; ++r)
+        if (!reached(shm.lease_seen(r).load(std::memory_order_acquire), generation - 1)) return LeaseAnswer::pending;
     const std::uint64_t want[2] = {want0, want1};
     const std::uint64_t grown[2] = {std::max(current.held() ? current.shape[0] : 0, want0),
                                     std::max(current.held() ? current.shape[1] : 0, want1)};
@@ -98,8 +99,8 @@ bool ensure_lease(CommContext& ctx, LeaseKind kind, std::uint64_t want0, std::ui
     line.bytes = got.bytes;
     line.shape[0] = got.shape[0], line.shape[1] = got.shape[1];
     line.generation.store(generation, std::memory_order_release);
-  } else {
-    waiter.wait_for(line.generation, generation);
+  } else if (!reached(line.generation.load(std::memory_order_acquire), generation)) {
+    return LeaseAnswer::pending;
   }
   Lease next;
   next.generation = generation;
@@ -109,11 +110,18 @@ bool ensure_lease(CommContext& ctx, LeaseKind kind, std::uint64_t want0, std::ui
   if (kind == LeaseKind::ring) shm.lease_seen(ctx.node_rank).store(generation, std::memory_order_release);
   if (!next.held()) {  // the pool was full: keep what we have
     current.generation = generation;
-    return current.held();
+    return current.held() ? LeaseAnswer::held : LeaseAnswer::none;
   }
   let_go(shm.pool(), current);
   current = next;
-  return true;
+  return LeaseAnswer::held;
+}
+
+bool ensure_lease(CommContext& ctx, LeaseKind kind, std::uint64_t want0, std::uint64_t want1, Waiter& waiter) {
+  for (unsigned polls = 0;; waiter.backoff(polls)) {
+    const LeaseAnswer answer = try_lease(ctx, kind, want0, want1);
+    if (answer != LeaseAnswer::pending) return answer == LeaseAnswer::held;
+  }
 }
 
 void drop_leases(CommContext& ctx) {

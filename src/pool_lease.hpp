@@ -40,6 +40,12 @@ std::uint64_t ring_stride(std::uint64_t cell_bytes);
 // (perhaps smaller than wished: the pool was full); its shape is in ctx.leases.
 bool ensure_lease(CommContext& ctx, LeaseKind kind, std::uint64_t want0, std::uint64_t want1, Waiter& waiter);
 
+// The same without waiting, for the non-blocking operations: `pending` while the node leader's
+// answer (or, on the leader, the ring readers' acknowledgement of the last one) is not there
+// yet; call again in a later step.
+enum class LeaseAnswer { pending, held, none };
+LeaseAnswer try_lease(CommContext& ctx, LeaseKind kind, std::uint64_t want0, std::uint64_t want1);
+
 // This rank lets go of every lease of the communicator (it is being freed).
 void drop_leases(CommContext& ctx);
 

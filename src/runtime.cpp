@@ -12,6 +12,7 @@
 #include "log.hpp"
 #include "node_shm.hpp"
 #include "pool_lease.hpp"
+#include "progress.hpp"
 #include "single_copy.hpp"
 #include "stats.hpp"
 
@@ -37,6 +38,9 @@ void forget_last(CommContext* ctx) {
 }
 
 void release(CommContext* ctx) {
+  // MPI_Comm_free may come while operations on the communicator are pending (their requests
+  // freed early): they complete first (every rank frees it, in the same order).
+  complete_operations_on(*ctx);
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     if (g_live.erase(ctx) == 0) return;  // already released at finalize

@@ -14,10 +14,12 @@ namespace mcorecoll {
 constexpr int kMaxPaths = 8;
 constexpr int kPmpiPath = 0;  // path index 0 is pmpi; algorithm k is path k + 1
 
-void count_call(Collective c, int path, std::uint64_t bytes);
+// `nonblocking`: MPI_Ibarrier, MPI_Ibcast, MPI_Ialltoall, counted apart ("ibcast").
+void count_call(Collective c, int path, std::uint64_t bytes, bool nonblocking = false);
 
 // Sums the counters over `world` onto its rank 0, which prints one line per path taken:
-// "mcorecoll: stats <collective> <path> calls=<N> bytes=<B>". Collective over `world`.
+// "mcorecoll: stats <collective> <path> calls=<N> bytes=<B>", the non-blocking forms as
+// "ibarrier", "ibcast", "ialltoall". Collective over `world`.
 void report_stats(MPI_Comm world);
 
 }  // namespace mcorecoll

@@ -2,6 +2,7 @@
 
 #include "comm_context.hpp"
 #include "config.hpp"
+#include "progress.hpp"
 
 #include <sched.h>
 #include <time.h>
@@ -27,20 +28,28 @@ Waiter Waiter::for_context(const CommContext& ctx, const Config& config) {
   return Waiter(ctx.oversubscribed ? 0 : config.spin_polls, ctx.comm);
 }
 
-void Waiter::backoff(unsigned& polls) {
-  const unsigned spins = static_cast<unsigned>(spin_polls_);
-  if (polls < spins) {
+unsigned pause_once(unsigned& polls, unsigned spin_polls) {
+  if (polls < spin_polls) {
     cpu_relax();
     ++polls;
-    return;
+    return 0;
   }
-  const unsigned waits = ++polls - spins;
+  const unsigned waits = ++polls - spin_polls;
   if (waits < kYieldsBeforeNap) {
     sched_yield();
   } else {
     const timespec nap = {0, kNapNanoseconds};
     nanosleep(&nap, nullptr);
   }
+  return waits;
+}
+
+void Waiter::backoff(unsigned& polls) {
+  const unsigned waits = pause_once(polls, static_cast<unsigned>(spin_polls_));
+  if (waits == 0) return;
+  // A rank that waits here may be the one whose non-blocking operations its peers wait for
+  // (they may wait for them before they come to this call).
+  if (operations_pending()) progress_operations();
   if (waits % kProgressEvery == 0) {
     int pending = 0;
     PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm_, &pending, MPI_STATUS_IGNORE);

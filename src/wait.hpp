@@ -15,6 +15,11 @@ namespace mcorecoll {
 class CommContext;
 struct Config;
 
+// One step of backing off: spin `spin_polls` polls, then yield, then nap. `polls` counts the
+// steps of the current wait (from 0). Returns how many steps were past the spinning (0 while
+// spinning).
+unsigned pause_once(unsigned& polls, unsigned spin_polls);
+
 class Waiter {
  public:
   // `spin_polls`: polls before the first yield. `progress_comm`: a communicator to probe on

@@ -17,5 +17,55 @@ MCORECOLL_EXPORT int MPI_Alltoall(const void* sendbuf, mcorecoll_raw_t sendcount
   return mcorecoll_raw_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
+MCORECOLL_EXPORT int MPI_Ibarrier(mcorecoll_raw_t comm, void* request) {
+  return mcorecoll_raw_ibarrier(comm, request);
+}
+
+MCORECOLL_EXPORT int MPI_Ibcast(void* buffer, mcorecoll_raw_t count, mcorecoll_raw_t datatype,
+                                mcorecoll_raw_t root, mcorecoll_raw_t comm, void* request) {
+  return mcorecoll_raw_ibcast(buffer, count, datatype, root, comm, request);
+}
+
+MCORECOLL_EXPORT int MPI_Ialltoall(const void* sendbuf, mcorecoll_raw_t sendcount,
+                                   mcorecoll_raw_t sendtype, void* recvbuf,
+                                   mcorecoll_raw_t recvcount, mcorecoll_raw_t recvtype,
+                                   mcorecoll_raw_t comm, void* request) {
+  return mcorecoll_raw_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 request);
+}
+
+/* The completion calls: they advance mcorecoll's pending non-blocking operations. */
+MCORECOLL_EXPORT int MPI_Wait(void* request, void* status) {
+  return mcorecoll_raw_wait(request, status);
+}
+MCORECOLL_EXPORT int MPI_Test(void* request, void* flag, void* status) {
+  return mcorecoll_raw_test(request, flag, status);
+}
+MCORECOLL_EXPORT int MPI_Waitall(mcorecoll_raw_t count, void* requests, void* statuses) {
+  return mcorecoll_raw_waitall(count, requests, statuses);
+}
+MCORECOLL_EXPORT int MPI_Testall(mcorecoll_raw_t count, void* requests, void* flag, void* statuses) {
+  return mcorecoll_raw_testall(count, requests, flag, statuses);
+}
+MCORECOLL_EXPORT int MPI_Waitany(mcorecoll_raw_t count, void* requests, void* index, void* status) {
+  return mcorecoll_raw_waitany(count, requests, index, status);
+}
+MCORECOLL_EXPORT int MPI_Testany(mcorecoll_raw_t count, void* requests, void* index, void* flag,
+                                 void* status) {
+  return mcorecoll_raw_testany(count, requests, index, flag, status);
+}
+MCORECOLL_EXPORT int MPI_Waitsome(mcorecoll_raw_t incount, void* requests, void* outcount,
+                                  void* indices, void* statuses) {
+  return mcorecoll_raw_waitsome(incount, requests, outcount, indices, statuses);
+}
+MCORECOLL_EXPORT int MPI_Testsome(mcorecoll_raw_t incount, void* requests, void* outcount,
+                                  void* indices, void* statuses) {
+  return mcorecoll_raw_testsome(incount, requests, outcount, indices, statuses);
+}
+MCORECOLL_EXPORT int MPI_Request_get_status(mcorecoll_raw_t request, void* flag, void* status) {
+  return mcorecoll_raw_request_get_status(request, flag, status);
+}
+MCORECOLL_EXPORT int MPI_Request_free(void* request) { return mcorecoll_raw_request_free(request); }
+
 /* Only to make sure every rank takes part in the statistics at finalize; see runtime.hpp. */
 MCORECOLL_EXPORT int MPI_Finalize(void) { return mcorecoll_raw_finalize(); }

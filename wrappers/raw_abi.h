@@ -21,6 +21,29 @@ int mcorecoll_raw_alltoall(const void* sendbuf, mcorecoll_raw_t sendcount,
                            mcorecoll_raw_t recvtype, mcorecoll_raw_t comm);
 int mcorecoll_raw_finalize(void);
 
+/* Non-blocking forms; `request` points to an MPI_Request. */
+int mcorecoll_raw_ibarrier(mcorecoll_raw_t comm, void* request);
+int mcorecoll_raw_ibcast(void* buffer, mcorecoll_raw_t count, mcorecoll_raw_t datatype,
+                         mcorecoll_raw_t root, mcorecoll_raw_t comm, void* request);
+int mcorecoll_raw_ialltoall(const void* sendbuf, mcorecoll_raw_t sendcount,
+                            mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
+                            mcorecoll_raw_t recvtype, mcorecoll_raw_t comm, void* request);
+
+/* Completion calls: requests, statuses, flags and indices are pointers; counts are ints;
+ * MPI_Request_get_status takes its request by value. */
+int mcorecoll_raw_wait(void* request, void* status);
+int mcorecoll_raw_test(void* request, void* flag, void* status);
+int mcorecoll_raw_waitall(mcorecoll_raw_t count, void* requests, void* statuses);
+int mcorecoll_raw_testall(mcorecoll_raw_t count, void* requests, void* flag, void* statuses);
+int mcorecoll_raw_waitany(mcorecoll_raw_t count, void* requests, void* index, void* status);
+int mcorecoll_raw_testany(mcorecoll_raw_t count, void* requests, void* index, void* flag, void* status);
+int mcorecoll_raw_waitsome(mcorecoll_raw_t incount, void* requests, void* outcount, void* indices,
+                           void* statuses);
+int mcorecoll_raw_testsome(mcorecoll_raw_t incount, void* requests, void* outcount, void* indices,
+                           void* statuses);
+int mcorecoll_raw_request_get_status(mcorecoll_raw_t request, void* flag, void* status);
+int mcorecoll_raw_request_free(void* request);
+
 #ifdef __cplusplus
 }
 #endif

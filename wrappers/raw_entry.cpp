@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "abi_guard.hpp"
+#include "completion.hpp"
 #include "dispatch.hpp"
 #include "raw_abi.h"
 
@@ -22,7 +23,7 @@ int as_int(mcorecoll_raw_t raw) { return static_cast<int>(raw); }
 template <typename... Args>
 int forward(const char* name, Args... args) {
   using Fn = int (*)(Args...);
-  static_assert(sizeof...(Args) <= 7, "entry points have at most 7 arguments");
+  static_assert(sizeof...(Args) <= 8, "entry points have at most 8 arguments");
   auto fn = reinterpret_cast<Fn>(mcorecoll::next_definition(name));
   return fn ? fn(args...) : MPI_ERR_INTERN;
 }
@@ -51,6 +52,88 @@ int mcorecoll_raw_alltoall(const void* sendbuf, mcorecoll_raw_t sendcount,
   return mcorecoll::alltoall(sendbuf, as_int(sendcount), handle<MPI_Datatype>(sendtype), recvbuf,
                              as_int(recvcount), handle<MPI_Datatype>(recvtype),
                              handle<MPI_Comm>(comm));
+}
+
+int mcorecoll_raw_ibarrier(mcorecoll_raw_t comm, void* request) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Ibarrier", comm, request);
+  return mcorecoll::ibarrier(handle<MPI_Comm>(comm), static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_ibcast(void* buffer, mcorecoll_raw_t count, mcorecoll_raw_t datatype,
+                         mcorecoll_raw_t root, mcorecoll_raw_t comm, void* request) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Ibcast", buffer, count, datatype, root, comm, request);
+  return mcorecoll::ibcast(buffer, as_int(count), handle<MPI_Datatype>(datatype), as_int(root),
+                           handle<MPI_Comm>(comm), static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_ialltoall(const void* sendbuf, mcorecoll_raw_t sendcount,
+                            mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
+                            mcorecoll_raw_t recvtype, mcorecoll_raw_t comm, void* request) {
+  if (mcorecoll::foreign_mpi())
+    return forward("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  return mcorecoll::ialltoall(sendbuf, as_int(sendcount), handle<MPI_Datatype>(sendtype), recvbuf,
+                              as_int(recvcount), handle<MPI_Datatype>(recvtype),
+                              handle<MPI_Comm>(comm), static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_wait(void* request, void* status) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Wait", request, status);
+  return mcorecoll::wait(static_cast<MPI_Request*>(request), static_cast<MPI_Status*>(status));
+}
+
+int mcorecoll_raw_test(void* request, void* flag, void* status) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Test", request, flag, status);
+  return mcorecoll::test(static_cast<MPI_Request*>(request), static_cast<int*>(flag),
+                         static_cast<MPI_Status*>(status));
+}
+
+int mcorecoll_raw_waitall(mcorecoll_raw_t count, void* requests, void* statuses) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Waitall", count, requests, statuses);
+  return mcorecoll::waitall(as_int(count), static_cast<MPI_Request*>(requests),
+                            static_cast<MPI_Status*>(statuses));
+}
+
+int mcorecoll_raw_testall(mcorecoll_raw_t count, void* requests, void* flag, void* statuses) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Testall", count, requests, flag, statuses);
+  return mcorecoll::testall(as_int(count), static_cast<MPI_Request*>(requests), static_cast<int*>(flag),
+                            static_cast<MPI_Status*>(statuses));
+}
+
+int mcorecoll_raw_waitany(mcorecoll_raw_t count, void* requests, void* index, void* status) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Waitany", count, requests, index, status);
+  return mcorecoll::waitany(as_int(count), static_cast<MPI_Request*>(requests), static_cast<int*>(index),
+                            static_cast<MPI_Status*>(status));
+}
+
+int mcorecoll_raw_testany(mcorecoll_raw_t count, void* requests, void* index, void* flag, void* status) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Testany", count, requests, index, flag, status);
+  return mcorecoll::testany(as_int(count), static_cast<MPI_Request*>(requests), static_cast<int*>(index),
+                            static_cast<int*>(flag), static_cast<MPI_Status*>(status));
+}
+
+int mcorecoll_raw_waitsome(mcorecoll_raw_t incount, void* requests, void* outcount, void* indices,
+                           void* statuses) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Waitsome", incount, requests, outcount, indices, statuses);
+  return mcorecoll::waitsome(as_int(incount), static_cast<MPI_Request*>(requests), static_cast<int*>(outcount),
+                             static_cast<int*>(indices), static_cast<MPI_Status*>(statuses));
+}
+
+int mcorecoll_raw_testsome(mcorecoll_raw_t incount, void* requests, void* outcount, void* indices,
+                           void* statuses) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Testsome", incount, requests, outcount, indices, statuses);
+  return mcorecoll::testsome(as_int(incount), static_cast<MPI_Request*>(requests), static_cast<int*>(outcount),
+                             static_cast<int*>(indices), static_cast<MPI_Status*>(statuses));
+}
+
+int mcorecoll_raw_request_get_status(mcorecoll_raw_t request, void* flag, void* status) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Request_get_status", request, flag, status);
+  return mcorecoll::request_get_status(handle<MPI_Request>(request), static_cast<int*>(flag),
+                                       static_cast<MPI_Status*>(status));
+}
+
+int mcorecoll_raw_request_free(void* request) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Request_free", request);
+  return mcorecoll::request_free(static_cast<MPI_Request*>(request));
 }
 
 int mcorecoll_raw_finalize(void) {

@@ -14,8 +14,10 @@
  * Each case first runs through PMPI_X: if the MPI library itself gets it wrong (on any rank),
  * the case is skipped with a message, so that its defects are not taken for ours.
  *
- * Usage: test_datatypes [gaps]   TEST_THRESHOLDS=bytes,bytes,... (default below)
- * "gaps": only the types with gaps or out of order (pair types, derived types), for slow runs. */
+ * Usage: test_datatypes [gaps] [nonblocking]   TEST_THRESHOLDS=bytes,bytes,... (default below)
+ * "gaps": only the types with gaps or out of order (pair types, derived types), for slow runs.
+ * "nonblocking": the calls under test are MPI_Ibcast and MPI_Ialltoall, each completed by the
+ * next of the completion calls in turn (complete.h); the oracle stays the blocking PMPI call. */
 #include <mpi.h>
 #include <complex.h>
 #include <stdarg.h>
@@ -28,6 +30,7 @@
 #include <wchar.h>
 
 #include "check.h"
+#include "complete.h"
 
 enum { kMaxFields = 16, kGuard = 64, kMaxTypes = 96, kMaxCounts = 16 };
 static const unsigned char kUntouched = 0x5A;  /* receive buffers start as this */
@@ -406,6 +409,25 @@ static void put_message(side_t s, unsigned char* buf, unsigned char* mask, int f
 typedef int (*bcast_fn)(void*, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*alltoall_fn)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
 
+/* The non-blocking calls, completed at once by the completion calls in turn. */
+static int completions = 0;
+
+static int ibcast_completed(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  MPI_Request request;
+  const int rc = MPI_Ibcast(buf, count, type, root, comm, &request);
+  return rc != MPI_SUCCESS ? rc : complete_request(&request, completions++);
+}
+
+static int ialltoall_completed(const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+                               MPI_Datatype rtype, MPI_Comm comm) {
+  MPI_Request request;
+  const int rc = MPI_Ialltoall(send, scount, stype, recv, rcount, rtype, comm, &request);
+  return rc != MPI_SUCCESS ? rc : complete_request(&request, completions++);
+}
+
+static bcast_fn bcast_under_test = MPI_Bcast;
+static alltoall_fn alltoall_under_test = MPI_Alltoall;
+
 /* Problems a run found on this rank; 0 when right. `what` describes the first. */
 typedef struct {
   long bad;
@@ -615,17 +637,17 @@ static void matrix(MPI_Comm comm, bool gaps_only) {
           const bcast_case_t b = {first, second, root, ++seed};
           snprintf(description, sizeof(description), "bcast %.64s%s count %d root %d", c->name,
                    mix == 0 ? "" : mix == 1 ? " (leaves: packed struct)" : " (root: packed struct)", count, root);
-          run_case(comm, &oracle, bcast_body, (void*)PMPI_Bcast, (void*)MPI_Bcast, &b, description);
+          run_case(comm, &oracle, bcast_body, (void*)PMPI_Bcast, (void*)bcast_under_test, &b, description);
         }
         const alltoall_case_t a = {first, second, false, ++seed};
         snprintf(description, sizeof(description), "alltoall %.64s%s count %d", c->name,
                  mix == 0 ? "" : mix == 1 ? " (receive: packed struct)" : " (send: packed struct)", count);
-        run_case(comm, &oracle, alltoall_body, (void*)PMPI_Alltoall, (void*)MPI_Alltoall, &a, description);
+        run_case(comm, &oracle, alltoall_body, (void*)PMPI_Alltoall, (void*)alltoall_under_test, &a, description);
         if (mix != 1) {
           const alltoall_case_t p = {first, first, true, ++seed};
           snprintf(description, sizeof(description), "alltoall in place %.64s%s count %d", c->name,
                    mix == 0 ? "" : " (packed struct)", count);
-          run_case(comm, &oracle, alltoall_body, (void*)PMPI_Alltoall, (void*)MPI_Alltoall, &p, description);
+          run_case(comm, &oracle, alltoall_body, (void*)PMPI_Alltoall, (void*)alltoall_under_test, &p, description);
         }
       }
     }
@@ -650,7 +672,14 @@ static void check_layouts(void) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  const bool gaps_only = argc > 1 && strcmp(argv[1], "gaps") == 0;
+  bool gaps_only = false;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "gaps") == 0) gaps_only = true;
+    if (strcmp(argv[i], "nonblocking") == 0) {
+      bcast_under_test = ibcast_completed;
+      alltoall_under_test = ialltoall_completed;
+    }
+  }
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);

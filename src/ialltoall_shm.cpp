@@ -1,0 +1,213 @@
+#include "ialltoall_shm.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "alltoall_rounds.hpp"
+#include "alltoall_shm.hpp"
+#include "comm_context.hpp"
+#include "config.hpp"
+#include "message_bytes.hpp"
+#include "node_reads.hpp"
+#include "node_shm.hpp"
+#include "single_copy.hpp"
+
+namespace mcorecoll {
+namespace {
+
+// The arguments as given, for the hand-over to PMPI.
+struct AlltoallArgs {
+  const void* sendbuf;
+  int sendcount;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  int recvcount;
+  MPI_Datatype recvtype;
+};
+
+// Tests a request of the MPI library; true once it is complete (or failed: then rc is set).
+bool tested(MPI_Request& request, int& rc) {
+  int done = 0;
+  const int result = PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  if (result != MPI_SUCCESS) rc = result;
+  return done != 0 || result != MPI_SUCCESS;
+}
+
+class Ialltoall final : public Operation {
+ public:
+  Ialltoall(CommContext& ctx, const Config& config, const AlltoallArgs& args, std::uint64_t block,
+            bool single_copy)
+      : Operation(ctx), config_(config), args_(args), block_(block), single_copy_(single_copy),
+        sides_(args.sendbuf, args.sendcount, args.sendtype, args.recvbuf, args.recvcount,
+               args.recvtype, ctx.size, block * static_cast<std::uint64_t>(ctx.size), ctx.comm) {
+    const std::uint64_t total = block * static_cast<std::uint64_t>(ctx.size);
+    MessageBytes &recv = sides_.recv, &send = sides_.send;
+    if (single_copy) {
+      out_ = send.data();
+      if (sides_.in_place && send.contiguous()) {  // peers must read the blocks as they were
+        send_copy_.assign(out_, out_ + total);
+        out_ = send_copy_.data();
+      }
+    } else {
+      // In place, the send data is the receive buffer, read tile by tile before it is overwritten.
+      out_ = sides_.in_place ? recv.data() : send.data();
+      if (sides_.in_place && !recv.contiguous()) std::memcpy(recv.data(), send.data(), total);
+    }
+  }
+
+  bool step() override {
+    if (block_ == 0) return true;
+    if (!(single_copy_ ? single_copy_step() : staged_step())) return false;
+    if (!handed_to_pmpi_) sides_.recv.unpack();
+    return true;
+  }
+
+ private:
+  enum class Stage { stage, exchange, exchange_test, gather, inbox };
+
+  // The staged rounds. Each case returns false where the blocking algorithm would wait.
+  bool staged_step() {
+    if (!begun_) {
+      const LeaseAnswer answer = staging_lease(ctx_, config_, block_);
+      if (answer == LeaseAnswer::pending) return false;
+      begun_ = true;
+      if (answer == LeaseAnswer::none) {  // decided by the node leader for every rank
+        handed_to_pmpi_ = true;
+        rc = PMPI_Ialltoall(args_.sendbuf, args_.sendcount, args_.sendtype, args_.recvbuf,
+                            args_.recvcount, args_.recvtype, ctx_.comm, &pmpi_);
+        if (rc != MPI_SUCCESS) return true;
+      } else {
+        staging_ = staging_of(ctx_);
+        tile_ = tile_bytes(staging_, ctx_.size);
+      }
+    }
+    if (handed_to_pmpi_) return tested(pmpi_, rc);
+    NodeShm& shm = *ctx_.shm;
+    const bool across_nodes = ctx_.node_count > 1;
+    char* recv = sides_.recv.data();
+    while (offset_ < block_) {
+      switch (stage_) {
+        case Stage::stage:
+          if (!round_) round_ = next_round(ctx_, staging_, std::min(tile_, block_ - offset_));
+          if (!half_free(ctx_, shm, *round_)) return false;
+          stage_round(ctx_, shm, *round_, out_, block_, offset_);
+          reads_.emplace(ctx_.node_rank, ctx_.node_size, round_->seq, config_.alltoall_readers);
+          stage_ = across_nodes && ctx_.node_rank == 0 ? Stage::exchange : Stage::gather;
+          break;
+        case Stage::exchange:
+          for (int r = 1; r < ctx_.node_size; ++r)
+            if (!reached(shm.post(r).load(std::memory_order_acquire), round_->seq)) return false;
+          pack_exchange(ctx_, *round_, counts_, displs_);
+          if (const int posted = PMPI_Ialltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(),
+                                                 MPI_BYTE, shm.inbox(round_->h), counts_.data(), displs_.data(),
+                                                 MPI_BYTE, ctx_.leaders_comm, &exchange_);
+              posted != MPI_SUCCESS) {
+            rc = posted;
+            exchange_ = MPI_REQUEST_NULL;
+          }
+          stage_ = Stage::exchange_test;
+          break;
+        case Stage::exchange_test:
+          // After an error the node is still told (the leader reports it): no rank waits for ever.
+          if (exchange_ != MPI_REQUEST_NULL && !tested(exchange_, rc)) return false;
+          shm.delivered().store(round_->seq, std::memory_order_release);
+          stage_ = Stage::gather;
+          break;
+        case Stage::gather:
+          if (!reads_->advance(shm, [&](int r) { copy_from_staging(ctx_, *round_, r, recv, block_, offset_); }))
+            return false;
+          stage_ = Stage::inbox;
+          break;
+        case Stage::inbox:
+          if (across_nodes) {
+            if (!reached(shm.delivered().load(std::memory_order_acquire), round_->seq)) return false;
+            copy_from_inbox(ctx_, shm, *round_, recv, block_, offset_);
+          }
+          shm.done(ctx_.node_rank).store(round_->seq, std::memory_order_release);
+          ctx_.last_stage_seq[round_->h] = round_->seq;
+          offset_ += round_->len;
+          round_.reset();
+          stage_ = Stage::stage;
+          break;
+      }
+    }
+    return true;
+  }
+
+  // Single copy: post this rank's send data, pull every peer's block for this rank as they
+  // post theirs, then wait (step by step) until every peer is done reading this rank's data.
+  bool single_copy_step() {
+    NodeShm& shm = *ctx_.shm;
+    if (!begun_) {
+      begun_ = true;
+      seq_ = ++ctx_.seq;
+      std::atomic<std::uint64_t>* posted = shm.posted(ctx_.node_rank);
+      posted[0].store(reinterpret_cast<std::uintptr_t>(out_), std::memory_order_relaxed);
+      posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
+      shm.post(ctx_.node_rank).store(seq_, std::memory_order_release);
+      reads_.emplace(ctx_.node_rank, ctx_.node_size, seq_, config_.alltoall_readers);
+    }
+    if (!read_all_) {
+      const std::vector<int>& mates = ctx_.node_members[static_cast<std::size_t>(ctx_.node_index)];
+      const std::uint64_t my_offset = static_cast<std::uint64_t>(ctx_.rank) * block_;
+      char* recv = sides_.recv.data();
+      const bool all = reads_->advance(shm, [&](int r) {
+        char* to = recv + static_cast<std::uint64_t>(mates[static_cast<std::size_t>(r)]) * block_;
+        if (r == ctx_.node_rank) {
+          std::memcpy(to, out_ + my_offset, block_);
+          return;
+        }
+        std::atomic<std::uint64_t>* theirs = shm.posted(r);
+        const char* from = reinterpret_cast<const char*>(theirs[0].load(std::memory_order_relaxed));
+        read_remote_or_stop(ctx_.comm, r, static_cast<pid_t>(theirs[2].load(std::memory_order_relaxed)),
+                            from + my_offset, to, block_, "MCORECOLL_ALLTOALL_CMA_MIN_BYTES");
+      });
+      if (!all) return false;
+      read_all_ = true;
+      shm.done(ctx_.node_rank).store(seq_, std::memory_order_release);
+    }
+    for (; peer_ < ctx_.node_size; ++peer_)
+      if (peer_ != ctx_.node_rank && !reached(shm.done(peer_).load(std::memory_order_acquire), seq_))
+        return false;
+    return true;
+  }
+
+  const Config& config_;
+  AlltoallArgs args_;
+  std::uint64_t block_;
+  bool single_copy_;
+  AlltoallBytes sides_;
+  const char* out_ = nullptr;    // the send data as peers and the staging read it
+  std::vector<char> send_copy_;  // single copy in place: the blocks as they were
+  bool begun_ = false;
+  bool handed_to_pmpi_ = false;
+  MPI_Request pmpi_ = MPI_REQUEST_NULL;
+  // Staged rounds.
+  Staging staging_{};
+  std::uint64_t tile_ = 0, offset_ = 0;
+  Stage stage_ = Stage::stage;
+  std::optional<Round> round_;
+  std::optional<NodeReads> reads_;
+  std::vector<int> counts_, displs_;
+  MPI_Request exchange_ = MPI_REQUEST_NULL;
+  // Single copy.
+  std::uint64_t seq_ = 0;
+  bool read_all_ = false;
+  int peer_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Operation> make_ialltoall(CommContext& ctx, const Config& config, const void* sendbuf,
+                                          int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                          int recvcount, MPI_Datatype recvtype, std::uint64_t block,
+                                          bool single_copy) {
+  const AlltoallArgs args = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype};
+  return std::make_unique<Ialltoall>(ctx, config, args, block, single_copy);
+}
+
+}  // namespace mcorecoll

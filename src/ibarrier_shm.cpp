@@ -1,0 +1,53 @@
+#include "ibarrier_shm.hpp"
+
+#include "comm_context.hpp"
+#include "node_shm.hpp"
+
+namespace mcorecoll {
+namespace {
+
+class Ibarrier final : public Operation {
+ public:
+  explicit Ibarrier(CommContext& ctx) : Operation(ctx) {}
+
+  bool step() override {
+    NodeShm& shm = *ctx_.shm;
+    if (seq_ == 0) {  // first step: arrive
+      seq_ = ++ctx_.seq;
+      shm.arrive(ctx_.node_rank).store(seq_, std::memory_order_release);
+    }
+    // One node: every rank polls everyone. Across nodes only the leader does; the others
+    // wait for its release.
+    if (ctx_.node_count > 1 && ctx_.node_rank != 0)
+      return reached(shm.release(0).load(std::memory_order_acquire), seq_);
+    for (; next_ < ctx_.node_size; ++next_)
+      if (!reached(shm.arrive(next_).load(std::memory_order_acquire), seq_)) return false;
+    if (ctx_.node_count == 1) return true;
+    if (leaders_ == MPI_REQUEST_NULL && !leaders_started_) {
+      leaders_started_ = true;
+      rc = PMPI_Ibarrier(ctx_.leaders_comm, &leaders_);
+      if (rc != MPI_SUCCESS) leaders_ = MPI_REQUEST_NULL;
+    }
+    if (leaders_ != MPI_REQUEST_NULL) {
+      int done = 0;
+      const int tested = PMPI_Test(&leaders_, &done, MPI_STATUS_IGNORE);
+      if (tested != MPI_SUCCESS) rc = tested;
+      else if (!done) return false;
+    }
+    // Released also after an error (the leader reports it): the node must not wait for ever.
+    shm.release(0).store(seq_, std::memory_order_release);
+    return true;
+  }
+
+ private:
+  std::uint64_t seq_ = 0;
+  int next_ = 0;  // node ranks before this one have arrived
+  bool leaders_started_ = false;
+  MPI_Request leaders_ = MPI_REQUEST_NULL;
+};
+
+}  // namespace
+
+std::unique_ptr<Operation> make_ibarrier(CommContext& ctx) { return std::make_unique<Ibarrier>(ctx); }
+
+}  // namespace mcorecoll
