@@ -34,8 +34,14 @@ program test_bindings
 #else
   integer :: types(2), stype
 #endif
-  integer, allocatable :: sbuf(:), rbuf(:)
+  integer, allocatable :: sbuf(:), rbuf(:), big(:)
   character(len=200) :: msg
+  logical :: flag
+#if defined(BINDING_F08)
+  type(MPI_Request) :: req, reqs(2)
+#else
+  integer :: req, reqs(2)
+#endif
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -231,6 +237,73 @@ program test_bindings
                       MPI_COMM_WORLD, ierr)
     call check_ierr('MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL)', ierr)
     call check_a2a('MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL)', n)
+    deallocate (sbuf, rbuf)
+  end do
+
+  ! ---- Non-blocking: MPI_Ibcast completed by MPI_Wait (small) and an MPI_Test loop (large,
+  ! more than the ring holds), MPI_Ialltoall and MPI_Ibarrier completed by one MPI_Waitall.
+  allocate (big(200000))
+  do root = 0, nprocs - 1
+    ibuf = guard
+    if (rank == root) then
+      do i = 1, 1000
+        ibuf(i) = ival(root, 1000, i)
+      end do
+    end if
+    call MPI_Ibcast(ibuf, 1000, MPI_INTEGER, root, MPI_COMM_WORLD, req, ierr)
+    call check_ierr('MPI_Ibcast', ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    call check_ierr('MPI_Wait', ierr)
+    do i = 1, maxn + pad
+      if (i <= 1000) then
+        if (ibuf(i) /= ival(root, 1000, i)) then
+          write (msg, '(a,i0,a,i0,a,i0)') 'ibcast root=', root, ' element ', i, ': got ', ibuf(i)
+          call report(msg)
+        end if
+      else if (ibuf(i) /= guard) then
+        write (msg, '(a,i0,a,i0)') 'ibcast root=', root, ' wrote past the count: element ', i
+        call report(msg)
+      end if
+    end do
+
+    big = guard
+    if (rank == root) then
+      do i = 1, size(big)
+        big(i) = ival(root, 3, i)
+      end do
+    end if
+    call MPI_Ibcast(big, size(big), MPI_INTEGER, root, MPI_COMM_WORLD, req, ierr)
+    call check_ierr('MPI_Ibcast(big)', ierr)
+    flag = .false.
+    do while (.not. flag)
+      call MPI_Test(req, flag, MPI_STATUS_IGNORE, ierr)
+      call check_ierr('MPI_Test', ierr)
+    end do
+    do i = 1, size(big)
+      if (big(i) /= ival(root, 3, i)) then
+        write (msg, '(a,i0,a,i0,a,i0)') 'ibcast (big) root=', root, ' element ', i, ': got ', big(i)
+        call report(msg)
+        exit
+      end if
+    end do
+  end do
+  deallocate (big)
+  do ic = 1, size(a2a_counts)
+    n = a2a_counts(ic)
+    allocate (sbuf(n*nprocs), rbuf(n*nprocs + pad))
+    do d = 0, nprocs - 1
+      do k = 1, n
+        sbuf(d*n + k) = apat(rank, d, k)
+      end do
+    end do
+    rbuf = guard
+    call MPI_Ialltoall(sbuf, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, MPI_COMM_WORLD, reqs(1), ierr)
+    call check_ierr('MPI_Ialltoall', ierr)
+    call MPI_Ibarrier(MPI_COMM_WORLD, reqs(2), ierr)
+    call check_ierr('MPI_Ibarrier', ierr)
+    call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+    call check_ierr('MPI_Waitall', ierr)
+    call check_a2a('MPI_Ialltoall', n)
     deallocate (sbuf, rbuf)
   end do
 

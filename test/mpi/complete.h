@@ -20,24 +20,24 @@ static inline const char* completion_name(int method) {
 /* The request sits among MPI_REQUEST_NULLs, so that the array calls look past them. */
 static inline int complete_request(MPI_Request* request, int method) {
   MPI_Request array[3] = {MPI_REQUEST_NULL, *request, MPI_REQUEST_NULL};
-  MPI_Status status;
+  MPI_Status status, statuses[3];
   int rc = MPI_SUCCESS, flag = 0, index = -1, outcount = 0, indices[3];
   switch (method % kCompletionMethods) {
     case 0: rc = MPI_Wait(request, &status); return rc;
     case 1:
       while (rc == MPI_SUCCESS && !flag) rc = MPI_Test(request, &flag, &status);
       return rc;
-    case 2: rc = MPI_Waitall(3, array, MPI_STATUSES_IGNORE); break;
+    case 2: rc = MPI_Waitall(3, array, statuses); break;
     case 3:
-      while (rc == MPI_SUCCESS && !flag) rc = MPI_Testall(3, array, &flag, MPI_STATUSES_IGNORE);
+      while (rc == MPI_SUCCESS && !flag) rc = MPI_Testall(3, array, &flag, statuses);
       break;
     case 4: rc = MPI_Waitany(3, array, &index, &status); break;
     case 5:
       while (rc == MPI_SUCCESS && !flag) rc = MPI_Testany(3, array, &index, &flag, &status);
       break;
-    case 6: rc = MPI_Waitsome(3, array, &outcount, indices, MPI_STATUSES_IGNORE); break;
+    case 6: rc = MPI_Waitsome(3, array, &outcount, indices, statuses); break;
     case 7:
-      while (rc == MPI_SUCCESS && outcount == 0) rc = MPI_Testsome(3, array, &outcount, indices, MPI_STATUSES_IGNORE);
+      while (rc == MPI_SUCCESS && outcount == 0) rc = MPI_Testsome(3, array, &outcount, indices, statuses);
       break;
     case 8:
       /* Only looks; the request is then freed by a wait that must return at once. */

@@ -179,6 +179,7 @@ static void outstanding(MPI_Comm* comms, int ncomms, int iterations, int salt_ba
     MPI_Irecv(p2p->b, (int)p2p->bytes, MPI_BYTE, (me0 + n0 - 1) % n0, p2p->salt, comms[0], &receive);
 
     MPI_Request all[kMaxOps + 1];
+    MPI_Status statuses[kMaxOps + 1];
     for (int i = 0; i < nops; i++) all[i] = ops[i].request;
     all[nops] = receive;
     const int nall = nops + 1;
@@ -192,7 +193,7 @@ static void outstanding(MPI_Comm* comms, int ncomms, int iterations, int salt_ba
         CHECK(rc == MPI_SUCCESS && all[order[i]] == MPI_REQUEST_NULL, "%s: rc %d", completion_name(m), rc);
       }
     } else if (style == 1) {
-      CHECK(MPI_Waitall(nall, all, MPI_STATUSES_IGNORE) == MPI_SUCCESS, "waitall");
+      CHECK(MPI_Waitall(nall, all, statuses) == MPI_SUCCESS, "waitall");
     } else if (style == 2) {
       for (int left = nall; left > 0; left--) {
         int index = -1;
@@ -204,7 +205,7 @@ static void outstanding(MPI_Comm* comms, int ncomms, int iterations, int salt_ba
       int done = 0;
       while (done < nall) {
         int outcount = 0, indices[kMaxOps + 1];
-        CHECK(MPI_Waitsome(nall, all, &outcount, indices, MPI_STATUSES_IGNORE) == MPI_SUCCESS &&
+        CHECK(MPI_Waitsome(nall, all, &outcount, indices, statuses) == MPI_SUCCESS &&
                   outcount > 0, "waitsome outcount %d", outcount);
         if (outcount <= 0) break;
         done += outcount;
@@ -230,7 +231,8 @@ static void mixed(MPI_Comm comm, int iterations) {
     post(&barrier);
     checked_alltoall(comm, send, recv, (size_t)(1 + it % 8), 4000 + it);
     MPI_Request all[3] = {barrier.request, a2a.request, bcast.request};
-    CHECK(MPI_Waitall(3, all, MPI_STATUSES_IGNORE) == MPI_SUCCESS, "waitall");
+    MPI_Status statuses[3];
+    CHECK(MPI_Waitall(3, all, statuses) == MPI_SUCCESS, "waitall");
     check_op(&bcast);
     check_op(&a2a);
   }
