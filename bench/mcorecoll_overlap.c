@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
   if (rank == 0)
     printf("op,bytes,ranks,progress,side,blocking_us,pure_us,total_us,compute_us,overlap_pct\n");
   if (op == kBarrier) min = max = 0;
-  for (size_t bytes = min;; bytes = bytes ? bytes * 4 : 1) {
+  for (size_t bytes = min; bytes <= max; bytes = bytes ? bytes * 4 : max + 1) {
     const int n = iters > 0 ? iters : bytes <= 65536 ? 400 : bytes <= (1u << 20) ? 60 : 15;
     for (int lib = 0; lib <= 1; lib++) {
       timed(op, lib, bytes, n / 10 + 1, 1, 0, NULL);  /* warm up */
@@ -128,7 +128,6 @@ int main(int argc, char** argv) {
         printf("%s,%zu,%d,%s,%s,%.2f,%.2f,%.2f,%.2f,%.1f\n", names[op], bytes, size,
                progress ? progress : "calls", lib ? "mcorecoll" : "pmpi", block, pure, total, cpu, overlap);
     }
-    if (bytes >= max) break;
   }
   free(sendbuf);
   free(recvbuf);
