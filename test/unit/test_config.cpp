@@ -12,6 +12,7 @@
 using mcorecoll::load_config;
 using mcorecoll::parse_size;
 using mcorecoll::SegmentKind;
+using mcorecoll::ProgressMode;
 using Env = std::vector<std::pair<std::string, std::string>>;
 
 namespace {
@@ -123,6 +124,18 @@ TEST_CASE("segment kind", "[config]") {
   // Ranks that would make segments of different kinds must not pass the settings check.
   CHECK(load_config(Env{{"MCORECOLL_SEGMENT", "posix"}}).config.fingerprint() !=
         load_config(Env{}).config.fingerprint());
+}
+
+TEST_CASE("progress mode", "[config]") {
+  CHECK(load_config(Env{}).config.progress == ProgressMode::calls);
+  CHECK(load_config(Env{{"MCORECOLL_PROGRESS", "thread"}}).config.progress == ProgressMode::thread);
+  CHECK(load_config(Env{{"MCORECOLL_PROGRESS", "calls"}}).config.progress == ProgressMode::calls);
+  CHECK(mentions(load_config(Env{{"MCORECOLL_PROGRESS", "threads"}}).errors, "accepted: calls, thread"));
+  // Ranks may progress differently: the calls they make on shared memory are the same.
+  CHECK(load_config(Env{{"MCORECOLL_PROGRESS", "thread"}}).config.fingerprint() ==
+        load_config(Env{}).config.fingerprint());
+  CHECK(load_config(Env{{"MCORECOLL_PROGRESS", "thread"}}).config.describe().find("MCORECOLL_PROGRESS = thread") !=
+        std::string::npos);
 }
 
 TEST_CASE("bcast thresholds and ring geometry", "[config]") {
