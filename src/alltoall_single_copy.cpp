@@ -15,6 +15,27 @@
 
 namespace mcorecoll {
 
+void post_send_data(CommContext& ctx, const char* out, std::uint64_t seq) {
+  std::atomic<std::uint64_t>* posted = ctx.shm->posted(ctx.node_rank);
+  posted[0].store(reinterpret_cast<std::uintptr_t>(out), std::memory_order_relaxed);
+  posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
+  ctx.shm->post(ctx.node_rank).store(seq, std::memory_order_release);
+}
+
+void pull_block(CommContext& ctx, int r, const char* out, char* recv, std::uint64_t block) {
+  const std::vector<int>& mates = ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
+  const std::uint64_t my_offset = static_cast<std::uint64_t>(ctx.rank) * block;
+  char* to = recv + static_cast<std::uint64_t>(mates[static_cast<std::size_t>(r)]) * block;
+  if (r == ctx.node_rank) {
+    std::memcpy(to, out + my_offset, block);
+    return;
+  }
+  std::atomic<std::uint64_t>* theirs = ctx.shm->posted(r);
+  const char* from = reinterpret_cast<const char*>(theirs[0].load(std::memory_order_relaxed));
+  read_remote_or_stop(ctx.comm, r, static_cast<pid_t>(theirs[2].load(std::memory_order_relaxed)),
+                      from + my_offset, to, block, "MCORECOLL_ALLTOALL_CMA_MIN_BYTES");
+}
+
 int alltoall_single_copy(CommContext& ctx, const Config& config, const void* sendbuf,
                          int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                          MPI_Datatype recvtype, std::uint64_t block) {
@@ -32,24 +53,9 @@ int alltoall_single_copy(CommContext& ctx, const Config& config, const void* sen
   NodeShm& shm = *ctx.shm;
   Waiter waiter = Waiter::for_context(ctx, config);
   const std::uint64_t seq = ++ctx.seq;
-  std::atomic<std::uint64_t>* posted = shm.posted(ctx.node_rank);
-  posted[0].store(reinterpret_cast<std::uintptr_t>(out), std::memory_order_relaxed);
-  posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
-  shm.post(ctx.node_rank).store(seq, std::memory_order_release);
-
-  const std::vector<int>& mates = ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
-  const std::uint64_t my_offset = static_cast<std::uint64_t>(ctx.rank) * block;
-  read_from_node(shm, ctx.node_rank, ctx.node_size, seq, config.alltoall_readers, waiter, [&](int r) {
-    char* to = recv.data() + static_cast<std::uint64_t>(mates[static_cast<std::size_t>(r)]) * block;
-    if (r == ctx.node_rank) {
-      std::memcpy(to, out + my_offset, block);
-      return;
-    }
-    std::atomic<std::uint64_t>* theirs = shm.posted(r);
-    const char* from = reinterpret_cast<const char*>(theirs[0].load(std::memory_order_relaxed));
-    read_remote_or_stop(ctx.comm, r, static_cast<pid_t>(theirs[2].load(std::memory_order_relaxed)),
-                        from + my_offset, to, block, "MCORECOLL_ALLTOALL_CMA_MIN_BYTES");
-  });
+  post_send_data(ctx, out, seq);
+  read_from_node(shm, ctx.node_rank, ctx.node_size, seq, config.alltoall_readers, waiter,
+                 [&](int r) { pull_block(ctx, r, out, recv.data(), block); });
   // Peers read this rank's send data until they say they are done: only then may the caller
   // have its buffer back.
   shm.done(ctx.node_rank).store(seq, std::memory_order_release);

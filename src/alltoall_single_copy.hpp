@@ -21,4 +21,10 @@ int alltoall_single_copy(CommContext& ctx, const Config& config, const void* sen
                          int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                          MPI_Datatype recvtype, std::uint64_t block);
 
+// The two halves, shared with the non-blocking alltoall (ialltoall_shm.cpp): post this rank's
+// send data `out` for operation `seq`; copy this rank's block from node rank `r` (its own from
+// `out`) into its place in `recv`, once r has posted. A refused read stops the job.
+void post_send_data(CommContext& ctx, const char* out, std::uint64_t seq);
+void pull_block(CommContext& ctx, int r, const char* out, char* recv, std::uint64_t block);
+
 }  // namespace mcorecoll

@@ -1,7 +1,5 @@
 #include "ialltoall_shm.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -9,12 +7,12 @@
 
 #include "alltoall_rounds.hpp"
 #include "alltoall_shm.hpp"
+#include "alltoall_single_copy.hpp"
 #include "comm_context.hpp"
 #include "config.hpp"
 #include "message_bytes.hpp"
 #include "node_reads.hpp"
 #include "node_shm.hpp"
-#include "single_copy.hpp"
 
 namespace mcorecoll {
 namespace {
@@ -145,27 +143,12 @@ class Ialltoall final : public Operation {
     if (!begun_) {
       begun_ = true;
       seq_ = ++ctx_.seq;
-      std::atomic<std::uint64_t>* posted = shm.posted(ctx_.node_rank);
-      posted[0].store(reinterpret_cast<std::uintptr_t>(out_), std::memory_order_relaxed);
-      posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
-      shm.post(ctx_.node_rank).store(seq_, std::memory_order_release);
+      post_send_data(ctx_, out_, seq_);
       reads_.emplace(ctx_.node_rank, ctx_.node_size, seq_, config_.alltoall_readers);
     }
     if (!read_all_) {
-      const std::vector<int>& mates = ctx_.node_members[static_cast<std::size_t>(ctx_.node_index)];
-      const std::uint64_t my_offset = static_cast<std::uint64_t>(ctx_.rank) * block_;
       char* recv = sides_.recv.data();
-      const bool all = reads_->advance(shm, [&](int r) {
-        char* to = recv + static_cast<std::uint64_t>(mates[static_cast<std::size_t>(r)]) * block_;
-        if (r == ctx_.node_rank) {
-          std::memcpy(to, out_ + my_offset, block_);
-          return;
-        }
-        std::atomic<std::uint64_t>* theirs = shm.posted(r);
-        const char* from = reinterpret_cast<const char*>(theirs[0].load(std::memory_order_relaxed));
-        read_remote_or_stop(ctx_.comm, r, static_cast<pid_t>(theirs[2].load(std::memory_order_relaxed)),
-                            from + my_offset, to, block_, "MCORECOLL_ALLTOALL_CMA_MIN_BYTES");
-      });
+      const bool all = reads_->advance(shm, [&](int r) { pull_block(ctx_, r, out_, recv, block_); });
       if (!all) return false;
       read_all_ = true;
       shm.done(ctx_.node_rank).store(seq_, std::memory_order_release);

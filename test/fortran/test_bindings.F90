@@ -207,11 +207,7 @@ program test_bindings
   do ic = 1, size(a2a_counts)
     n = a2a_counts(ic)
     allocate (sbuf(n*nprocs), rbuf(n*nprocs + pad))
-    do d = 0, nprocs - 1
-      do k = 1, n
-        sbuf(d*n + k) = apat(rank, d, k)
-      end do
-    end do
+    call fill_send(n)
     rbuf = guard
     call MPI_Alltoall(sbuf, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, MPI_COMM_WORLD, ierr)
     call check_ierr('MPI_Alltoall', ierr)
@@ -291,11 +287,7 @@ program test_bindings
   do ic = 1, size(a2a_counts)
     n = a2a_counts(ic)
     allocate (sbuf(n*nprocs), rbuf(n*nprocs + pad))
-    do d = 0, nprocs - 1
-      do k = 1, n
-        sbuf(d*n + k) = apat(rank, d, k)
-      end do
-    end do
+    call fill_send(n)
     rbuf = guard
     call MPI_Ialltoall(sbuf, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, MPI_COMM_WORLD, reqs(1), ierr)
     call check_ierr('MPI_Ialltoall', ierr)
@@ -335,6 +327,16 @@ contains
     integer, intent(in) :: src, dst, pos
     apat = 1000000 + 10000*src + 100*dst + pos
   end function apat
+
+  subroutine fill_send(n)
+    integer, intent(in) :: n
+    integer :: d, k
+    do d = 0, nprocs - 1
+      do k = 1, n
+        sbuf(d*n + k) = apat(rank, d, k)
+      end do
+    end do
+  end subroutine fill_send
 
   subroutine fill_in_place(n)
     integer, intent(in) :: n
