@@ -5,6 +5,7 @@
 #include "barrier_shm.hpp"
 #include "bcast_shm.hpp"
 #include "comm_context.hpp"
+#include "completion.hpp"
 #include "config.hpp"
 #include "ialltoall_shm.hpp"
 #include "ibarrier_shm.hpp"
@@ -159,14 +160,8 @@ template <typename Blocking, typename Nonblocking>
 int pmpi_blocking(Blocking blocking, Nonblocking nonblocking) {
   if (!operations_pending()) return blocking();
   MPI_Request request = MPI_REQUEST_NULL;
-  int rc = nonblocking(&request);
-  if (rc != MPI_SUCCESS) return rc;
-  int done = 0;
-  for (unsigned polls = 0;; progress_backoff(polls)) {
-    progress_operations();
-    rc = PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS || done) return rc;
-  }
+  const int rc = nonblocking(&request);
+  return rc != MPI_SUCCESS ? rc : mcorecoll::wait(&request, MPI_STATUS_IGNORE);  // with steps (completion.hpp)
 }
 
 // A call to a non-blocking PMPI collective: queued behind the communicator's pending
@@ -182,10 +177,7 @@ class PmpiOperation final : public Operation {
       rc = start_(&request_);
       if (rc != MPI_SUCCESS) return true;
     }
-    int done = 0;
-    const int tested = PMPI_Test(&request_, &done, MPI_STATUS_IGNORE);
-    if (tested != MPI_SUCCESS) rc = tested;
-    return done != 0 || tested != MPI_SUCCESS;
+    return test_request(request_);
   }
 
  private:

@@ -27,14 +27,6 @@ struct AlltoallArgs {
   MPI_Datatype recvtype;
 };
 
-// Tests a request of the MPI library; true once it is complete (or failed: then rc is set).
-bool tested(MPI_Request& request, int& rc) {
-  int done = 0;
-  const int result = PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  if (result != MPI_SUCCESS) rc = result;
-  return done != 0 || result != MPI_SUCCESS;
-}
-
 class Ialltoall final : public Operation {
  public:
   Ialltoall(CommContext& ctx, const Config& config, const AlltoallArgs& args, std::uint64_t block,
@@ -83,7 +75,7 @@ class Ialltoall final : public Operation {
         tile_ = tile_bytes(staging_, ctx_.size);
       }
     }
-    if (handed_to_pmpi_) return tested(pmpi_, rc);
+    if (handed_to_pmpi_) return test_request(pmpi_);
     NodeShm& shm = *ctx_.shm;
     const bool across_nodes = ctx_.node_count > 1;
     char* recv = sides_.recv.data();
@@ -111,7 +103,7 @@ class Ialltoall final : public Operation {
           break;
         case Stage::exchange_test:
           // After an error the node is still told (the leader reports it): no rank waits for ever.
-          if (exchange_ != MPI_REQUEST_NULL && !tested(exchange_, rc)) return false;
+          if (exchange_ != MPI_REQUEST_NULL && !test_request(exchange_)) return false;
           shm.delivered().store(round_->seq, std::memory_order_release);
           stage_ = Stage::gather;
           break;

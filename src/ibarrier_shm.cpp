@@ -28,12 +28,7 @@ class Ibarrier final : public Operation {
       rc = PMPI_Ibarrier(ctx_.leaders_comm, &leaders_);
       if (rc != MPI_SUCCESS) leaders_ = MPI_REQUEST_NULL;
     }
-    if (leaders_ != MPI_REQUEST_NULL) {
-      int done = 0;
-      const int tested = PMPI_Test(&leaders_, &done, MPI_STATUS_IGNORE);
-      if (tested != MPI_SUCCESS) rc = tested;
-      else if (!done) return false;
-    }
+    if (leaders_ != MPI_REQUEST_NULL && !test_request(leaders_)) return false;
     // Released also after an error (the leader reports it): the node must not wait for ever.
     shm.release(0).store(seq_, std::memory_order_release);
     return true;

@@ -146,13 +146,7 @@ class Ibcast final : public Operation {
         return true;
       }
     }
-    int done = 0;
-    const int tested = PMPI_Test(&leaders_, &done, MPI_STATUS_IGNORE);
-    if (tested != MPI_SUCCESS) {
-      rc = tested;
-      return true;
-    }
-    return done != 0;
+    return test_request(leaders_);
   }
 
   const Config& config_;

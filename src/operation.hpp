@@ -25,6 +25,15 @@ class Operation {
   int rc = MPI_SUCCESS;  // the error the request reports
 
  protected:
+  // Tests a request of the MPI library the operation started: true once it is complete, or
+  // failed (then rc holds the error).
+  bool test_request(MPI_Request& request) {
+    int done = 0;
+    const int tested = PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (tested != MPI_SUCCESS) rc = tested;
+    return done != 0 || tested != MPI_SUCCESS;
+  }
+
   CommContext& ctx_;
 };
 
