@@ -18,8 +18,6 @@ int wait_with_progress(Test test) {
 
 }  // namespace
 
-void progress_before_call() { progress_operations(); }
-
 int wait(MPI_Request* request, MPI_Status* status) {
   if (!operations_pending()) return PMPI_Wait(request, status);
   return wait_with_progress([&](bool* done) {

@@ -7,6 +7,8 @@
 
 #include <mpi.h>
 
+#include "progress.hpp"
+
 namespace mcorecoll {
 
 int wait(MPI_Request* request, MPI_Status* status);
@@ -22,22 +24,14 @@ int request_get_status(MPI_Request request, int* flag, MPI_Status* status);
 // freed when it completes (progress.hpp).
 int request_free(MPI_Request* request);
 
-// Fortran: the same, for calls that reach the MPI library's own Fortran binding afterwards.
-// Gives pending operations one round of steps (the test and status calls).
-void progress_before_call();
 // Loops `test()` (the MPI library's Fortran test call matching a wait call, which says in its
 // result whether it completed), giving steps between tries.
 template <typename Test>
-void wait_by_testing(Test test);
-
-}  // namespace mcorecoll
-
-#include "progress.hpp"
-
-template <typename Test>
-void mcorecoll::wait_by_testing(Test test) {
+void wait_by_testing(Test test) {
   for (unsigned polls = 0;; progress_backoff(polls)) {
     progress_operations();
     if (test()) return;
   }
 }
+
+}  // namespace mcorecoll

@@ -94,7 +94,7 @@ bool fortran_true(const MPI_Fint* flag) { return *flag != 0; }
 
 // Status-like arguments are passed through as the binding gave them.
 void fortran_test(const char* self, MPI_Fint* request, MPI_Fint* flag, void* status, MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_before_call();
+  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_operations();
   forward(self, request, flag, status, ierr);
 }
 
@@ -110,7 +110,7 @@ void fortran_wait(const char* self, MPI_Fint* request, void* status, MPI_Fint* i
 
 void fortran_testall(const char* self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* flag, void* statuses,
                      MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_before_call();
+  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_operations();
   forward(self, count, requests, flag, statuses, ierr);
 }
 
@@ -127,7 +127,7 @@ void fortran_waitall(const char* self, MPI_Fint* count, MPI_Fint* requests, void
 
 void fortran_testany(const char* self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* flag,
                      void* status, MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_before_call();
+  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_operations();
   forward(self, count, requests, index, flag, status, ierr);
 }
 
@@ -145,7 +145,7 @@ void fortran_waitany(const char* self, MPI_Fint* count, MPI_Fint* requests, MPI_
 
 void fortran_testsome(const char* self, MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount,
                       MPI_Fint* indices, void* statuses, MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_before_call();
+  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_operations();
   forward(self, incount, requests, outcount, indices, statuses, ierr);
 }
 
@@ -162,7 +162,7 @@ void fortran_waitsome(const char* self, MPI_Fint* incount, MPI_Fint* requests, M
 
 void fortran_request_get_status(const char* self, MPI_Fint* request, MPI_Fint* flag, void* status,
                                 MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_before_call();
+  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_operations();
   forward(self, request, flag, status, ierr);
 }
 
