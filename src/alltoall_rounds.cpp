@@ -4,16 +4,43 @@
 #include <cstring>
 
 #include "comm_context.hpp"
+#include "config.hpp"
+#include "log.hpp"
 #include "node_shm.hpp"
 #include "pool_lease.hpp"
+#include "runtime.hpp"
+#include "wait.hpp"
 
 namespace mcorecoll {
 
-Staging staging_of(CommContext& ctx) {
+bool try_staging_for(CommContext& ctx, const Config& config, std::uint64_t block, Staging* staging) {
   NodeShm& shm = *ctx.shm;
-  if (ctx.node_count > 1) return {shm.stage(0), shm.stage_bytes()};
+  if (ctx.node_count > 1) {
+    *staging = {shm.stage(0), shm.stage_bytes()};
+    return true;
+  }
+  // Two halves of a tile per peer: the whole block, up to the configured area.
+  const std::uint64_t page = NodePool::kPage;
+  std::uint64_t area = 2 * static_cast<std::uint64_t>(ctx.size) * block;
+  area = area >= page ? (area + page - 1) / page * page : (area + kLineBytes - 1) / kLineBytes * kLineBytes;
+  area = std::min<std::uint64_t>(area, staging_area_bytes(config));
+  const LeaseAnswer answer = try_lease(ctx, LeaseKind::staging, area, 0);
+  if (answer == LeaseAnswer::pending) return false;
   const Lease& lease = ctx.leases[static_cast<int>(LeaseKind::staging)];
-  return {shm.pool().at(lease.offset), static_cast<std::size_t>(lease.shape[0])};
+  if (answer == LeaseAnswer::held)
+    *staging = {shm.pool().at(lease.offset), static_cast<std::size_t>(lease.shape[0])};
+  else  // the pool has no room, and nothing is held: every node rank learnt it alike
+    *staging = {shm.fallback_stage(0), fallback_stage_bytes(ctx.node_size)};
+  if (answer == LeaseAnswer::none && config.verbose >= 1 && ctx.rank == 0)
+    say_once("alltoall-fallback-staging", "alltoall: the node's buffer pool is full (MCORECOLL_POOL_MAX_BYTES): "
+                                          "staging through the segment's small fallback areas");
+  return true;
+}
+
+Staging staging_for(CommContext& ctx, const Config& config, std::uint64_t block, Waiter& waiter) {
+  Staging staging{};
+  for (unsigned polls = 0; !try_staging_for(ctx, config, block, &staging);) waiter.backoff(polls);
+  return staging;
 }
 
 Round next_round(CommContext& ctx, const Staging& staging, std::uint64_t len) {

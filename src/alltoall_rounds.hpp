@@ -11,16 +11,25 @@ namespace mcorecoll {
 
 class CommContext;
 class NodeShm;
+class Waiter;
 struct Config;
 
-// The node's staging areas, one of `area` bytes per node rank: leased from the node's pool
-// (pool_lease.hpp) inside one node, fixed in the segment for the leaders' exchange.
+// The node's staging areas, one of `area` bytes per node rank, side by side.
 struct Staging {
   char* base;
   std::size_t area;
   char* of(int node_rank) const { return base + static_cast<std::size_t>(node_rank) * area; }
 };
-Staging staging_of(CommContext& ctx);
+
+// The staging areas of an alltoall of blocks of `block` bytes (> 0): inside one node, the
+// communicator's lease from the node's pool, grown as the blocks need up to
+// MCORECOLL_ALLTOALL_STAGE_BYTES, or the segment's fallback staging while the pool has no room
+// for any; across nodes, the segment's fixed staging (the leaders' exchange needs tiles alike
+// on every node). Every node rank asks in the same operation, as the lease may change: false
+// while the answer is not there yet (ask again in a later step).
+bool try_staging_for(CommContext& ctx, const Config& config, std::uint64_t block, Staging* staging);
+// The same, waiting for the answer.
+Staging staging_for(CommContext& ctx, const Config& config, std::uint64_t block, Waiter& waiter);
 
 // One round's tiles, `len` bytes each, in half `h` of the staging areas and of the inbox. The
 // halves alternate, so that a rank can stage the next round while slower ranks still read the

@@ -10,7 +10,6 @@
 #include "message_bytes.hpp"
 #include "node_reads.hpp"
 #include "node_shm.hpp"
-#include "pool_lease.hpp"
 #include "runtime.hpp"
 #include "wait.hpp"
 
@@ -34,24 +33,6 @@ int exchange_between_nodes(CommContext& ctx, NodeShm& shm, const Round& round, W
 
 }  // namespace
 
-LeaseAnswer staging_lease(CommContext& ctx, const Config& config, std::uint64_t block) {
-  if (ctx.node_count > 1) return LeaseAnswer::held;  // fixed staging in the segment
-  // Two halves of a tile per peer: the whole block, up to the configured area.
-  const std::uint64_t page = NodePool::kPage;
-  std::uint64_t area = 2 * static_cast<std::uint64_t>(ctx.size) * block;
-  area = area >= page ? (area + page - 1) / page * page : (area + kLineBytes - 1) / kLineBytes * kLineBytes;
-  area = std::min<std::uint64_t>(area, staging_area_bytes(config));
-  return try_lease(ctx, LeaseKind::staging, area, 0);
-}
-
-bool staging_ready(CommContext& ctx, const Config& config, std::uint64_t block) {
-  Waiter waiter = Waiter::for_context(ctx, config);
-  for (unsigned polls = 0;; waiter.backoff(polls)) {
-    const LeaseAnswer answer = staging_lease(ctx, config, block);
-    if (answer != LeaseAnswer::pending) return answer == LeaseAnswer::held;
-  }
-}
-
 int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                  std::uint64_t block) {
@@ -69,7 +50,7 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
   Waiter waiter = Waiter::for_context(ctx, config);
   // A round moves one tile of every block; the inbox holds a round's tiles from other nodes
   // for every rank of the node.
-  const Staging staging = staging_of(ctx);
+  const Staging staging = staging_for(ctx, config, block, waiter);
   const std::uint64_t tile = tile_bytes(staging, n);
   int rc = MPI_SUCCESS;
   for (std::uint64_t offset = 0; offset < block; offset += tile) {

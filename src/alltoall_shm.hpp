@@ -13,24 +13,14 @@
 
 #include <cstdint>
 
-#include "pool_lease.hpp"
 
 namespace mcorecoll {
 
 class CommContext;
 struct Config;
 
-// Collective over the communicator's node, before the staging path is taken: makes sure its
-// staging areas are leased from the node's pool, as large as blocks of `block` bytes need (up
-// to MCORECOLL_ALLTOALL_STAGE_BYTES). False when the pool has no room and nothing is held:
-// every rank then takes PMPI alike.
-bool staging_ready(CommContext& ctx, const Config& config, std::uint64_t block);
-// The same without waiting (pool_lease.hpp's try_lease), for the non-blocking alltoall.
-LeaseAnswer staging_lease(CommContext& ctx, const Config& config, std::uint64_t block);
-
 // `block`: the signature size of one block (same on every rank). The communicator has a shared
-// segment on every node (with an inbox when it spans nodes), and inside one node its staging
-// lease (staging_ready). Returns an MPI error code.
+// segment on every node (with an inbox when it spans nodes). Returns an MPI error code.
 int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                  std::uint64_t block);

@@ -6,6 +6,7 @@
 
 #include "comm_context.hpp"
 #include "config.hpp"
+#include "log.hpp"
 #include "node_shm.hpp"
 #include "pool_lease.hpp"
 #include "single_copy.hpp"
@@ -40,6 +41,9 @@ bool try_cells_for(CommContext& ctx, const Config& config, std::uint64_t size, R
   if (answer == LeaseAnswer::held) {
     const Lease& lease = ctx.leases[static_cast<int>(LeaseKind::ring)];
     *cells_out = {shm.pool().at(lease.offset), ring_stride(lease.shape[1]), lease.shape[1], lease.shape[0]};
+  } else if (config.verbose >= 1 && ctx.rank == 0) {
+    say_once("bcast-fallback-slots", "bcast: the node's buffer pool is full (MCORECOLL_POOL_MAX_BYTES): "
+                                     "messages go through the one-line slots");
   }
   return true;
 }

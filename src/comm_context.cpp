@@ -12,6 +12,7 @@
 #include "log.hpp"
 #include "node_map.hpp"
 #include "node_shm.hpp"
+#include "pool_lease.hpp"
 #include "runtime.hpp"
 
 namespace mcorecoll {
@@ -205,7 +206,10 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
                                            : test_binding_place(config, *topology, rp.node_rank, comm);
   }
   std::vector<Place> node_places;
-  for (int r : mates) node_places.push_back(ctx->places[static_cast<std::size_t>(r)].place);
+  for (int r : mates) {
+    node_places.push_back(ctx->places[static_cast<std::size_t>(r)].place);
+    ctx->node_numa_os.push_back(node_places.back().numa_os);
+  }
   for (const auto& members : ctx->node_members)
     ctx->max_node_size = std::max(ctx->max_node_size, static_cast<int>(members.size()));
   ctx->remote_index.assign(n, -1);

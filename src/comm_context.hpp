@@ -14,7 +14,7 @@
 #include "hierarchy.hpp"
 #include "route.hpp"
 #include "placement.hpp"
-#include "pool_lease.hpp"
+#include "lease_protocol.hpp"
 
 namespace mcorecoll {
 
@@ -50,6 +50,7 @@ class CommContext {
   // leaders exchange alltoall data. -1 for the ranks of this rank's node.
   std::vector<int> remote_index;
   NodeHierarchy hierarchy;        // of this rank's node
+  std::vector<int> node_numa_os;  // the NUMA domain (OS index, -1 unknown) of each node rank
   // This rank's place in the node's gather/release tree (node ranks; parent -1 at the root).
   int tree_parent = -1;
   std::vector<int> tree_children;
@@ -65,8 +66,8 @@ class CommContext {
   // and null for good if creating it failed: then shm_failed is set and calls go to PMPI).
   std::unique_ptr<NodeShm> shm;
   bool shm_failed = false;
-  // The ring's and the staging areas' leases from the node's pool (pool_lease.hpp).
-  Lease leases[2];
+  // The ring's and the staging areas' leases from the node's pool (by LeaseKind; pool_lease.hpp).
+  Lease leases[kLeaseKinds];
 
   // Sequence number of the last shared-memory operation on this communicator; flags carry it.
   std::uint64_t seq = 0;

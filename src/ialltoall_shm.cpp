@@ -17,23 +17,13 @@
 namespace mcorecoll {
 namespace {
 
-// The arguments as given, for the hand-over to PMPI.
-struct AlltoallArgs {
-  const void* sendbuf;
-  int sendcount;
-  MPI_Datatype sendtype;
-  void* recvbuf;
-  int recvcount;
-  MPI_Datatype recvtype;
-};
-
 class Ialltoall final : public Operation {
  public:
-  Ialltoall(CommContext& ctx, const Config& config, const AlltoallArgs& args, std::uint64_t block,
-            bool single_copy)
-      : Operation(ctx), config_(config), args_(args), block_(block), single_copy_(single_copy),
-        sides_(args.sendbuf, args.sendcount, args.sendtype, args.recvbuf, args.recvcount,
-               args.recvtype, ctx.size, block * static_cast<std::uint64_t>(ctx.size), ctx.comm) {
+  Ialltoall(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+            void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t block, bool single_copy)
+      : Operation(ctx), config_(config), block_(block), single_copy_(single_copy),
+        sides_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx.size,
+               block * static_cast<std::uint64_t>(ctx.size), ctx.comm) {
     const std::uint64_t total = block * static_cast<std::uint64_t>(ctx.size);
     MessageBytes &recv = sides_.recv, &send = sides_.send;
     if (single_copy) {
@@ -52,7 +42,7 @@ class Ialltoall final : public Operation {
   bool step() override {
     if (block_ == 0) return true;
     if (!(single_copy_ ? single_copy_step() : staged_step())) return false;
-    if (!handed_to_pmpi_) sides_.recv.unpack();
+    sides_.recv.unpack();
     return true;
   }
 
@@ -62,20 +52,10 @@ class Ialltoall final : public Operation {
   // The staged rounds. Each case returns false where the blocking algorithm would wait.
   bool staged_step() {
     if (!begun_) {
-      const LeaseAnswer answer = staging_lease(ctx_, config_, block_);
-      if (answer == LeaseAnswer::pending) return false;
+      if (!try_staging_for(ctx_, config_, block_, &staging_)) return false;
       begun_ = true;
-      if (answer == LeaseAnswer::none) {  // decided by the node leader for every rank
-        handed_to_pmpi_ = true;
-        rc = PMPI_Ialltoall(args_.sendbuf, args_.sendcount, args_.sendtype, args_.recvbuf,
-                            args_.recvcount, args_.recvtype, ctx_.comm, &pmpi_);
-        if (rc != MPI_SUCCESS) return true;
-      } else {
-        staging_ = staging_of(ctx_);
-        tile_ = tile_bytes(staging_, ctx_.size);
-      }
+      tile_ = tile_bytes(staging_, ctx_.size);
     }
-    if (handed_to_pmpi_) return test_request(pmpi_);
     NodeShm& shm = *ctx_.shm;
     const bool across_nodes = ctx_.node_count > 1;
     char* recv = sides_.recv.data();
@@ -152,15 +132,12 @@ class Ialltoall final : public Operation {
   }
 
   const Config& config_;
-  AlltoallArgs args_;
   std::uint64_t block_;
   bool single_copy_;
   AlltoallBytes sides_;
   const char* out_ = nullptr;    // the send data as peers and the staging read it
   std::vector<char> send_copy_;  // single copy in place: the blocks as they were
   bool begun_ = false;
-  bool handed_to_pmpi_ = false;
-  MPI_Request pmpi_ = MPI_REQUEST_NULL;
   // Staged rounds.
   Staging staging_{};
   std::uint64_t tile_ = 0, offset_ = 0;
@@ -181,8 +158,8 @@ std::unique_ptr<Operation> make_ialltoall(CommContext& ctx, const Config& config
                                           int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                           int recvcount, MPI_Datatype recvtype, std::uint64_t block,
                                           bool single_copy) {
-  const AlltoallArgs args = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype};
-  return std::make_unique<Ialltoall>(ctx, config, args, block, single_copy);
+  return std::make_unique<Ialltoall>(ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                     block, single_copy);
 }
 
 }  // namespace mcorecoll

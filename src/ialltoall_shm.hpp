@@ -16,10 +16,9 @@ namespace mcorecoll {
 
 struct Config;
 
-// As alltoall_shm() / alltoall_single_copy(), whose checks the caller has made (but not
-// staging_ready(): the operation asks for its lease at its first step, and if the node's pool
-// has no room, every rank alike hands the call to PMPI_Ialltoall then). The send data is
-// packed before this returns.
+// As alltoall_shm() / alltoall_single_copy(), whose checks the caller has made. The staging
+// areas are asked for at the first step (try_staging_for: the lease may change, and every node
+// rank then needs the leader's answer). The send data is packed before this returns.
 std::unique_ptr<Operation> make_ialltoall(CommContext& ctx, const Config& config, const void* sendbuf,
                                           int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                           int recvcount, MPI_Datatype recvtype, std::uint64_t block,

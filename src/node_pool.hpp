@@ -13,10 +13,7 @@
 // (a communicator leases when its operations outgrow what it holds).
 #pragma once
 
-#include <mpi.h>
-
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace mcorecoll {
@@ -53,11 +50,5 @@ class NodePool {
   std::uint64_t bytes_;
   int fd_;
 };
-
-// Collective over `comm`: the node pool that the node leader (communicator rank `leader`) maps,
-// made by it (`max_bytes`) if it maps none yet, and mapped by every rank of its node; null on
-// every rank of the communicator, with `why`, if any rank cannot have it. Pools stay mapped
-// for the life of the process.
-NodePool* share_node_pool(MPI_Comm comm, int leader, std::uint64_t max_bytes, std::string* why);
 
 }  // namespace mcorecoll

@@ -2,14 +2,17 @@
 // a few pages per rank. Per-rank control lines, each on its own 128-byte line (the
 // adjacent-line prefetcher pairs 64-byte lines) and written by one rank only, placed on the
 // NUMA domain of the rank that owns it; a common page of lease lines; the bcast's one-line
-// slots. The buffers that move larger data (ring cells, staging areas) are leased from the
-// node's pool (node_pool.hpp, pool_lease.hpp). Only communicators that span nodes and may take
-// the leaders' alltoall exchange keep fixed staging areas and an inbox here, and a communicator
-// that cannot have the node pool gets a private pool at the segment's end.
+// slots; the alltoall's fallback staging (a few lines per rank). The buffers that move larger
+// data (ring cells, staging areas) are leased from the node's pool (node_pool.hpp,
+// pool_lease.hpp); the slots and the fallback staging carry the data when the pool has no room.
+// Only communicators that span nodes and may take the leaders' alltoall exchange keep fixed
+// staging areas and an inbox here, and a communicator that cannot have the node pool gets a
+// private pool at the segment's end.
 #pragma once
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "lease_protocol.hpp"
 #include "node_pool.hpp"
 #include "shm_layout.hpp"
 
@@ -35,13 +39,12 @@ struct SegmentExtras {
   std::size_t private_pool_bytes = 0;  // a private pool (no node pool), or 0
 };
 
-// A line written by the node leader when a lease of the communicator changes (pool_lease.hpp).
-struct LeaseLine {
-  std::atomic<std::uint64_t> generation;
-  std::uint64_t offset;    // in the pool, or NodePool::kNoSpace: no new lease this time
-  std::uint64_t bytes;
-  std::uint64_t shape[2];  // what the lease holds (pool_lease.hpp)
-};
+// Bytes of each rank's fallback staging on a node of `ranks` ranks: room for a tile of at least
+// one byte per rank in each half, and at least two lines.
+inline std::size_t fallback_stage_bytes(int ranks) {
+  const std::size_t need = 2 * static_cast<std::size_t>(ranks);
+  return std::max<std::size_t>(2 * kLineBytes, (need + kLineBytes - 1) / kLineBytes * kLineBytes);
+}
 
 class NodeShm {
  public:
@@ -74,8 +77,9 @@ class NodeShm {
   std::atomic<std::uint64_t>& delivered() { return line(0, 6); }
   // Alltoall: how many ranks read node rank r's staging area right now (written by all).
   std::atomic<std::uint64_t>& readers(int r) { return line(r, 7); }
-  // The generation of the ring's lease that node rank r has read (pool_lease.cpp).
-  std::atomic<std::uint64_t>& lease_seen(int r) { return line(r, 8); }
+  // The generations of the communicator's leases that node rank r has read, a word per
+  // LeaseKind (lease_protocol.hpp); lease_ack_base(k) + r * kRankBlockBytes is r's word.
+  char* lease_ack_base(int kind) { return reinterpret_cast<char*>(&line(0, 8)) + static_cast<std::size_t>(kind) * 8; }
   // Bcast, small messages: the relay area of node rank r, leader of a group (socket) that the
   // source is not in. Its flag (the ring chunk it holds, plus one), then kRelayBytes of data
   // from the same line on, in r's own page, so that its group reads it locally.
@@ -89,9 +93,12 @@ class NodeShm {
   // The first of the kSlots one-line slots (flag, then kSlotBytes of data each).
   char* slots() { return common() + kCommonBytes; }
 
+  // The alltoall's staging when the pool has no room: node rank r's area of
+  // fallback_stage_bytes(), written by r only, read by everyone.
+  char* fallback_stage(int r) { return slots() + kSlots * kLineBytes + static_cast<std::size_t>(r) * fallback_stage_bytes(ranks_); }
   // Fixed staging (communicators that take the leaders' exchange): node rank r's area, written
   // by r only, read by everyone; and half `h` of the node leader's inbox.
-  char* stage(int r) { return slots() + kSlots * kLineBytes + static_cast<std::size_t>(r) * extras_.stage_bytes; }
+  char* stage(int r) { return fallback_stage(ranks_) + static_cast<std::size_t>(r) * extras_.stage_bytes; }
   std::size_t stage_bytes() const { return extras_.stage_bytes; }
   char* inbox(int h) { return stage(ranks_) + static_cast<std::size_t>(h) * (extras_.inbox_bytes / 2); }
   std::size_t inbox_half_bytes() const { return extras_.inbox_bytes / 2; }

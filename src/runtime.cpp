@@ -11,7 +11,8 @@
 #include "config.hpp"
 #include "log.hpp"
 #include "node_shm.hpp"
-#include "pool_lease.hpp"
+#include "lease_protocol.hpp"
+#include "node_pool_share.hpp"
 #include "progress.hpp"
 #include "single_copy.hpp"
 #include "stats.hpp"
@@ -151,9 +152,6 @@ std::size_t staging_area_bytes(const Config& config) {
 bool ensure_shm(CommContext& ctx, const Config& config) {
   if (ctx.shm) return true;
   if (ctx.shm_failed) return false;
-  std::vector<int> numa_os(static_cast<std::size_t>(ctx.node_size), -1);
-  for (const RankPlace& rp : ctx.places)
-    if (rp.node == ctx.node_index) numa_os[static_cast<std::size_t>(rp.node_rank)] = rp.place.numa_os;
   std::string why;
   SegmentExtras extras;
   // A round's data from other nodes for every rank of this node: at most one half staging
@@ -178,7 +176,7 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   if (!pool)
     extras.private_pool_bytes = private_pool_bytes(config.ring_cells, config.ring_cell_bytes,
                                                    staging_area_bytes(config), ctx.node_size);
-  ctx.shm = NodeShm::create(ctx.comm, ctx.node_leader(), numa_os, extras, pool, config.segment, &why);
+  ctx.shm = NodeShm::create(ctx.comm, ctx.node_leader(), ctx.node_numa_os, extras, pool, config.segment, &why);
   if (ctx.shm) {
     if (!why.empty() && config.verbose >= 1 && ctx.rank == 0) say_once("segment-fallback", why);
     return true;
