@@ -153,17 +153,6 @@ void complete_earlier_operations(const Decision& d) {
   if (d.ctx && operations_pending()) complete_operations_on(*d.ctx);
 }
 
-// A blocking call handed to PMPI while non-blocking operations are pending (on other
-// communicators): their peers may wait for them before they come to this call, so this rank
-// must advance them while PMPI works, through the non-blocking form of the call.
-template <typename Blocking, typename Nonblocking>
-int pmpi_blocking(Blocking blocking, Nonblocking nonblocking) {
-  if (!operations_pending()) return blocking();
-  MPI_Request request = MPI_REQUEST_NULL;
-  const int rc = nonblocking(&request);
-  return rc != MPI_SUCCESS ? rc : mcorecoll::wait(&request, MPI_STATUS_IGNORE);  // with steps (completion.hpp)
-}
-
 // A call to a non-blocking PMPI collective: queued behind the communicator's pending
 // operations when there are any, so that this rank starts its calls to the MPI library on the
 // communicator in the order the application made them (as every other rank does).
@@ -206,8 +195,7 @@ int barrier(MPI_Comm comm) {
   complete_earlier_operations(d);
   if (d.count) count_call(Collective::barrier, d.path, 0);
   if (d.path == kPmpiPath)
-    return pmpi_blocking([&] { return PMPI_Barrier(comm); },
-                         [&](MPI_Request* r) { return PMPI_Ibarrier(comm, r); });
+    return PMPI_Barrier(comm);
   return barrier_shm(*d.ctx, process_config().config);
 }
 
@@ -216,8 +204,7 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   complete_earlier_operations(d);
   if (d.count) count_call(Collective::bcast, d.path, d.bytes);
   if (d.path == kPmpiPath)
-    return pmpi_blocking([&] { return PMPI_Bcast(buffer, count, datatype, root, comm); },
-                         [&](MPI_Request* r) { return PMPI_Ibcast(buffer, count, datatype, root, comm, r); });
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
   return bcast_shm(*d.ctx, process_config().config, buffer, count, datatype, root, d.bytes, d.path == kBcastCma);
 }
 
@@ -227,16 +214,9 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   complete_earlier_operations(d);
   const Config& config = process_config().config;
   const std::uint64_t block = d.ctx ? d.bytes / static_cast<std::uint64_t>(d.ctx->size) : 0;
-  // Decided by the node leader for every rank of the node (the whole communicator here).
-  if (d.path == kAlltoallShm && !staging_ready(*d.ctx, config, block))
-    fall_back(d, Collective::alltoall, "the node's buffer pool is full (MCORECOLL_POOL_MAX_BYTES)");
   if (d.count) count_call(Collective::alltoall, d.path, d.bytes);
   if (d.path == kPmpiPath)
-    return pmpi_blocking(
-        [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
-        [&](MPI_Request* r) {
-          return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
-        });
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   if (d.path == kAlltoallCma)
     return alltoall_single_copy(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                 recvtype, block);

@@ -1,0 +1,610 @@
+/* The sequence tester: random sequences of every call mcorecoll intercepts, drawn from a seed
+ * alike on every rank, every result checked byte for byte, so that the state the library
+ * carries from one call to the next (leases and their acknowledgements, the node's pool and
+ * its exhaustion, the ring's chunk counts, the staging halves, the non-blocking queues, the
+ * remembered layouts of named types, the contexts of communicators created and freed) is
+ * tested along the paths real programs take, from an empty start, and not only one call at a
+ * time.
+ *
+ * A sequence is a list of calls on four communicator slots (the world, a dup, a reversed
+ * split, all ranks but the last), recreated and freed mid-sequence:
+ *   - barrier, bcast, alltoall, and their non-blocking forms, left pending and completed later
+ *     in each rank's own random order by every completion call;
+ *   - counts 0 and sizes on both sides of the library's thresholds and lease steps (slots,
+ *     relay, ring cells, tiles, staging and ring lease sizes, the decision table's bands);
+ *   - named types (gap-free, and padded pairs) and derived ones (strided), each side with its
+ *     own type or a twin of the same signature; roots moving; alltoall in place.
+ * Every receive buffer starts as a marker byte: data bytes must hold the message, gaps and 64
+ * guard bytes past the buffer must keep the marker, send buffers must not change.
+ *
+ * Usage: test_sequence [--seed S] [--seeds N] [--calls C] [--keep LIST] [--timeout SECONDS]
+ *                      [--quiet]
+ *   Seeds S..S+N-1 run one after the other in this process (state carries across them too).
+ *   --keep 3,7-9,...: run only these calls of the sequence (one seed): for shrinking a failing
+ *   sequence (tools/shrink-sequence). Any subset is a valid program: a slot is created when a
+ *   kept call first needs it, and pending operations are completed before their slot is freed
+ *   and at the end.
+ * A failure prints "test_sequence: FAILED seed S call I: ..." and the call's description; a
+ * hang (no progress for --timeout seconds) prints "test_sequence: HUNG seed S call I ...". */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { kSlots = 4, kGuard = 64, kMaxPending = 12, kMaxFields = 4 };
+static const unsigned char kMarker = 0x5A;
+
+/* ---- types: fields of one element in signature order, and a twin of the same signature ---- */
+
+typedef struct {
+  const char* name;
+  MPI_Datatype type;
+  MPI_Aint extent;
+  int nfields;
+  struct { int bytes; MPI_Aint offset; } fields[kMaxFields];
+  int twin;  /* index of a type with the same signature (itself when none) */
+  int size;  /* signature bytes of one element */
+} type_t;
+
+static type_t types[16];
+static int ntypes = 0;
+
+static int add_type(const char* name, MPI_Datatype t, MPI_Aint extent, int nfields, const int* bytes,
+                    const MPI_Aint* offsets) {
+  type_t* x = &types[ntypes];
+  x->name = name;
+  x->type = t;
+  x->extent = extent;
+  x->nfields = nfields;
+  x->size = 0;
+  for (int f = 0; f < nfields; f++) {
+    x->fields[f].bytes = bytes[f];
+    x->fields[f].offset = offsets[f];
+    x->size += bytes[f];
+  }
+  x->twin = ntypes;
+  return ntypes++;
+}
+
+static int basic_type(const char* name, MPI_Datatype t) {
+  int size = 0;
+  MPI_Type_size(t, &size);
+  const int bytes[1] = {size};
+  const MPI_Aint offsets[1] = {0};
+  return add_type(name, t, size, 1, bytes, offsets);
+}
+
+static void twins(int a, int b) {
+  types[a].twin = b;
+  types[b].twin = a;
+}
+
+static MPI_Datatype packed_struct(int n, const MPI_Datatype* prims, MPI_Aint extent) {
+  int lens[kMaxFields];
+  MPI_Aint disps[kMaxFields];
+  MPI_Aint at = 0;
+  for (int f = 0; f < n; f++) {
+    int s = 0;
+    MPI_Type_size(prims[f], &s);
+    lens[f] = 1;
+    disps[f] = at;
+    at += s;
+  }
+  MPI_Datatype st, out;
+  MPI_Type_create_struct(n, lens, disps, (MPI_Datatype*)prims, &st);
+  MPI_Type_create_resized(st, 0, extent, &out);
+  MPI_Type_commit(&out);
+  MPI_Type_free(&st);
+  return out;
+}
+
+static void make_types(void) {
+  basic_type("MPI_BYTE", MPI_BYTE);
+  const int i_int = basic_type("MPI_INT", MPI_INT);
+  basic_type("MPI_DOUBLE", MPI_DOUBLE);
+  basic_type("MPI_UINT16_T", MPI_UINT16_T);
+  basic_type("MPI_C_DOUBLE_COMPLEX", MPI_C_DOUBLE_COMPLEX);
+  basic_type("MPI_LONG_DOUBLE", MPI_LONG_DOUBLE);
+  {  /* a named type with a gap: double, int in 16 bytes; twin: the packed struct */
+    typedef struct { double a; int b; } di_t;
+    const int bytes[2] = {8, 4};
+    const MPI_Aint off[2] = {offsetof(di_t, a), offsetof(di_t, b)};
+    const int di = add_type("MPI_DOUBLE_INT", MPI_DOUBLE_INT, sizeof(di_t), 2, bytes, off);
+    const MPI_Datatype prims[2] = {MPI_DOUBLE, MPI_INT};
+    const MPI_Aint packed_off[2] = {0, 8};
+    const int dp = add_type("packed{double,int}", packed_struct(2, prims, 12), 12, 2, bytes, packed_off);
+    twins(di, dp);
+  }
+  {  /* short, int: a gap of 2 bytes; twin: packed */
+    typedef struct { short a; int b; } si_t;
+    const int bytes[2] = {2, 4};
+    const MPI_Aint off[2] = {offsetof(si_t, a), offsetof(si_t, b)};
+    const int si = add_type("MPI_SHORT_INT", MPI_SHORT_INT, sizeof(si_t), 2, bytes, off);
+    const MPI_Datatype prims[2] = {MPI_SHORT, MPI_INT};
+    const MPI_Aint packed_off[2] = {0, 2};
+    const int sp = add_type("packed{short,int}", packed_struct(2, prims, 6), 6, 2, bytes, packed_off);
+    twins(si, sp);
+  }
+  {  /* two ints with a gap between them (a vector); twin: MPI_2INT */
+    MPI_Datatype v;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &v);
+    MPI_Type_commit(&v);
+    const int bytes[2] = {4, 4};
+    const MPI_Aint off[2] = {0, 8};
+    const int iv = add_type("vector(2,1,2,int)", v, 12, 2, bytes, off);
+    const MPI_Aint off2[2] = {0, 4};
+    const int i2 = add_type("MPI_2INT", MPI_2INT, 8, 2, bytes, off2);
+    twins(iv, i2);
+  }
+  {  /* one int every 12 bytes (resized); twin: MPI_INT */
+    MPI_Datatype r;
+    MPI_Type_create_resized(MPI_INT, 0, 12, &r);
+    MPI_Type_commit(&r);
+    const int bytes[1] = {4};
+    const MPI_Aint off[1] = {0};
+    const int ri = add_type("resized(int,12)", r, 12, 1, bytes, off);
+    types[ri].twin = i_int;  /* one way: MPI_INT's own twin stays itself */
+  }
+}
+
+/* ---- the random numbers: one stream for the sequence (alike on every rank), one per rank ---- */
+
+static uint64_t mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+typedef struct { uint64_t s; } rng_t;
+static uint64_t next(rng_t* r) { return mix(r->s += 0x9e3779b97f4a7c15ull); }
+static int below(rng_t* r, int n) { return n <= 1 ? 0 : (int)(next(r) % (uint64_t)n); }
+
+/* The byte of a message: call, sender, receiver, signature byte. */
+static unsigned char data_byte(uint64_t seed, int call, int src, int dst, size_t k) {
+  return (unsigned char)mix(seed * 1000003u + (uint64_t)call * 7919u + (uint64_t)src * 131u + (uint64_t)dst * 17u + k);
+}
+
+/* ---- calls ---- */
+
+enum kind { BARRIER, BCAST, ALLTOALL, IBARRIER, IBCAST, IALLTOALL, RECREATE, FREE, COMPLETE, kKinds };
+static const char* kind_names[kKinds] = {"MPI_Barrier", "MPI_Bcast", "MPI_Alltoall", "MPI_Ibarrier",
+                                         "MPI_Ibcast", "MPI_Ialltoall", "recreate", "MPI_Comm_free",
+                                         "complete"};
+
+typedef struct {
+  int kind, slot;
+  int type, recv_twin;  /* the receivers' (alltoall: receive side's) type is the twin */
+  long bytes;           /* wished signature bytes (message, or one alltoall block) */
+  int root_draw;        /* the root: root_draw % communicator size */
+  int in_place;
+  int leave_pending;    /* non-blocking: stays pending for later calls */
+} call_t;
+
+/* Sizes around the library's thresholds and lease steps (bytes of the message or block). */
+static const long kEdges[] = {1,    8,    64,    120,   121,   1024,  2936,  2937,   4096,
+                              8192, 8193, 16384, 16385, 65536, 65537, 131072, 262144, 1048576};
+
+static long draw_bytes(rng_t* r, int kind) {
+  const int alltoall = kind == ALLTOALL || kind == IALLTOALL;
+  const long cap = alltoall ? 131072 : 1048576;
+  switch (below(r, 10)) {
+    case 0: return 0;
+    case 1: case 2: return 1 + below(r, 256);
+    case 3: return 1 + below(r, 20000);
+    default: {
+      long e;
+      do e = kEdges[below(r, (int)(sizeof(kEdges) / sizeof(kEdges[0])))]; while (e > cap);
+      e += below(r, 5) - 2;  /* just below, at, just above */
+      return e < 0 ? 0 : e;
+    }
+  }
+}
+
+static void draw_sequence(uint64_t seed, int n, call_t* calls) {
+  rng_t r = {seed * 0x2545f4914f6cdd1dull + 1};
+  for (int i = 0; i < n; i++) {
+    call_t* c = &calls[i];
+    memset(c, 0, sizeof(*c));
+    const int pick = below(&r, 100);
+    c->kind = pick < 8 ? BARRIER : pick < 26 ? BCAST : pick < 44 ? ALLTOALL : pick < 50 ? IBARRIER
+            : pick < 67 ? IBCAST : pick < 84 ? IALLTOALL : pick < 89 ? RECREATE : pick < 92 ? FREE : COMPLETE;
+    c->slot = below(&r, 10) < 4 ? 0 : 1 + below(&r, kSlots - 1);
+    if ((c->kind == RECREATE || c->kind == FREE) && c->slot == 0) c->slot = 1 + below(&r, kSlots - 1);
+    c->type = below(&r, ntypes);
+    c->recv_twin = below(&r, 3) == 0;
+    c->bytes = draw_bytes(&r, c->kind);
+    c->root_draw = below(&r, 1 << 20);
+    c->in_place = (c->kind == ALLTOALL || c->kind == IALLTOALL) && below(&r, 6) == 0;
+    c->leave_pending = below(&r, 3) != 0;
+  }
+}
+
+/* ---- communicators ---- */
+
+static int wrank, wsize;
+static MPI_Comm slots[kSlots];
+static int slot_made[kSlots];
+
+static void make_slot(int s) {
+  MPI_Comm c = MPI_COMM_NULL;
+  if (s == 0) c = MPI_COMM_WORLD;
+  if (s == 1) MPI_Comm_dup(MPI_COMM_WORLD, &c);
+  if (s == 2) MPI_Comm_split(MPI_COMM_WORLD, 0, wsize - wrank, &c);  /* reversed */
+  if (s == 3) MPI_Comm_split(MPI_COMM_WORLD, wrank < wsize - 1 || wsize == 1 ? 0 : MPI_UNDEFINED, wrank, &c);
+  slots[s] = c;
+  slot_made[s] = 1;
+}
+
+/* ---- pending operations and checks ---- */
+
+typedef struct {
+  int call;
+  call_t c;
+  MPI_Request request;
+  unsigned char *send, *recv, *send_copy;
+  size_t send_len, recv_len;
+  int count, size, rank, root;
+} op_t;
+
+static op_t pending[kMaxPending];
+static int npending = 0;
+static uint64_t g_seed;
+static volatile int g_call = -1;
+static int failures = 0;
+static char g_desc[256];
+
+static void describe(const call_t* c, int count, int root, char* out, size_t n) {
+  const type_t* t = &types[c->type];
+  snprintf(out, n, "%s on slot %d, %d x %s%s%s%s, root %d%s%s", kind_names[c->kind], c->slot, count, t->name,
+           c->recv_twin ? " (received as " : "", c->recv_twin ? types[t->twin].name : "",
+           c->recv_twin ? ")" : "", root, c->in_place ? ", in place" : "",
+           c->leave_pending ? ", left pending" : "");
+}
+
+static void fail(int call, const char* what, size_t at, int expected, int got) {
+  if (failures++ < 5)
+    fprintf(stderr, "test_sequence: FAILED seed %llu call %d on world rank %d: %s at byte %zu: expected 0x%02x, got 0x%02x (%s)\n",
+            (unsigned long long)g_seed, call, wrank, what, at, expected & 0xff, got & 0xff, g_desc);
+}
+
+/* Writes (or, checking, compares) `count` elements of type t in buf: data bytes from
+ * data_byte(src, dst), every other byte up to len the marker. Returns failures found. */
+static int fill_or_check(unsigned char* buf, size_t len, const type_t* t, int count, int call, int src, int dst,
+                         int check, const char* what) {
+  /* Mark which bytes are data: one pass over the elements. */
+  unsigned char* is_data = calloc(len ? len : 1, 1);
+  size_t k = 0;
+  int bad = 0;
+  for (int e = 0; e < count; e++)
+    for (int f = 0; f < t->nfields; f++)
+      for (int b = 0; b < t->fields[f].bytes; b++, k++) {
+        const size_t at = (size_t)e * (size_t)t->extent + (size_t)t->fields[f].offset + (size_t)b;
+        const unsigned char want = data_byte(g_seed, call, src, dst, k);
+        is_data[at] = 1;
+        if (!check) buf[at] = want;
+        else if (buf[at] != want && bad++ == 0) fail(call, what, at, want, buf[at]);
+      }
+  for (size_t at = 0; at < len; at++) {
+    if (is_data[at]) continue;
+    if (!check) buf[at] = kMarker;
+    else if (buf[at] != kMarker && bad++ == 0) fail(call, what, at, kMarker, buf[at]);
+  }
+  free(is_data);
+  return bad;
+}
+
+static size_t span(const type_t* t, int count) { return (size_t)t->extent * (size_t)count + kGuard; }
+
+/* Prepares op: buffers, fills; for alltoall, block per peer. */
+static void prepare(op_t* op) {
+  const call_t* c = &op->c;
+  const type_t* st = &types[c->type];
+  const type_t* rt = c->recv_twin ? &types[st->twin] : st;
+  MPI_Comm comm = slots[c->slot];
+  MPI_Comm_size(comm, &op->size);
+  MPI_Comm_rank(comm, &op->rank);
+  op->root = c->root_draw % op->size;
+  op->count = (int)(c->bytes / st->size);
+  /* The receive count for a twin of another element size carries the same signature. */
+  if (c->kind == BCAST || c->kind == IBCAST) {
+    const type_t* mine = op->rank == op->root ? st : rt;
+    const int my_count = (int)((long)op->count * st->size / mine->size);
+    op->recv_len = span(mine, my_count);
+    op->recv = malloc(op->recv_len);
+    if (op->rank == op->root) fill_or_check(op->recv, op->recv_len, mine, my_count, op->call, op->root, 0, 0, "");
+    else memset(op->recv, kMarker, op->recv_len);
+    op->send_copy = malloc(op->recv_len);
+    memcpy(op->send_copy, op->recv, op->recv_len);
+  } else if (c->kind == ALLTOALL || c->kind == IALLTOALL) {
+    const int rcount = (int)((long)op->count * st->size / rt->size);
+    const size_t rblock = (size_t)rt->extent * (size_t)rcount;
+    op->recv_len = rblock * (size_t)op->size + kGuard;
+    op->recv = malloc(op->recv_len);
+    memset(op->recv, kMarker, op->recv_len);
+    if (c->in_place) {
+      /* The receive buffer holds the send data, in the receive type. */
+      for (int d = 0; d < op->size; d++)
+        fill_or_check(op->recv + (size_t)d * rblock, rblock, rt, rcount, op->call, op->rank, d, 0, "");
+    } else {
+      const size_t sblock = (size_t)st->extent * (size_t)op->count;
+      op->send_len = sblock * (size_t)op->size + kGuard;
+      op->send = malloc(op->send_len);
+      memset(op->send, kMarker, op->send_len);
+      for (int d = 0; d < op->size; d++)
+        fill_or_check(op->send + (size_t)d * sblock, sblock, st, op->count, op->call, op->rank, d, 0, "");
+      op->send_copy = malloc(op->send_len);
+      memcpy(op->send_copy, op->send, op->send_len);
+    }
+  }
+}
+
+static int start(op_t* op, int nonblocking) {
+  const call_t* c = &op->c;
+  MPI_Comm comm = slots[c->slot];
+  const type_t* st = &types[c->type];
+  const type_t* rt = c->recv_twin ? &types[st->twin] : st;
+  MPI_Request* req = &op->request;
+  switch (c->kind) {
+    case BARRIER: case IBARRIER:
+      return nonblocking ? MPI_Ibarrier(comm, req) : MPI_Barrier(comm);
+    case BCAST: case IBCAST: {
+      const type_t* mine = op->rank == op->root ? st : rt;
+      const int my_count = (int)((long)op->count * st->size / mine->size);
+      return nonblocking ? MPI_Ibcast(op->recv, my_count, mine->type, op->root, comm, req)
+                         : MPI_Bcast(op->recv, my_count, mine->type, op->root, comm);
+    }
+    case ALLTOALL: case IALLTOALL: {
+      const int rcount = (int)((long)op->count * st->size / rt->size);
+      const void* s = c->in_place ? MPI_IN_PLACE : op->send;
+      return nonblocking ? MPI_Ialltoall(s, op->count, st->type, op->recv, rcount, rt->type, comm, req)
+                         : MPI_Alltoall(s, op->count, st->type, op->recv, rcount, rt->type, comm);
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+static void check_and_free(op_t* op) {
+  const call_t* c = &op->c;
+  const type_t* st = &types[c->type];
+  const type_t* rt = c->recv_twin ? &types[st->twin] : st;
+  if (c->kind == BCAST || c->kind == IBCAST) {
+    if (op->rank == op->root) {
+      if (memcmp(op->recv, op->send_copy, op->recv_len) != 0) fail(op->call, "the root's buffer changed", 0, 0, 0);
+    } else {
+      const int my_count = (int)((long)op->count * st->size / rt->size);
+      fill_or_check(op->recv, op->recv_len, rt, my_count, op->call, op->root, 0, 1, "bcast data");
+    }
+  } else if (c->kind == ALLTOALL || c->kind == IALLTOALL) {
+    const int rcount = (int)((long)op->count * st->size / rt->size);
+    const size_t rblock = (size_t)rt->extent * (size_t)rcount;
+    for (int s = 0; s < op->size; s++)
+      fill_or_check(op->recv + (size_t)s * rblock, s == op->size - 1 ? rblock + kGuard : rblock, rt, rcount,
+                    op->call, s, op->rank, 1, "alltoall block");
+    if (!c->in_place && memcmp(op->send, op->send_copy, op->send_len) != 0)
+      fail(op->call, "the send buffer changed", 0, 0, 0);
+  }
+  free(op->send);
+  free(op->recv);
+  free(op->send_copy);
+  op->send = op->recv = op->send_copy = NULL;
+}
+
+/* Completes pending operations of `slot` (-1: all), in this rank's own random order, each
+ * group by the next completion call. */
+static void complete_pending(int slot, rng_t* mine) {
+  while (npending > 0) {
+    int idx[kMaxPending], n = 0;
+    for (int i = 0; i < npending; i++)
+      if (slot < 0 || pending[i].c.slot == slot) idx[n++] = i;
+    if (n == 0) return;
+    /* A random subset, completed by one call. */
+    const int take = 1 + below(mine, n);
+    for (int i = 0; i < take; i++) {  /* shuffle the first `take` */
+      const int j = i + below(mine, n - i);
+      const int tmp = idx[i];
+      idx[i] = idx[j];
+      idx[j] = tmp;
+    }
+    MPI_Request reqs[kMaxPending];
+    MPI_Status st[kMaxPending];
+    for (int i = 0; i < take; i++) reqs[i] = pending[idx[i]].request;
+    const int method = below(mine, 9);
+    int rc = MPI_SUCCESS, flag = 0, index = 0, outcount = 0, indices[kMaxPending];
+    int done[kMaxPending] = {0};
+    switch (method) {
+      case 0:
+        for (int i = 0; i < take && rc == MPI_SUCCESS; i++) rc = MPI_Wait(&reqs[i], &st[i]), done[i] = 1;
+        break;
+      case 1:
+        for (int i = 0; i < take && rc == MPI_SUCCESS; i++) {
+          for (flag = 0; rc == MPI_SUCCESS && !flag;) rc = MPI_Test(&reqs[i], &flag, &st[i]);
+          done[i] = 1;
+        }
+        break;
+      case 2: rc = MPI_Waitall(take, reqs, st); for (int i = 0; i < take; i++) done[i] = 1; break;
+      case 3:
+        for (flag = 0; rc == MPI_SUCCESS && !flag;) rc = MPI_Testall(take, reqs, &flag, st);
+        for (int i = 0; i < take; i++) done[i] = 1;
+        break;
+      case 4: rc = MPI_Waitany(take, reqs, &index, st); if (index >= 0 && index < take) done[index] = 1; break;
+      case 5:
+        for (flag = 0; rc == MPI_SUCCESS && !flag;) rc = MPI_Testany(take, reqs, &index, &flag, st);
+        if (index >= 0 && index < take) done[index] = 1;
+        break;
+      case 6:
+        rc = MPI_Waitsome(take, reqs, &outcount, indices, st);
+        for (int i = 0; i < outcount; i++) done[indices[i]] = 1;
+        break;
+      case 7:
+        for (outcount = 0; rc == MPI_SUCCESS && outcount == 0;) rc = MPI_Testsome(take, reqs, &outcount, indices, st);
+        for (int i = 0; i < outcount && outcount != MPI_UNDEFINED; i++) done[indices[i]] = 1;
+        break;
+      default:  /* looks first, then a wait that must return at once */
+        for (flag = 0; rc == MPI_SUCCESS && !flag;) rc = MPI_Request_get_status(reqs[0], &flag, st);
+        if (rc == MPI_SUCCESS) rc = MPI_Wait(&reqs[0], st);
+        done[0] = 1;
+        break;
+    }
+    if (rc != MPI_SUCCESS) fail(pending[idx[0]].call, "completion call returned an error", 0, MPI_SUCCESS, rc);
+    /* Completed ones: checked and removed (highest index first, so that indices hold). */
+    int remove[kMaxPending], nr = 0;
+    for (int i = 0; i < take; i++) {
+      if (!done[i]) {
+        pending[idx[i]].request = reqs[i];
+        continue;
+      }
+      if (reqs[i] != MPI_REQUEST_NULL) fail(pending[idx[i]].call, "completed request not MPI_REQUEST_NULL", 0, 0, 0);
+      op_t* op = &pending[idx[i]];
+      g_call = op->call;
+      describe(&op->c, op->count, op->root, g_desc, sizeof(g_desc));
+      check_and_free(op);
+      remove[nr++] = idx[i];
+    }
+    for (int a = 0; a < nr; a++)  /* sort descending */
+      for (int b = a + 1; b < nr; b++)
+        if (remove[b] > remove[a]) { const int t = remove[a]; remove[a] = remove[b]; remove[b] = t; }
+    for (int a = 0; a < nr; a++) pending[remove[a]] = pending[--npending];
+  }
+}
+
+static void free_slot(int s, rng_t* mine) {
+  if (s == 0 || !slot_made[s]) return;
+  complete_pending(s, mine);
+  if (slots[s] != MPI_COMM_NULL) MPI_Comm_free(&slots[s]);
+  slot_made[s] = 0;
+}
+
+static void on_alarm(int sig) {
+  (void)sig;
+  char line[512];
+  const int n = snprintf(line, sizeof(line), "test_sequence: HUNG seed %llu call %d on world rank %d (%s)\n",
+                         (unsigned long long)g_seed, g_call, wrank, g_desc);
+  if (n > 0) { ssize_t w = write(2, line, (size_t)n); (void)w; }
+  _exit(3);
+}
+
+/* Parses "3,7-9" into a mask of n calls. */
+static void parse_keep(const char* text, int n, unsigned char* keep) {
+  memset(keep, 0, (size_t)n);
+  for (const char* p = text; *p;) {
+    char* end;
+    long a = strtol(p, &end, 10), b = a;
+    if (*end == '-') b = strtol(end + 1, &end, 10);
+    for (long i = a; i <= b && i < n; i++)
+      if (i >= 0) keep[i] = 1;
+    p = *end == ',' ? end + 1 : end;
+    if (end == p && *p) break;
+  }
+}
+
+static void run_seed(uint64_t seed, int ncalls, const unsigned char* keep, int timeout) {
+  g_seed = seed;
+  call_t* calls = malloc(sizeof(call_t) * (size_t)ncalls);
+  draw_sequence(seed, ncalls, calls);
+  rng_t mine = {mix(seed * 977 + (uint64_t)wrank + 1)};
+  if (keep && wrank == 0)  /* what a shrunk sequence holds */
+    for (int i = 0; i < ncalls; i++)
+      if (keep[i]) {
+        const call_t* c = &calls[i];
+        printf("call %d: %s on slot %d, %ld bytes of %s%s%s, root draw %d%s%s\n", i, kind_names[c->kind], c->slot,
+               c->bytes, types[c->type].name, c->recv_twin ? " received as " : "",
+               c->recv_twin ? types[types[c->type].twin].name : "", c->root_draw, c->in_place ? ", in place" : "",
+               c->leave_pending ? ", left pending" : "");
+      }
+  for (int i = 0; i < ncalls; i++) {
+    if (keep && !keep[i]) continue;
+    const call_t* c = &calls[i];
+    g_call = i;
+    alarm((unsigned)timeout);
+    if (c->kind == RECREATE) {
+      free_slot(c->slot, &mine);
+      make_slot(c->slot);
+      continue;
+    }
+    if (c->kind == FREE) {
+      free_slot(c->slot, &mine);
+      continue;
+    }
+    if (c->kind == COMPLETE) {
+      complete_pending(below(&mine, 2) ? -1 : c->slot, &mine);
+      continue;
+    }
+    if (!slot_made[c->slot]) make_slot(c->slot);
+    if (slots[c->slot] == MPI_COMM_NULL) continue;  /* not a member of this slot's communicator */
+    const int nonblocking = c->kind == IBARRIER || c->kind == IBCAST || c->kind == IALLTOALL;
+    if (nonblocking && npending == kMaxPending) complete_pending(-1, &mine);
+    op_t op;
+    memset(&op, 0, sizeof(op));
+    op.call = i;
+    op.c = *c;
+    op.request = MPI_REQUEST_NULL;
+    prepare(&op);
+    describe(c, op.count, op.root, g_desc, sizeof(g_desc));
+    const int rc = start(&op, nonblocking);
+    if (rc != MPI_SUCCESS) fail(i, "the call returned an error", 0, MPI_SUCCESS, rc);
+    if (nonblocking) {
+      pending[npending++] = op;
+      if (!c->leave_pending) complete_pending(c->slot, &mine);
+    } else {
+      check_and_free(&op);
+    }
+  }
+  g_call = ncalls;
+  complete_pending(-1, &mine);
+  for (int s = 1; s < kSlots; s++) free_slot(s, &mine);
+  alarm(0);
+  free(calls);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+  MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+  uint64_t seed = 1;
+  int seeds = 1, ncalls = 300, timeout = 120, quiet = 0;
+  const char* keep_text = NULL;
+  for (int a = 1; a < argc; a++) {
+    if (!strcmp(argv[a], "--seed") && a + 1 < argc) seed = strtoull(argv[++a], NULL, 10);
+    else if (!strcmp(argv[a], "--seeds") && a + 1 < argc) seeds = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--calls") && a + 1 < argc) ncalls = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--keep") && a + 1 < argc) keep_text = argv[++a];
+    else if (!strcmp(argv[a], "--timeout") && a + 1 < argc) timeout = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--quiet")) quiet = 1;
+    else {
+      if (wrank == 0) fprintf(stderr, "test_sequence: unknown argument '%s'\n", argv[a]);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+  signal(SIGALRM, on_alarm);
+  make_types();
+  slots[0] = MPI_COMM_WORLD;
+  slot_made[0] = 1;
+  unsigned char* keep = NULL;
+  if (keep_text) {
+    keep = malloc((size_t)ncalls);
+    parse_keep(keep_text, ncalls, keep);
+  }
+  for (int s = 0; s < seeds; s++) {
+    run_seed(seed + (uint64_t)s, ncalls, keep, timeout);
+    int mine = failures, total = 0;
+    PMPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (total) {
+      if (wrank == 0)
+        printf("test_sequence: FAILED seed %llu (%d failed checks); shrink it with tools/shrink-sequence\n",
+               (unsigned long long)(seed + (uint64_t)s), total);
+      MPI_Finalize();
+      return 1;
+    }
+    if (wrank == 0 && !quiet) printf("test_sequence: seed %llu: %d calls right\n", (unsigned long long)(seed + (uint64_t)s), ncalls);
+  }
+  free(keep);
+  if (wrank == 0) printf("test_sequence: passed (%d seeds from %llu, %d calls each, np %d)\n", seeds,
+                         (unsigned long long)seed, ncalls, wsize);
+  MPI_Finalize();
+  return 0;
+}
