@@ -25,10 +25,12 @@
  *   kept call first needs it, and pending operations are completed before their slot is freed
  *   and at the end.
  * A failure prints "test_sequence: FAILED seed S call I: ..." and the call's description; a
- * hang (no progress for --timeout seconds) prints "test_sequence: HUNG seed S call I ...". */
+ * hang (no progress for --timeout seconds) prints "test_sequence: HUNG seed S at call I" and
+ * the calls still pending on each rank. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,7 @@ typedef struct {
   int nfields;
   struct { int bytes; MPI_Aint offset; } fields[kMaxFields];
   int twin;  /* index of a type with the same signature (itself when none) */
+  int derived;  /* built here: freed at the end */
   int size;  /* signature bytes of one element */
 } type_t;
 
@@ -56,6 +59,7 @@ static int ntypes = 0;
 static int add_type(const char* name, MPI_Datatype t, MPI_Aint extent, int nfields, const int* bytes,
                     const MPI_Aint* offsets) {
   type_t* x = &types[ntypes];
+  x->derived = 0;
   x->name = name;
   x->type = t;
   x->extent = extent;
@@ -117,6 +121,7 @@ static void make_types(void) {
     const MPI_Datatype prims[2] = {MPI_DOUBLE, MPI_INT};
     const MPI_Aint packed_off[2] = {0, 8};
     const int dp = add_type("packed{double,int}", packed_struct(2, prims, 12), 12, 2, bytes, packed_off);
+    types[dp].derived = 1;
     twins(di, dp);
   }
   {  /* short, int: a gap of 2 bytes; twin: packed */
@@ -127,6 +132,7 @@ static void make_types(void) {
     const MPI_Datatype prims[2] = {MPI_SHORT, MPI_INT};
     const MPI_Aint packed_off[2] = {0, 2};
     const int sp = add_type("packed{short,int}", packed_struct(2, prims, 6), 6, 2, bytes, packed_off);
+    types[sp].derived = 1;
     twins(si, sp);
   }
   {  /* two ints with a gap between them (a vector); twin: MPI_2INT */
@@ -136,6 +142,7 @@ static void make_types(void) {
     const int bytes[2] = {4, 4};
     const MPI_Aint off[2] = {0, 8};
     const int iv = add_type("vector(2,1,2,int)", v, 12, 2, bytes, off);
+    types[iv].derived = 1;
     const MPI_Aint off2[2] = {0, 4};
     const int i2 = add_type("MPI_2INT", MPI_2INT, 8, 2, bytes, off2);
     twins(iv, i2);
@@ -147,6 +154,7 @@ static void make_types(void) {
     const int bytes[1] = {4};
     const MPI_Aint off[1] = {0};
     const int ri = add_type("resized(int,12)", r, 12, 1, bytes, off);
+    types[ri].derived = 1;
     types[ri].twin = i_int;  /* one way: MPI_INT's own twin stays itself */
   }
 }
@@ -205,6 +213,24 @@ static long draw_bytes(rng_t* r, int kind) {
   }
 }
 
+/* Cases where the MPI library itself is wrong (found by test_datatypes, listed in the README):
+ * the tester leaves them out when a call may go to PMPI, alike on every rank. MPICH 4.0.2: a
+ * bcast above 16 KiB whose root and leaves differ in contiguity fails; an in-place alltoall of
+ * a pair type above 8 KiB per block fails. Open MPI 4.1.4: an alltoall of 64 KiB blocks and more
+ * between a pair type and its packed twin delivers wrong bytes. */
+static int pair_type(int t) { return types[t].nfields > 1 && types[t].type != MPI_2INT && types[t].extent != types[t].size; }
+static void avoid_mpi_defects(call_t* c) {
+  const int bcast = c->kind == BCAST || c->kind == IBCAST, alltoall = c->kind == ALLTOALL || c->kind == IALLTOALL;
+  const int pairs = pair_type(c->type) || pair_type(types[c->type].twin);
+#if defined(MPICH_VERSION)
+  if (bcast && c->recv_twin && types[c->type].twin != c->type && c->bytes > 8192) c->recv_twin = 0;
+  if (alltoall && c->in_place && pairs && c->bytes > 8192) c->in_place = 0;
+#else
+  if (alltoall && c->recv_twin && pairs && c->bytes >= 65536) c->recv_twin = 0;
+#endif
+  (void)bcast;
+}
+
 static void draw_sequence(uint64_t seed, int n, call_t* calls) {
   rng_t r = {seed * 0x2545f4914f6cdd1dull + 1};
   for (int i = 0; i < n; i++) {
@@ -221,6 +247,7 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
     c->root_draw = below(&r, 1 << 20);
     c->in_place = (c->kind == ALLTOALL || c->kind == IALLTOALL) && below(&r, 6) == 0;
     c->leave_pending = below(&r, 3) != 0;
+    avoid_mpi_defects(c);
   }
 }
 
@@ -479,11 +506,17 @@ static void free_slot(int s, rng_t* mine) {
   slot_made[s] = 0;
 }
 
+static int g_at = -1;  /* the call of the sequence this rank is at */
+
 static void on_alarm(int sig) {
   (void)sig;
-  char line[512];
-  const int n = snprintf(line, sizeof(line), "test_sequence: HUNG seed %llu call %d on world rank %d (%s)\n",
-                         (unsigned long long)g_seed, g_call, wrank, g_desc);
+  char line[1024];
+  int n = snprintf(line, sizeof(line), "test_sequence: HUNG seed %llu at call %d on world rank %d; pending calls:",
+                   (unsigned long long)g_seed, g_at, wrank);
+  for (int i = 0; i < npending && n > 0 && n < (int)sizeof(line) - 48; i++)
+    n += snprintf(line + n, sizeof(line) - (size_t)n, " %d (%s, slot %d)", pending[i].call,
+                  kind_names[pending[i].c.kind], pending[i].c.slot);
+  if (n > 0 && n < (int)sizeof(line) - 1) line[n++] = '\n';
   if (n > 0) { ssize_t w = write(2, line, (size_t)n); (void)w; }
   _exit(3);
 }
@@ -519,7 +552,7 @@ static void run_seed(uint64_t seed, int ncalls, const unsigned char* keep, int t
   for (int i = 0; i < ncalls; i++) {
     if (keep && !keep[i]) continue;
     const call_t* c = &calls[i];
-    g_call = i;
+    g_call = g_at = i;
     alarm((unsigned)timeout);
     if (c->kind == RECREATE) {
       free_slot(c->slot, &mine);
@@ -554,7 +587,7 @@ static void run_seed(uint64_t seed, int ncalls, const unsigned char* keep, int t
       check_and_free(&op);
     }
   }
-  g_call = ncalls;
+  g_call = g_at = ncalls;
   complete_pending(-1, &mine);
   for (int s = 1; s < kSlots; s++) free_slot(s, &mine);
   alarm(0);
@@ -603,6 +636,8 @@ int main(int argc, char** argv) {
     if (wrank == 0 && !quiet) printf("test_sequence: seed %llu: %d calls right\n", (unsigned long long)(seed + (uint64_t)s), ncalls);
   }
   free(keep);
+  for (int t = 0; t < ntypes; t++)
+    if (types[t].derived) MPI_Type_free(&types[t].type);
   if (wrank == 0) printf("test_sequence: passed (%d seeds from %llu, %d calls each, np %d)\n", seeds,
                          (unsigned long long)seed, ncalls, wsize);
   MPI_Finalize();
