@@ -57,12 +57,12 @@ std::uint64_t tile_bytes(const Staging& staging, int ranks) {
   return std::max<std::uint64_t>(staging.area / 2 / static_cast<std::size_t>(ranks), 1);
 }
 
-bool half_free(const CommContext& ctx, NodeShm& shm, const Round& round) {
+int rank_using_half(const CommContext& ctx, NodeShm& shm, const Round& round) {
   for (int r = 0; r < ctx.node_size; ++r)
     if (r != ctx.node_rank &&
         !reached(shm.done(r).load(std::memory_order_acquire), ctx.last_stage_seq[round.h]))
-      return false;
-  return true;
+      return r;
+  return -1;
 }
 
 void stage_round(CommContext& ctx, NodeShm& shm, const Round& round, const char* out,

@@ -51,8 +51,9 @@ Round next_round(CommContext& ctx, const Staging& staging, std::uint64_t len);
 // Bytes of a tile: each round moves one tile of every block through half a staging area.
 std::uint64_t tile_bytes(const Staging& staging, int ranks);
 
-// Whether every other rank of the node is done with the round that last used `round`'s half.
-bool half_free(const CommContext& ctx, NodeShm& shm, const Round& round);
+// A node rank that is not done yet with the round that last used `round`'s half, or -1 when
+// the half is free.
+int rank_using_half(const CommContext& ctx, NodeShm& shm, const Round& round);
 
 // Copies this rank's tiles of the round (bytes `offset`.. of each outgoing block) into its
 // half of its staging area and posts them.

@@ -40,7 +40,8 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
   const int n = ctx.size, my_local = ctx.node_rank;
   const bool across_nodes = ctx.node_count > 1;
   const std::uint64_t total = block * static_cast<std::uint64_t>(n);
-  AlltoallBytes sides(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, n, total, ctx.comm);
+  AlltoallBytes sides(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, n, total);
+  sides.send.pack();
   MessageBytes &recv = sides.recv, &send = sides.send;
   // In place, the send data is the receive buffer, read tile by tile before it is overwritten.
   const char* out = sides.in_place ? recv.data() : send.data();
@@ -57,7 +58,7 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
     const Round round = next_round(ctx, staging, std::min(tile, block - offset));
     // This half (and this half of the inbox) is free once every rank of the node has read
     // the last round that used it.
-    for (unsigned polls = 0; !half_free(ctx, shm, round);) waiter.backoff(polls);
+    for (unsigned polls = 0; rank_using_half(ctx, shm, round) >= 0;) waiter.backoff(polls);
     stage_round(ctx, shm, round, out, block, offset);
     if (across_nodes && my_local == 0) {
       const int exchanged = exchange_between_nodes(ctx, shm, round, waiter);

@@ -42,7 +42,8 @@ int alltoall_single_copy(CommContext& ctx, const Config& config, const void* sen
   if (block == 0) return MPI_SUCCESS;
   const int n = ctx.size;
   const std::uint64_t total = block * static_cast<std::uint64_t>(n);
-  AlltoallBytes sides(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, n, total, ctx.comm);
+  AlltoallBytes sides(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, n, total);
+  sides.send.pack();
   MessageBytes& recv = sides.recv;
   const char* out = sides.send.data();
   if (sides.in_place && sides.send.contiguous()) {  // peers must read the blocks as they were

@@ -153,7 +153,7 @@ void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter, c
 int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
               MPI_Datatype datatype, int root, std::uint64_t bytes, bool single_copy) {
   if (bytes == 0) return MPI_SUCCESS;  // nothing moves; every rank sees the same size
-  MessageBytes msg(buffer, count, datatype, bytes, ctx.comm);
+  MessageBytes msg(buffer, count, datatype, bytes);
   if (ctx.rank == root) msg.pack();
   Waiter waiter = Waiter::for_context(ctx, config);
   auto node_phase = [&](int source, char* data, std::uint64_t size) {

@@ -13,6 +13,8 @@
 #include "node_map.hpp"
 #include "node_shm.hpp"
 #include "pool_lease.hpp"
+#include "progress.hpp"
+#include "progress_helper.hpp"
 #include "runtime.hpp"
 
 namespace mcorecoll {
@@ -54,6 +56,7 @@ struct RankRecord {
   NodeKey node;
   int place[4] = {-1, -1, -1, -1};  // package, NUMA domain (logical, OS), cache of its binding
   int may_create_communicators = 0;
+  int calls_while_blocked = 0;  // progress_helper.hpp's mpi_calls_while_blocked()
   int cpus_known = 0;
   cpu_set_t cpus;  // the CPUs it may run on
 };
@@ -96,6 +99,7 @@ RankRecord this_rank(const Config& config, const Topology& topology) {
     mine.place[0] = p.package, mine.place[1] = p.numa, mine.place[2] = p.numa_os, mine.place[3] = p.cache;
   }
   mine.may_create_communicators = may_create_communicators() ? 1 : 0;
+  mine.calls_while_blocked = mpi_calls_while_blocked() ? 1 : 0;
   CPU_ZERO(&mine.cpus);
   mine.cpus_known = sched_getaffinity(0, sizeof(mine.cpus), &mine.cpus) == 0 ? 1 : 0;
   return mine;
@@ -231,6 +235,8 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
     ctx->any_oversubscribed = ctx->any_oversubscribed || over;
   }
   ctx->ring_consumed_known.assign(static_cast<std::size_t>(ctx->node_size), 0);
+  ctx->operations_may_span_nodes = true;
+  for (const RankRecord& rec : all) ctx->operations_may_span_nodes = ctx->operations_may_span_nodes && rec.calls_while_blocked;
 
   // Decided from values equal on all ranks: the exchange above.
   if (ctx->node_count == ctx->size) {
@@ -250,6 +256,7 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
 }
 
 CommContext::~CommContext() {
+  forget_context(*this);
   drop_leases(*this);
   shm.reset();
   if (leaders_comm != MPI_COMM_NULL) PMPI_Comm_free(&leaders_comm);

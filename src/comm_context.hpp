@@ -20,6 +20,7 @@ namespace mcorecoll {
 
 class NodeShm;
 struct Config;
+struct Record;
 
 struct RankPlace {
   int node = 0;       // index of the rank's (pretend) node, 0..node_count-1
@@ -68,6 +69,8 @@ class CommContext {
   bool shm_failed = false;
   // The ring's and the staging areas' leases from the node's pool (by LeaseKind; pool_lease.hpp).
   Lease leases[kLeaseKinds];
+  // While a lease's answer is pending: the node rank it waits for (pool_lease.hpp).
+  int lease_waits_for = -1;
 
   // Sequence number of the last shared-memory operation on this communicator; flags carry it.
   std::uint64_t seq = 0;
@@ -87,6 +90,21 @@ class CommContext {
   std::uint64_t relayed_chunks = 0;
   // Single copy (Cross Memory Attach) allowed on every node: -1 not probed yet, 0 no, 1 yes.
   int single_copy = -1;
+  // Non-blocking operations may span nodes here: every rank can make the MPI calls of the
+  // leaders' part while its application is blocked elsewhere (MPI_THREAD_MULTIPLE, or the MPI
+  // library's progress hook); equal on every rank.
+  bool operations_may_span_nodes = false;
+
+  // The engine's (progress.cpp), under its lock: this communicator's queue of operations,
+  // whether it is in the list of busy communicators, the operations that ended their steps but
+  // not their finish(), and the persistent requests that use it (the context outlives the
+  // communicator's MPI_Comm_free until they are freed).
+  Record* queue_head = nullptr;
+  Record* queue_tail = nullptr;
+  bool busy = false;
+  int unsettled = 0;
+  int persistent_requests = 0;
+  bool released = false;  // the communicator is freed; the context waits for its persistent requests
 
   // Builds the context; collective over `comm`. Aborts the job (naming the reason) when the
   // ranks run with different settings.

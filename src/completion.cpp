@@ -1,90 +1,313 @@
 #include "completion.hpp"
 
+#include <vector>
+
+#include "progress.hpp"
+#include "request_table.hpp"
+
 namespace mcorecoll {
 namespace {
 
-// Loops `test` (a PMPI test call that sets *done) with steps for the pending operations until
-// it reports completion or an error.
-template <typename Test>
-int wait_with_progress(Test test) {
-  int rc = MPI_SUCCESS;
-  wait_by_testing([&] {
-    bool done = false;
-    rc = test(&done);
-    return done || (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS);
-  });
+// The records of an array's handles that are ours and active (null elsewhere).
+class Ours {
+ public:
+  Ours(int count, const MPI_Request requests[]) {
+    if (handles_out() == 0) return;
+    EngineLock lock;
+    for (int i = 0; i < count; ++i)
+      if (Record* r = find_record(requests[i]); r && r->state != RecordState::inactive) {
+        if (records_.empty()) records_.assign(static_cast<std::size_t>(count), nullptr);
+        records_[static_cast<std::size_t>(i)] = r;
+      }
+  }
+  bool any() const { return !records_.empty(); }
+  Record* at(int i) const { return records_.empty() ? nullptr : records_[static_cast<std::size_t>(i)]; }
+
+  // Under the engine's lock: settles what can be; true when every one of ours is started.
+  bool all_started() const {
+    bool all = true;
+    for (Record* r : records_)
+      if (r && !settle(r)) all = false;
+    return all;
+  }
+
+ private:
+  std::vector<Record*> records_;  // empty: none of ours
+};
+
+bool ignored(const MPI_Status* status) { return status == MPI_STATUS_IGNORE; }
+
+// After the MPI library completed the carrier of r in `slot`: the handle settled, and the
+// operation's error put where the application looks for it. Returns the error, or MPI_SUCCESS.
+int after_completion(Record* r, MPI_Request* slot, MPI_Status* status) {
+  int rc;
+  {
+    EngineLock lock;
+    rc = retire(r, slot);
+  }
+  if (rc != MPI_SUCCESS && status && !ignored(status)) status->MPI_ERROR = rc;
   return rc;
+}
+
+// An array call's result when some of our operations failed: MPI_ERR_IN_STATUS, every status
+// saying its own outcome.
+int array_error(int rc, int failed, int count, MPI_Status statuses[], const int errors[]) {
+  if (failed == 0) return rc;
+  if (statuses != MPI_STATUSES_IGNORE && rc != MPI_ERR_IN_STATUS)
+    for (int i = 0; i < count; ++i) statuses[i].MPI_ERROR = errors[i];
+  return MPI_ERR_IN_STATUS;
+}
+
+// Steps, settles, backs off, until `ready()`.
+template <typename Ready>
+void wait_until(Ready ready) {
+  for (unsigned polls = 0;; progress_backoff(polls)) {
+    progress_operations();
+    if (ready()) return;
+  }
+}
+
+bool settled(Record* r) {
+  EngineLock lock;
+  return settle(r);
 }
 
 }  // namespace
 
 int wait(MPI_Request* request, MPI_Status* status) {
-  if (!operations_pending()) return PMPI_Wait(request, status);
-  return wait_with_progress([&](bool* done) {
-    int flag = 0;
-    const int rc = PMPI_Test(request, &flag, status);
-    *done = flag != 0;
-    return rc;
-  });
+  const Ours ours(1, request);
+  if (!ours.any()) return PMPI_Wait(request, status);
+  Record* r = ours.at(0);
+  wait_until([&] { return settled(r); });
+  const int rc = PMPI_Wait(request, status);  // a started carrier: at once
+  const int failed = after_completion(r, request, status);
+  return failed != MPI_SUCCESS ? failed : rc;
 }
 
 int test(MPI_Request* request, int* flag, MPI_Status* status) {
   progress_operations();
-  return PMPI_Test(request, flag, status);
+  const Ours ours(1, request);
+  if (!ours.any()) return PMPI_Test(request, flag, status);
+  Record* r = ours.at(0);
+  if (!settled(r)) {
+    *flag = 0;
+    nudge_mpi_progress();  // the application may loop on this alone: keep the MPI library moving
+    return MPI_SUCCESS;
+  }
+  const int rc = PMPI_Test(request, flag, status);
+  if (!*flag) return rc;
+  const int failed = after_completion(r, request, status);
+  return failed != MPI_SUCCESS ? failed : rc;
 }
 
 int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  if (!operations_pending()) return PMPI_Waitall(count, requests, statuses);
-  return wait_with_progress([&](bool* done) {
-    int flag = 0;
-    const int rc = PMPI_Testall(count, requests, &flag, statuses);
-    *done = flag != 0;
-    return rc;
+  const Ours ours(count, requests);
+  if (!ours.any()) return PMPI_Waitall(count, requests, statuses);
+  wait_until([&] {
+    EngineLock lock;
+    return ours.all_started();
   });
+  const int rc = PMPI_Waitall(count, requests, statuses);
+  std::vector<int> errors(static_cast<std::size_t>(count), MPI_SUCCESS);
+  int failed = 0;
+  for (int i = 0; i < count; ++i)
+    if (Record* r = ours.at(i)) {
+      errors[static_cast<std::size_t>(i)] = after_completion(r, &requests[i], nullptr);
+      if (errors[static_cast<std::size_t>(i)] != MPI_SUCCESS) ++failed;
+    } else if (statuses != MPI_STATUSES_IGNORE && rc == MPI_ERR_IN_STATUS) {
+      errors[static_cast<std::size_t>(i)] = statuses[i].MPI_ERROR;
+    }
+  return array_error(rc, failed, count, statuses, errors.data());
 }
 
 int testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
   progress_operations();
-  return PMPI_Testall(count, requests, flag, statuses);
+  const Ours ours(count, requests);
+  if (!ours.any()) return PMPI_Testall(count, requests, flag, statuses);
+  bool started;
+  {
+    EngineLock lock;
+    started = ours.all_started();
+  }
+  if (!started) {  // Testall completes all or nothing
+    *flag = 0;
+    nudge_mpi_progress();
+    return MPI_SUCCESS;
+  }
+  const int rc = PMPI_Testall(count, requests, flag, statuses);
+  if (!*flag) return rc;
+  std::vector<int> errors(static_cast<std::size_t>(count), MPI_SUCCESS);
+  int failed = 0;
+  for (int i = 0; i < count; ++i)
+    if (Record* r = ours.at(i)) {
+      errors[static_cast<std::size_t>(i)] = after_completion(r, &requests[i], nullptr);
+      if (errors[static_cast<std::size_t>(i)] != MPI_SUCCESS) ++failed;
+    } else if (statuses != MPI_STATUSES_IGNORE && rc == MPI_ERR_IN_STATUS) {
+      errors[static_cast<std::size_t>(i)] = statuses[i].MPI_ERROR;
+    }
+  return array_error(rc, failed, count, statuses, errors.data());
 }
 
+namespace {
+
+// The any and some calls never show the MPI library a carrier of ours: MPICH 4.0 counts a
+// started send to MPI_PROC_NULL as inactive there (Open MPI as complete). A finished one of
+// ours is completed by itself with PMPI_Wait, which both treat alike; the MPI library tests
+// the application's own requests, ours left out.
+
+// Completes the first of ours whose carrier is started: true, with its index, or false.
+bool complete_one_of_ours(const Ours& ours, int count, MPI_Request requests[], int* index, MPI_Status* status,
+                          int* rc) {
+  for (int i = 0; i < count; ++i) {
+    Record* r = ours.at(i);
+    if (!r || r->state != RecordState::started) continue;
+    *rc = PMPI_Wait(&requests[i], status);  // at once: the carrier is complete
+    const int failed = after_completion(r, &requests[i], status);
+    if (failed != MPI_SUCCESS) *rc = failed;
+    *index = i;
+    return true;
+  }
+  return false;
+}
+
+// The application's array with all of ours left out, for the MPI library.
+std::vector<MPI_Request> without_ours(const Ours& ours, int count, const MPI_Request requests[]) {
+  std::vector<MPI_Request> copy(requests, requests + count);
+  for (int i = 0; i < count; ++i)
+    if (ours.at(i)) copy[static_cast<std::size_t>(i)] = MPI_REQUEST_NULL;
+  return copy;
+}
+
+// One try of Testany. True when it is over: one completed (*index), or nothing active is left
+// (MPI_UNDEFINED), or an error.
+bool try_any(const Ours& ours, int count, MPI_Request requests[], int* index, MPI_Status* status, int* rc) {
+  bool running = false;
+  {
+    EngineLock lock;
+    running = !ours.all_started();
+  }
+  if (complete_one_of_ours(ours, count, requests, index, status, rc)) return true;
+  std::vector<MPI_Request> copy = without_ours(ours, count, requests);
+  int flag = 0;
+  *rc = PMPI_Testany(count, copy.data(), index, &flag, status);
+  if (*rc != MPI_SUCCESS) return true;
+  if (!flag) return false;
+  if (*index == MPI_UNDEFINED) return !running;  // nothing active but ours, still running
+  requests[*index] = copy[static_cast<std::size_t>(*index)];
+  return true;
+}
+
+// One try of Testsome. True when it is over.
+bool try_some(const Ours& ours, int count, MPI_Request requests[], int* outcount, int indices[],
+              MPI_Status statuses[], int* rc) {
+  bool running = false;
+  {
+    EngineLock lock;
+    running = !ours.all_started();
+  }
+  const bool ignore = statuses == MPI_STATUSES_IGNORE;
+  int n = 0, failed = 0;
+  *rc = MPI_SUCCESS;
+  for (int i = 0; i < count; ++i) {
+    Record* r = ours.at(i);
+    if (!r || r->state != RecordState::started) continue;
+    MPI_Status* status = ignore ? MPI_STATUS_IGNORE : &statuses[n];
+    PMPI_Wait(&requests[i], status);
+    if (after_completion(r, &requests[i], status) != MPI_SUCCESS) ++failed;
+    indices[n++] = i;
+  }
+  std::vector<MPI_Request> copy = without_ours(ours, count, requests);
+  int theirs = 0;
+  const int tested = PMPI_Testsome(count, copy.data(), &theirs, indices + n, ignore ? MPI_STATUSES_IGNORE : statuses + n);
+  if (tested != MPI_SUCCESS && tested != MPI_ERR_IN_STATUS) {
+    *rc = tested;
+    *outcount = n;
+    return true;
+  }
+  if (tested == MPI_ERR_IN_STATUS) ++failed;
+  if (theirs == MPI_UNDEFINED) {
+    if (n == 0 && !running) {  // nothing active at all
+      *outcount = MPI_UNDEFINED;
+      return true;
+    }
+    theirs = 0;
+  }
+  for (int k = n; k < n + theirs; ++k) requests[indices[k]] = copy[static_cast<std::size_t>(indices[k])];
+  *outcount = n + theirs;
+  if (failed) *rc = MPI_ERR_IN_STATUS;
+  return *outcount > 0;
+}
+
+}  // namespace
+
 int waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
-  if (!operations_pending()) return PMPI_Waitany(count, requests, index, status);
-  return wait_with_progress([&](bool* done) {
-    int flag = 0;
-    const int rc = PMPI_Testany(count, requests, index, &flag, status);
-    *done = flag != 0;
-    return rc;
-  });
+  const Ours ours(count, requests);
+  if (!ours.any()) return PMPI_Waitany(count, requests, index, status);
+  int rc = MPI_SUCCESS;
+  wait_until([&] { return try_any(ours, count, requests, index, status, &rc); });
+  return rc;
 }
 
 int testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
   progress_operations();
-  return PMPI_Testany(count, requests, index, flag, status);
+  const Ours ours(count, requests);
+  if (!ours.any()) return PMPI_Testany(count, requests, index, flag, status);
+  int rc = MPI_SUCCESS;
+  *flag = try_any(ours, count, requests, index, status, &rc) ? 1 : 0;
+  if (!*flag) {
+    *index = MPI_UNDEFINED;
+    nudge_mpi_progress();  // the MPI library's own Testany would have: an all-null array does not
+  }
+  return rc;
 }
 
 int waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
-  if (!operations_pending()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
-  return wait_with_progress([&](bool* done) {
-    const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
-    *done = *outcount != 0;  // some completed, or MPI_UNDEFINED: no active request
-    return rc;
-  });
+  const Ours ours(incount, requests);
+  if (!ours.any()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  int rc = MPI_SUCCESS;
+  wait_until([&] { return try_some(ours, incount, requests, outcount, indices, statuses, &rc); });
+  return rc;
 }
 
 int testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   progress_operations();
-  return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  const Ours ours(incount, requests);
+  if (!ours.any()) return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  int rc = MPI_SUCCESS;
+  if (!try_some(ours, incount, requests, outcount, indices, statuses, &rc)) nudge_mpi_progress();
+  return rc;
 }
 
 int request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   progress_operations();
-  return PMPI_Request_get_status(request, flag, status);
+  const Ours ours(1, &request);
+  if (!ours.any() || settled(ours.at(0))) return PMPI_Request_get_status(request, flag, status);
+  *flag = 0;
+  nudge_mpi_progress();
+  return MPI_SUCCESS;
 }
 
 int request_free(MPI_Request* request) {
-  if (free_pending_request(request)) return MPI_SUCCESS;
+  if (handles_out() != 0) {
+    EngineLock lock;
+    if (Record* r = find_record(*request)) return free_record(r, request);
+  }
   return PMPI_Request_free(request);
+}
+
+int start(MPI_Request* request) {
+  if (handles_out() != 0) {
+    EngineLock lock;
+    if (Record* r = find_record(*request)) return start_record(r);
+  }
+  return PMPI_Start(request);
+}
+
+int startall(int count, MPI_Request requests[]) {
+  if (handles_out() == 0) return PMPI_Startall(count, requests);
+  for (int i = 0; i < count; ++i)
+    if (const int rc = start(&requests[i]); rc != MPI_SUCCESS) return rc;
+  return MPI_SUCCESS;
 }
 
 }  // namespace mcorecoll

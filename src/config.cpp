@@ -218,8 +218,10 @@ std::vector<Setting> make_settings() {
                  else return false;
                  return true;
                }});
-  s.push_back({"PROGRESS", "calls, thread", [](Config& c, const std::string& v) {
-                 if (v == "calls") c.progress = ProgressMode::calls;
+  // "calls" (progress only in the application's calls) was removed: it hung legal programs.
+  s.push_back({"PROGRESS", "auto, thread (calls was removed: it could hang correct programs)",
+               [](Config& c, const std::string& v) {
+                 if (v == "auto") c.progress = ProgressMode::automatic;
                  else if (v == "thread") c.progress = ProgressMode::thread;
                  else return false;
                  return true;
@@ -503,7 +505,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_ALLTOALL_STAGE_BYTES = " << alltoall_stage_bytes << "\n";
   out << "MCORECOLL_SEGMENT = " << segment_kind_name(segment) << "\n";
   out << "MCORECOLL_POOL_MAX_BYTES = " << pool_max_bytes << "\n";
-  out << "MCORECOLL_PROGRESS = " << (progress == ProgressMode::thread ? "thread" : "calls") << "\n";
+  out << "MCORECOLL_PROGRESS = " << (progress == ProgressMode::thread ? "thread" : "auto") << "\n";
   out << "MCORECOLL_RING_CELLS = " << ring_cells << "\n";
   out << "MCORECOLL_RING_CELL_BYTES = " << ring_cell_bytes << "\n";
   if (!test_topology.empty()) out << "MCORECOLL_TEST_TOPOLOGY = " << test_topology << "\n";

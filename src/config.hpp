@@ -16,9 +16,9 @@ namespace mcorecoll {
 // only one of them.
 enum class SegmentKind { automatic, memfd, posix };
 
-// Who advances non-blocking operations (progress.hpp): the MPI calls mcorecoll intercepts, or
-// a thread of its own.
-enum class ProgressMode { calls, thread };
+// How the progress helper works (progress_helper.hpp): woken by peers that wait for this rank
+// (auto), or stepping as long as operations are pending (thread).
+enum class ProgressMode { automatic, thread };
 
 struct Config {
   bool disable = false;  // MCORECOLL_DISABLE: every call goes to PMPI
@@ -71,7 +71,7 @@ struct Config {
   // Alltoall: each rank's staging area; a round moves a tile of every block, area / ranks bytes.
   std::uint64_t alltoall_stage_bytes = 0;
   SegmentKind segment = SegmentKind::automatic;
-  ProgressMode progress = ProgressMode::calls;  // MCORECOLL_PROGRESS
+  ProgressMode progress = ProgressMode::automatic;  // MCORECOLL_PROGRESS
   // The node's pool of ring cells and staging areas (node_pool.hpp): its size at most.
   std::uint64_t pool_max_bytes = 0;
   // The shared ring that copy-in/copy-out stages through: cells and bytes per cell.

@@ -2,7 +2,9 @@
 
 #include "alltoall_shm.hpp"
 #include "alltoall_single_copy.hpp"
+#include "alltoall_rounds.hpp"
 #include "barrier_shm.hpp"
+#include "bcast_ring.hpp"
 #include "bcast_shm.hpp"
 #include "comm_context.hpp"
 #include "completion.hpp"
@@ -15,8 +17,9 @@
 #include "route.hpp"
 #include "runtime.hpp"
 #include "stats.hpp"
+#include "wait.hpp"
 
-#include <functional>
+#include <memory>
 
 namespace mcorecoll {
 namespace {
@@ -48,14 +51,25 @@ bool null_buffer(const void* buffer, std::uint64_t bytes, MPI_Datatype type) {
 // The context and path of one call. Calls that PMPI must reject (null communicator, bad
 // counts or datatypes) go to it before any decision.
 struct Decision {
-  CommContext* ctx = nullptr;  // null: the arguments are PMPI's to judge
+  CommContext* ctx = nullptr;  // null: PMPI (arguments PMPI must judge, or no context yet)
   int path = kPmpiPath;
   bool count = false;  // statistics are on
   std::uint64_t bytes = 0;  // for the statistics
 };
 
-void say_why_pmpi(Collective c, const Config& config, const CommContext& ctx, const char* reason) {
-  if (config.verbose >= 1 && ctx.rank == 0)
+// How a call was made: its set-up rules differ. A communicator is set up (its context, its
+// segment, the single-copy probe) by collectives of the MPI library on it, which a blocking call
+// and a persistent initialization may make but a non-blocking call may not: it must not wait
+// for other ranks (a rank may start non-blocking operations on two communicators in one order,
+// another rank in the other). Whether an earlier blocking or persistent call set a
+// communicator up is a matter of program order, alike on every rank.
+enum class Form { blocking, nonblocking, persistent };
+
+void say_why_pmpi(Collective c, const Config& config, MPI_Comm comm, const char* reason) {
+  if (config.verbose < 1) return;
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  if (rank == 0)
     say_once(std::string(collective_name(c)) + ":" + reason,
              std::string(collective_name(c)) + " goes to the MPI library: " + reason);
 }
@@ -64,7 +78,7 @@ void say_why_pmpi(Collective c, const Config& config, const CommContext& ctx, co
 void fall_back(Decision& d, Collective c, const char* reason) {
   if (d.path == kPmpiPath) return;
   d.path = kPmpiPath;
-  say_why_pmpi(c, process_config().config, *d.ctx, reason);
+  say_why_pmpi(c, process_config().config, d.ctx->comm, reason);
 }
 
 // Single copy refused on this communicator (the probe is collective, so every rank agrees):
@@ -75,35 +89,54 @@ void without_single_copy(Decision& d, Collective c, int copy_in_out_path) {
   else fall_back(d, c, "single copy (Cross Memory Attach) refused");
 }
 
-Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes) {
+Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   Decision d;
   const Config& config = config_or_abort(comm);
-  CommContext& ctx = context_for(comm, config);
-  d.ctx = &ctx;
+  d.count = config.stats;
+  d.bytes = bytes;
+  if (form == Form::nonblocking) {
+    d.ctx = existing_context(comm);
+    if (!d.ctx) {
+      say_why_pmpi(c, config, comm, "a non-blocking call on a communicator not set up yet (its first blocking "
+                                    "or persistent collective sets it up)");
+      return d;
+    }
+  } else {
+    d.ctx = &context_for(comm, config);
+  }
+  CommContext& ctx = *d.ctx;
   Route route;
   if (!ctx.pmpi_reason.empty()) route.reason = ctx.pmpi_reason.c_str();
   else route = choose_route(c, config, bytes, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]);
-  if (route.path != kPmpiPath && !ensure_shm(ctx, config)) {
-    route.path = kPmpiPath;
-    route.reason = "no shared memory";
+  if (route.path != kPmpiPath && !ctx.shm) {
+    if (form == Form::nonblocking) {
+      route = {kPmpiPath, ctx.shm_failed ? "no shared memory"
+                                         : "a non-blocking call on a communicator whose shared memory is not set up "
+                                           "yet (its first blocking or persistent collective on a shared-memory path sets it up)"};
+    } else if (!ensure_shm(ctx, config)) {
+      route = {kPmpiPath, "no shared memory"};
+    }
   }
+  // Across nodes an operation's leaders' part calls MPI after its start: only where that can
+  // happen while the application is blocked elsewhere (equal on every rank).
+  if (route.path != kPmpiPath && form != Form::blocking && ctx.node_count > 1 && !ctx.operations_may_span_nodes)
+    route = {kPmpiPath, "a non-blocking or persistent operation across nodes needs MPI calls while this rank may be "
+                        "blocked in another call: MPI_THREAD_MULTIPLE, or an MPI library with a progress hook (Open MPI)"};
   d.path = route.path;
-  d.count = config.stats;
-  d.bytes = bytes;
-  if (d.path == kPmpiPath) say_why_pmpi(c, config, ctx, route.reason);
+  if (d.path == kPmpiPath) say_why_pmpi(c, config, comm, route.reason);
   return d;
 }
 
-
-Decision route_barrier(MPI_Comm comm) {
+Decision route_barrier(MPI_Comm comm, Form form) {
   if (comm == MPI_COMM_NULL) return {};
-  return decide(Collective::barrier, comm, 0);
+  return decide(Collective::barrier, comm, 0, form);
 }
 
-Decision route_bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+Decision route_bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, Form form) {
   std::uint64_t bytes = 0;
   if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes)) return {};
-  Decision d = decide(Collective::bcast, comm, bytes);
+  Decision d = decide(Collective::bcast, comm, bytes, form);
+  if (d.path == kPmpiPath) return d;
   if (bytes > kMaxShmBytes) fall_back(d, Collective::bcast, "message of 2 GiB or more");
   // A bad root is for the MPI library to report (inter: MPI_ROOT/MPI_PROC_NULL, already PMPI).
   if (root < 0 || root >= d.ctx->size) fall_back(d, Collective::bcast, "invalid root");
@@ -114,14 +147,22 @@ Decision route_bcast(void* buffer, int count, MPI_Datatype datatype, int root, M
 }
 
 Decision route_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, Form form) {
   // The receive side always describes a block (the send side is ignored with MPI_IN_PLACE),
   // and its signature equals every rank's send block.
   std::uint64_t block = 0;
   if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block)) return {};
-  Decision d = decide(Collective::alltoall, comm, block);
+  Decision d = decide(Collective::alltoall, comm, block, form);
+  if (!d.ctx) {  // PMPI: the statistics count every block
+    int size = 0, inter = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    inter ? PMPI_Comm_remote_size(comm, &size) : PMPI_Comm_size(comm, &size);
+    d.bytes = block * static_cast<std::uint64_t>(size);
+    return d;
+  }
   const std::uint64_t total = block * static_cast<std::uint64_t>(d.ctx->size);
   d.bytes = total;
+  if (d.path == kPmpiPath) return d;
   // Bad send arguments are PMPI's to report.
   if (total > kMaxShmBytes) fall_back(d, Collective::alltoall, "2 GiB or more per rank");
   if (sendbuf != MPI_IN_PLACE && (sendcount < 0 || sendtype == MPI_DATATYPE_NULL))
@@ -150,73 +191,105 @@ Decision route_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 // The communicator's non-blocking operations go first: a blocking call shares their state,
 // and its peers may be waiting for them before they come to it.
 void complete_earlier_operations(const Decision& d) {
-  if (d.ctx && operations_pending()) complete_operations_on(*d.ctx);
+  if (d.ctx) complete_operations_on(*d.ctx);
 }
 
-// A call to a non-blocking PMPI collective: queued behind the communicator's pending
-// operations when there are any, so that this rank starts its calls to the MPI library on the
-// communicator in the order the application made them (as every other rank does).
-class PmpiOperation final : public Operation {
- public:
-  PmpiOperation(CommContext& ctx, std::function<int(MPI_Request*)> start)
-      : Operation(ctx), start_(std::move(start)) {}
-  bool step() override {
-    if (!started_) {
-      started_ = true;
-      rc = start_(&request_);
-      if (rc != MPI_SUCCESS) return true;
-    }
-    return test_request(request_);
+// The persistent collectives of the MPI library, for the calls that go to PMPI: MPI-4's in
+// MPICH, the pcollreq extension's (MPIX_) in Open MPI 4.1.
+#if defined(MPICH_VERSION)
+int pmpi_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return PMPI_Barrier_init(comm, info, request);
+}
+int pmpi_bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request* request) {
+  return PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+}
+int pmpi_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+#else
+}  // namespace
+}  // namespace mcorecoll
+extern "C" {
+int PMPIX_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request);
+int PMPIX_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request* request);
+int PMPIX_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request);
+}
+namespace mcorecoll {
+namespace {
+int pmpi_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return PMPIX_Barrier_init(comm, info, request);
+}
+int pmpi_bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request* request) {
+  return PMPIX_Bcast_init(buffer, count, datatype, root, comm, info, request);
+}
+int pmpi_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return PMPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+#endif
+
+// The operation of a non-blocking or persistent call on a shared-memory path.
+std::unique_ptr<Operation> make_operation(Collective c, const Decision& d, void* buffer, int count,
+                                          MPI_Datatype datatype, int root, const void* sendbuf, int sendcount,
+                                          MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  const Config& config = process_config().config;
+  CommContext& ctx = *d.ctx;
+  switch (c) {
+    case Collective::barrier: return make_ibarrier(ctx);
+    case Collective::bcast:
+      return make_ibcast(ctx, config, buffer, count, datatype, root, d.bytes, d.path == kBcastCma);
+    case Collective::alltoall:
+      return make_ialltoall(ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                            d.bytes / static_cast<std::uint64_t>(ctx.size), d.path == kAlltoallCma);
   }
-
- private:
-  std::function<int(MPI_Request*)> start_;
-  bool started_ = false;
-  MPI_Request request_ = MPI_REQUEST_NULL;
-};
-
-int pmpi_nonblocking(const Decision& d, std::function<int(MPI_Request*)> start, MPI_Request* request) {
-  if (d.ctx && operations_pending_on(*d.ctx))
-    return start_operation(std::make_unique<PmpiOperation>(*d.ctx, std::move(start)),
-                           process_config().config, request);
-  return start(request);
+  return nullptr;
 }
 
-// Before a communicator's first shared-memory operation that may wait in its queue: the
-// single-copy probe, a collective of the MPI library on the communicator, so that no later
-// call needs one while this rank has operations queued (their calls to the MPI library could
-// then come in another order than on ranks without a queue).
-void prepare_for_queue(CommContext& ctx) { single_copy_allowed(ctx, process_config().config); }
+// A persistent operation is set up whole at its initialization, which may wait for the other
+// ranks: the lease its size needs is taken now, so that its starts find it held.
+int persistent(Collective c, const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request) {
+  const Config& config = process_config().config;
+  CommContext& ctx = *d.ctx;
+  Waiter waiter = Waiter::for_context(ctx, config);
+  if (c == Collective::bcast && d.path == kBcastShm && d.bytes > 0 && ctx.node_size > 1)
+    cells_for(ctx, config, waiter, d.bytes);
+  if (c == Collective::alltoall && d.path == kAlltoallShm && d.bytes > 0)
+    staging_for(ctx, config, d.bytes / static_cast<std::uint64_t>(ctx.size), waiter);
+  return make_persistent_request(std::move(op), config, request, {c, d.path, d.bytes, d.count});
+}
 
 }  // namespace
 
 int barrier(MPI_Comm comm) {
-  const Decision d = route_barrier(comm);
+  const Decision d = route_barrier(comm, Form::blocking);
   complete_earlier_operations(d);
   if (d.count) count_call(Collective::barrier, d.path, 0);
-  if (d.path == kPmpiPath)
-    return PMPI_Barrier(comm);
+  if (d.path == kPmpiPath) return PMPI_Barrier(comm);
   return barrier_shm(*d.ctx, process_config().config);
 }
 
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  const Decision d = route_bcast(buffer, count, datatype, root, comm);
+  const Decision d = route_bcast(buffer, count, datatype, root, comm, Form::blocking);
   complete_earlier_operations(d);
   if (d.count) count_call(Collective::bcast, d.path, d.bytes);
-  if (d.path == kPmpiPath)
-    return PMPI_Bcast(buffer, count, datatype, root, comm);
+  if (d.path == kPmpiPath) return PMPI_Bcast(buffer, count, datatype, root, comm);
   return bcast_shm(*d.ctx, process_config().config, buffer, count, datatype, root, d.bytes, d.path == kBcastCma);
 }
 
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  Decision d = route_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  const Decision d = route_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::blocking);
   complete_earlier_operations(d);
-  const Config& config = process_config().config;
-  const std::uint64_t block = d.ctx ? d.bytes / static_cast<std::uint64_t>(d.ctx->size) : 0;
   if (d.count) count_call(Collective::alltoall, d.path, d.bytes);
   if (d.path == kPmpiPath)
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  const Config& config = process_config().config;
+  const std::uint64_t block = d.bytes / static_cast<std::uint64_t>(d.ctx->size);
   if (d.path == kAlltoallCma)
     return alltoall_single_copy(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                 recvtype, block);
@@ -225,40 +298,68 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
 }
 
 int ibarrier(MPI_Comm comm, MPI_Request* request) {
-  const Decision d = route_barrier(comm);
-  if (d.count) count_call(Collective::barrier, d.path, 0, true);
-  if (d.path == kPmpiPath)
-    return pmpi_nonblocking(d, [comm](MPI_Request* r) { return PMPI_Ibarrier(comm, r); }, request);
-  prepare_for_queue(*d.ctx);
-  return start_operation(make_ibarrier(*d.ctx), process_config().config, request);
+  const Decision d = route_barrier(comm, Form::nonblocking);
+  if (d.count) count_call(Collective::barrier, d.path, 0, CallKind::nonblocking);
+  if (d.path == kPmpiPath) return PMPI_Ibarrier(comm, request);
+  return post_operation(make_ibarrier(*d.ctx), process_config().config, request);
 }
 
 int ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
-  const Decision d = route_bcast(buffer, count, datatype, root, comm);
-  if (d.count) count_call(Collective::bcast, d.path, d.bytes, true);
-  if (d.path == kPmpiPath)
-    return pmpi_nonblocking(
-        d, [=](MPI_Request* r) { return PMPI_Ibcast(buffer, count, datatype, root, comm, r); }, request);
-  prepare_for_queue(*d.ctx);
-  const Config& config = process_config().config;
-  return start_operation(make_ibcast(*d.ctx, config, buffer, count, datatype, root, d.bytes, d.path == kBcastCma),
-                         config, request);
+  const Decision d = route_bcast(buffer, count, datatype, root, comm, Form::nonblocking);
+  if (d.count) count_call(Collective::bcast, d.path, d.bytes, CallKind::nonblocking);
+  if (d.path == kPmpiPath) return PMPI_Ibcast(buffer, count, datatype, root, comm, request);
+  return post_operation(make_operation(Collective::bcast, d, buffer, count, datatype, root, nullptr, 0,
+                                       MPI_DATATYPE_NULL, nullptr, 0, MPI_DATATYPE_NULL),
+                        process_config().config, request);
 }
 
 int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  const Decision d = route_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  if (d.count) count_call(Collective::alltoall, d.path, d.bytes, true);
+  const Decision d = route_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::nonblocking);
+  if (d.count) count_call(Collective::alltoall, d.path, d.bytes, CallKind::nonblocking);
   if (d.path == kPmpiPath)
-    return pmpi_nonblocking(d, [=](MPI_Request* r) {
-      return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
-    }, request);
-  prepare_for_queue(*d.ctx);
-  const Config& config = process_config().config;
-  const std::uint64_t block = d.bytes / static_cast<std::uint64_t>(d.ctx->size);
-  return start_operation(make_ialltoall(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                        recvtype, block, d.path == kAlltoallCma),
-                         config, request);
+    return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  return post_operation(make_operation(Collective::alltoall, d, nullptr, 0, MPI_DATATYPE_NULL, 0, sendbuf, sendcount,
+                                       sendtype, recvbuf, recvcount, recvtype),
+                        process_config().config, request);
+}
+
+int barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const Decision d = route_barrier(comm, Form::persistent);
+  complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::barrier, d.path, 0, CallKind::persistent);
+    return pmpi_barrier_init(comm, info, request);
+  }
+  return persistent(Collective::barrier, d, make_ibarrier(*d.ctx), request);
+}
+
+int bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+               MPI_Request* request) {
+  const Decision d = route_bcast(buffer, count, datatype, root, comm, Form::persistent);
+  complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::bcast, d.path, d.bytes, CallKind::persistent);
+    return pmpi_bcast_init(buffer, count, datatype, root, comm, info, request);
+  }
+  return persistent(Collective::bcast, d,
+                    make_operation(Collective::bcast, d, buffer, count, datatype, root, nullptr, 0, MPI_DATATYPE_NULL,
+                                   nullptr, 0, MPI_DATATYPE_NULL),
+                    request);
+}
+
+int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const Decision d = route_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::persistent);
+  complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::alltoall, d.path, d.bytes, CallKind::persistent);
+    return pmpi_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+  }
+  return persistent(Collective::alltoall, d,
+                    make_operation(Collective::alltoall, d, nullptr, 0, MPI_DATATYPE_NULL, 0, sendbuf, sendcount,
+                                   sendtype, recvbuf, recvcount, recvtype),
+                    request);
 }
 
 int finalize() {

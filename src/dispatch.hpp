@@ -1,4 +1,4 @@
-// The three intercepted collectives and their non-blocking forms: route each call to a shared-memory algorithm or to PMPI,
+// The three intercepted collectives and their non-blocking and persistent forms: route each call to a shared-memory algorithm or to PMPI,
 // and count it. Called by the C and Fortran entry points in wrappers/.
 #pragma once
 
@@ -15,6 +15,13 @@ int ibarrier(MPI_Comm comm, MPI_Request* request);
 int ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request);
 int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request);
+// The persistent forms (MPI-4's MPI_X_init, Open MPI 4.1's MPIX_X_init): set up whole at
+// initialization; MPI_Start/MPI_Startall start them (completion.hpp).
+int barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request);
+int bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+               MPI_Request* request);
+int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request);
 // Completes the non-blocking operations left (their requests freed early), then PMPI_Finalize.
 int finalize();
 

@@ -23,10 +23,25 @@ class Ialltoall final : public Operation {
             void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t block, bool single_copy)
       : Operation(ctx), config_(config), block_(block), single_copy_(single_copy),
         sides_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx.size,
-               block * static_cast<std::uint64_t>(ctx.size), ctx.comm) {
-    const std::uint64_t total = block * static_cast<std::uint64_t>(ctx.size);
+               block * static_cast<std::uint64_t>(ctx.size)) {
+    sides_.recv.hold_type();
+    sides_.send.hold_type();
+  }
+
+  void begin() override {
+    rc = MPI_SUCCESS;
+    begun_ = read_all_ = false;
+    offset_ = 0;
+    stage_ = Stage::stage;
+    round_.reset();
+    reads_.reset();
+    exchange_ = MPI_REQUEST_NULL;
+    peer_ = 0;
+    if (block_ == 0) return;
+    const std::uint64_t total = block_ * static_cast<std::uint64_t>(ctx_.size);
     MessageBytes &recv = sides_.recv, &send = sides_.send;
-    if (single_copy) {
+    send.pack();
+    if (single_copy_) {
       out_ = send.data();
       if (sides_.in_place && send.contiguous()) {  // peers must read the blocks as they were
         send_copy_.assign(out_, out_ + total);
@@ -39,20 +54,22 @@ class Ialltoall final : public Operation {
     }
   }
 
-  bool step() override {
+  bool step(bool may_call_mpi) override {
     if (block_ == 0) return true;
-    if (!(single_copy_ ? single_copy_step() : staged_step())) return false;
-    sides_.recv.unpack();
-    return true;
+    return single_copy_ ? single_copy_step() : staged_step(may_call_mpi);
+  }
+
+  void finish() override {
+    if (block_ > 0) sides_.recv.unpack();
   }
 
  private:
   enum class Stage { stage, exchange, exchange_test, gather, inbox };
 
   // The staged rounds. Each case returns false where the blocking algorithm would wait.
-  bool staged_step() {
+  bool staged_step(bool may_call_mpi) {
     if (!begun_) {
-      if (!try_staging_for(ctx_, config_, block_, &staging_)) return false;
+      if (!try_staging_for(ctx_, config_, block_, &staging_)) return wait_for_rank(ctx_.lease_waits_for);
       begun_ = true;
       tile_ = tile_bytes(staging_, ctx_.size);
     }
@@ -61,16 +78,19 @@ class Ialltoall final : public Operation {
     char* recv = sides_.recv.data();
     while (offset_ < block_) {
       switch (stage_) {
-        case Stage::stage:
+        case Stage::stage: {
           if (!round_) round_ = next_round(ctx_, staging_, std::min(tile_, block_ - offset_));
-          if (!half_free(ctx_, shm, *round_)) return false;
+          const int busy = rank_using_half(ctx_, shm, *round_);
+          if (busy >= 0) return wait_for_rank(busy);
           stage_round(ctx_, shm, *round_, out_, block_, offset_);
           reads_.emplace(ctx_.node_rank, ctx_.node_size, round_->seq, config_.alltoall_readers);
           stage_ = across_nodes && ctx_.node_rank == 0 ? Stage::exchange : Stage::gather;
           break;
+        }
         case Stage::exchange:
           for (int r = 1; r < ctx_.node_size; ++r)
-            if (!reached(shm.post(r).load(std::memory_order_acquire), round_->seq)) return false;
+            if (!reached(shm.post(r).load(std::memory_order_acquire), round_->seq)) return wait_for_rank(r);
+          if (!may_call_mpi) return false;
           pack_exchange(ctx_, *round_, counts_, displs_);
           if (const int posted = PMPI_Ialltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(),
                                                  MPI_BYTE, shm.inbox(round_->h), counts_.data(), displs_.data(),
@@ -83,18 +103,18 @@ class Ialltoall final : public Operation {
           break;
         case Stage::exchange_test:
           // After an error the node is still told (the leader reports it): no rank waits for ever.
-          if (exchange_ != MPI_REQUEST_NULL && !test_request(exchange_)) return false;
+          if (exchange_ != MPI_REQUEST_NULL && (!may_call_mpi || !test_request(exchange_))) return false;
           shm.delivered().store(round_->seq, std::memory_order_release);
           stage_ = Stage::gather;
           break;
         case Stage::gather:
           if (!reads_->advance(shm, [&](int r) { copy_from_staging(ctx_, *round_, r, recv, block_, offset_); }))
-            return false;
+            return wait_for_rank(reads_->next());
           stage_ = Stage::inbox;
           break;
         case Stage::inbox:
           if (across_nodes) {
-            if (!reached(shm.delivered().load(std::memory_order_acquire), round_->seq)) return false;
+            if (!reached(shm.delivered().load(std::memory_order_acquire), round_->seq)) return wait_for_rank(0);
             copy_from_inbox(ctx_, shm, *round_, recv, block_, offset_);
           }
           shm.done(ctx_.node_rank).store(round_->seq, std::memory_order_release);
@@ -121,13 +141,13 @@ class Ialltoall final : public Operation {
     if (!read_all_) {
       char* recv = sides_.recv.data();
       const bool all = reads_->advance(shm, [&](int r) { pull_block(ctx_, r, out_, recv, block_); });
-      if (!all) return false;
+      if (!all) return wait_for_rank(reads_->next());
       read_all_ = true;
       shm.done(ctx_.node_rank).store(seq_, std::memory_order_release);
     }
     for (; peer_ < ctx_.node_size; ++peer_)
       if (peer_ != ctx_.node_rank && !reached(shm.done(peer_).load(std::memory_order_acquire), seq_))
-        return false;
+        return wait_for_rank(peer_);
     return true;
   }
 

@@ -10,7 +10,15 @@ class Ibarrier final : public Operation {
  public:
   explicit Ibarrier(CommContext& ctx) : Operation(ctx) {}
 
-  bool step() override {
+  void begin() override {
+    rc = MPI_SUCCESS;
+    seq_ = 0;
+    next_ = 0;
+    leaders_started_ = false;
+    leaders_ = MPI_REQUEST_NULL;
+  }
+
+  bool step(bool may_call_mpi) override {
     NodeShm& shm = *ctx_.shm;
     if (seq_ == 0) {  // first step: arrive
       seq_ = ++ctx_.seq;
@@ -19,11 +27,12 @@ class Ibarrier final : public Operation {
     // One node: every rank polls everyone. Across nodes only the leader does; the others
     // wait for its release.
     if (ctx_.node_count > 1 && ctx_.node_rank != 0)
-      return reached(shm.release(0).load(std::memory_order_acquire), seq_);
+      return reached(shm.release(0).load(std::memory_order_acquire), seq_) || wait_for_rank(0);
     for (; next_ < ctx_.node_size; ++next_)
-      if (!reached(shm.arrive(next_).load(std::memory_order_acquire), seq_)) return false;
+      if (!reached(shm.arrive(next_).load(std::memory_order_acquire), seq_)) return wait_for_rank(next_);
     if (ctx_.node_count == 1) return true;
-    if (leaders_ == MPI_REQUEST_NULL && !leaders_started_) {
+    if (!may_call_mpi) return false;
+    if (!leaders_started_) {
       leaders_started_ = true;
       rc = PMPI_Ibarrier(ctx_.leaders_comm, &leaders_);
       if (rc != MPI_SUCCESS) leaders_ = MPI_REQUEST_NULL;

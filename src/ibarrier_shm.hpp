@@ -12,7 +12,7 @@ namespace mcorecoll {
 
 struct Config;
 
-// The communicator's shared segment must exist (ctx.shm).
+// The communicator's shared segment must exist (ctx.shm). Begin it before its first step.
 std::unique_ptr<Operation> make_ibarrier(CommContext& ctx);
 
 }  // namespace mcorecoll

@@ -16,38 +16,50 @@ namespace {
 // What this rank does, in order: move the message inside its node from node rank `source`,
 // or (a node leader) take part in the leaders' PMPI_Ibcast.
 struct Phase {
-  enum Kind { node, leaders } kind;
-  int source;  // node: the source's node rank; leaders: the root's node
+  enum Kind { node, leaders } kind = node;
+  int source = 0;  // node: the source's node rank; leaders: the root's node
 };
 
 class Ibcast final : public Operation {
  public:
   Ibcast(CommContext& ctx, const Config& config, void* buffer, int count, MPI_Datatype datatype,
          int root, std::uint64_t bytes, bool single_copy)
-      : Operation(ctx), config_(config), msg_(buffer, count, datatype, bytes, ctx.comm), root_(root),
+      : Operation(ctx), config_(config), msg_(buffer, count, datatype, bytes), root_(root),
         single_copy_(single_copy) {
+    msg_.hold_type();
     if (bytes == 0) return;  // nothing moves; every rank sees the same size
-    if (ctx.rank == root) msg_.pack();
     const RankPlace& from = ctx.places[static_cast<std::size_t>(root)];
     const bool on_root_node = from.node == ctx.node_index;
-    if (on_root_node && ctx.node_size > 1) phases_.push_back({Phase::node, from.node_rank});
+    if (on_root_node && ctx.node_size > 1) phases_[phase_count_++] = {Phase::node, from.node_rank};
     if (ctx.node_count > 1) {
-      if (ctx.node_rank == 0) phases_.push_back({Phase::leaders, from.node});
-      if (!on_root_node && ctx.node_size > 1) phases_.push_back({Phase::node, 0});
+      if (ctx.node_rank == 0) phases_[phase_count_++] = {Phase::leaders, from.node};
+      if (!on_root_node && ctx.node_size > 1) phases_[phase_count_++] = {Phase::node, 0};
     }
   }
 
-  bool step() override {
-    for (; phase_ < phases_.size(); ++phase_, started_ = false) {
+  void begin() override {
+    rc = MPI_SUCCESS;
+    phase_ = 0;
+    started_ = false;
+    leaders_ = MPI_REQUEST_NULL;
+    if (ctx_.rank == root_ && msg_.size() > 0) msg_.pack();
+  }
+
+  bool step(bool may_call_mpi) override {
+    for (; phase_ < phase_count_; ++phase_, started_ = false) {
       const Phase& p = phases_[phase_];
+      if (p.kind == Phase::leaders && !may_call_mpi) return false;
       const bool done = p.kind == Phase::leaders ? leaders_step(p.source)
                         : single_copy_                ? single_copy_step(p.source)
                         : ctx_.node_rank == p.source  ? ring_source_step(p.source)
                                                       : ring_reader_step(p.source);
       if (!done) return false;
     }
-    if (ctx_.rank != root_ && msg_.size() > 0) msg_.unpack();
     return true;
+  }
+
+  void finish() override {
+    if (ctx_.rank != root_ && msg_.size() > 0) msg_.unpack();
   }
 
  private:
@@ -55,7 +67,7 @@ class Ibcast final : public Operation {
   // lease may have to grow: every node rank asks in this operation). False until they are known.
   bool start_ring() {
     if (started_) return true;
-    if (!try_cells_for(ctx_, config_, msg_.size(), &ring_)) return false;
+    if (!try_cells_for(ctx_, config_, msg_.size(), &ring_)) return wait_for_rank(ctx_.lease_waits_for);
     started_ = true;
     first_ = ctx_.ring_chunks;
     chunks_ = ring_.chunks(msg_.size());
@@ -80,7 +92,7 @@ class Ibcast final : public Operation {
           std::uint64_t& known = ctx_.ring_consumed_known[static_cast<std::size_t>(r)];
           if (r == source || reached(known, g + 1 - window)) continue;
           known = shm.consumed(r).load(std::memory_order_acquire);
-          if (!reached(known, g + 1 - window)) return false;
+          if (!reached(known, g + 1 - window)) return wait_for_rank(r);
         }
       const RingSpot spot = ring_.spot(g);
       copy_chunk(spot.data, msg_.data() + next_ * ring_.cell_bytes, next_);
@@ -103,7 +115,7 @@ class Ibcast final : public Operation {
     for (; next_ < chunks_; ++next_) {
       const std::uint64_t g = first_ + next_;
       const RingSpot spot = ring_.spot(g);
-      if (!reached(spot.flag->load(std::memory_order_acquire), g + 1)) return false;
+      if (!reached(spot.flag->load(std::memory_order_acquire), g + 1)) return wait_for_rank(source);
       copy_chunk(msg_.data() + next_ * ring_.cell_bytes, spot.data, next_);
       shm.consumed(ctx_.node_rank).store(g + 1, std::memory_order_release);
     }
@@ -125,10 +137,10 @@ class Ibcast final : public Operation {
       for (; next_ < static_cast<std::uint64_t>(ctx_.node_size); ++next_)
         if (static_cast<int>(next_) != source &&
             !reached(shm.done(static_cast<int>(next_)).load(std::memory_order_acquire), seq_))
-          return false;
+          return wait_for_rank(static_cast<int>(next_));
       return true;
     }
-    if (!reached(shm.post(source).load(std::memory_order_acquire), seq_)) return false;
+    if (!reached(shm.post(source).load(std::memory_order_acquire), seq_)) return wait_for_rank(source);
     pull_single_copy(ctx_, config_, source, msg_.data(), msg_.size());
     shm.done(ctx_.node_rank).store(seq_, std::memory_order_release);
     return true;
@@ -153,8 +165,8 @@ class Ibcast final : public Operation {
   MessageBytes msg_;
   int root_;
   bool single_copy_;
-  std::vector<Phase> phases_;
-  std::size_t phase_ = 0;
+  Phase phases_[3] = {};
+  std::size_t phase_count_ = 0, phase_ = 0;
   bool started_ = false;  // the current phase has taken its first step
   RingCells ring_{};
   std::uint64_t first_ = 0, chunks_ = 0, next_ = 0, seq_ = 0;

@@ -16,7 +16,7 @@ namespace mcorecoll {
 struct Config;
 
 // As bcast_shm(), whose checks the caller has made. The root's data is packed (when its type
-// is not contiguous) before this returns.
+// is not contiguous) at begin().
 std::unique_ptr<Operation> make_ibcast(CommContext& ctx, const Config& config, void* buffer, int count,
                                        MPI_Datatype datatype, int root, std::uint64_t bytes,
                                        bool single_copy);

@@ -85,13 +85,17 @@ void let_go(NodePool& pool, Lease& lease) {
   lease.offset = NodePool::kNoSpace;
 }
 
-LeaseAnswer ask_lease(const LeaseParty& p, Lease& current, std::uint64_t want0, std::uint64_t want1) {
+LeaseAnswer ask_lease(const LeaseParty& p, Lease& current, std::uint64_t want0, std::uint64_t want1,
+                      int* waits_for) {
   if (current.held() && current.shape[0] >= want0 && current.shape[1] >= want1) return LeaseAnswer::held;
   LeaseLine& line = *p.line;
   const std::uint64_t generation = current.generation + 1;
   if (p.node_rank == 0) {
     for (int r = 1; r < p.node_size; ++r)
-      if (!reached(p.ack(r).load(std::memory_order_acquire), generation - 1)) return LeaseAnswer::pending;
+      if (!reached(p.ack(r).load(std::memory_order_acquire), generation - 1)) {
+        if (waits_for) *waits_for = r;
+        return LeaseAnswer::pending;
+      }
     const std::uint64_t needed[2] = {want0, want1};
     const std::uint64_t wished[2] = {std::max(current.held() ? current.shape[0] : 0, want0),
                                      std::max(current.held() ? current.shape[1] : 0, want1)};
@@ -104,6 +108,7 @@ LeaseAnswer ask_lease(const LeaseParty& p, Lease& current, std::uint64_t want0, 
     const std::uint64_t stamped = line.generation.load(std::memory_order_acquire);
     if (stamped != generation) {
       if (reached(stamped, generation)) broken_protocol(p.node_rank, stamped, generation);
+      if (waits_for) *waits_for = 0;
       return LeaseAnswer::pending;
     }
   }

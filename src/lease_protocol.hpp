@@ -84,8 +84,10 @@ struct LeaseParty {
 
 // Every node rank calls this in the same operation with the same wishes, until it is no longer
 // pending: makes sure `current` holds at least `want0` x `want1` (ring: cells x bytes per cell;
-// staging: area bytes per rank, 0). Never waits.
-LeaseAnswer ask_lease(const LeaseParty& party, Lease& current, std::uint64_t want0, std::uint64_t want1);
+// staging: area bytes per rank, 0). Never waits. Pending, *waits_for (if given) is the node
+// rank whose step the answer waits for.
+LeaseAnswer ask_lease(const LeaseParty& party, Lease& current, std::uint64_t want0, std::uint64_t want1,
+                      int* waits_for = nullptr);
 
 // This rank lets go of `lease` (the pool gets it back from the last holder).
 void let_go(NodePool& pool, Lease& lease);

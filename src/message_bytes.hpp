@@ -13,7 +13,8 @@ namespace mcorecoll {
 class MessageBytes {
  public:
   // `bytes`: the signature size (count x type size), already computed by the caller.
-  MessageBytes(void* buffer, int count, MPI_Datatype type, std::uint64_t bytes, MPI_Comm comm);
+  MessageBytes(void* buffer, int count, MPI_Datatype type, std::uint64_t bytes);
+  ~MessageBytes();
   MessageBytes(const MessageBytes&) = delete;  // data() may point into packed_
   MessageBytes& operator=(const MessageBytes&) = delete;
 
@@ -25,23 +26,27 @@ class MessageBytes {
   void pack();
   // Receiving side: deliver data() into the user's buffer (a no-op when contiguous).
   void unpack();
+  // For an operation that outlives its call (non-blocking, persistent): keeps its own
+  // duplicate of a derived datatype that packing needs, as the application may free its own
+  // once the call has returned.
+  void hold_type();
 
  private:
   void* buffer_;
   int count_;
   MPI_Datatype type_;
   std::uint64_t bytes_;
-  MPI_Comm comm_;
   std::vector<char> packed_;
   char* data_ = nullptr;
+  bool held_ = false;  // type_ is our duplicate
 };
 
 // One rank's two sides of an alltoall over `ranks` ranks, `total` bytes each. With
-// MPI_IN_PLACE the send side describes the receive buffer as it is before the call. The send
-// side is packed on construction.
+// MPI_IN_PLACE the send side describes the receive buffer as it is before the call. The
+// caller packs the send side (send.pack()) when the call starts.
 struct AlltoallBytes {
   AlltoallBytes(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                int recvcount, MPI_Datatype recvtype, int ranks, std::uint64_t total, MPI_Comm comm);
+                int recvcount, MPI_Datatype recvtype, int ranks, std::uint64_t total);
   bool in_place;
   MessageBytes recv;
   MessageBytes send;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@ struct NodePool::Header {
   std::uint64_t used;          // pages leased now, the header's included
   pthread_mutex_t mutex;       // process-shared and robust
   std::uint64_t bitmap[1];     // one bit per page, set while leased (runs on past the struct)
+  // ... then, from bells_offset(), kBells bells: [word, pid of its process]
 };
 
 namespace {
@@ -68,8 +70,34 @@ std::uint64_t find_run(const std::uint64_t* map, std::uint64_t from, std::uint64
 
 }  // namespace
 
+namespace {
+
+std::uint64_t bells_offset(std::uint64_t bytes) {
+  return (offsetof(NodePool::Header, bitmap) + (pages_of(bytes) + 63) / 64 * 8 + 63) / 64 * 64;
+}
+
+}  // namespace
+
 std::uint64_t NodePool::header_bytes(std::uint64_t bytes) {
-  return pages_of(offsetof(Header, bitmap) + (pages_of(bytes) + 63) / 64 * 8) * kPage;
+  return pages_of(bells_offset(bytes) + static_cast<std::uint64_t>(kBells) * 8) * kPage;
+}
+
+std::atomic<std::uint32_t>& NodePool::bell(int slot) const {
+  return *reinterpret_cast<std::atomic<std::uint32_t>*>(base_ + bells_offset(bytes_) + static_cast<std::uint64_t>(slot) * 8);
+}
+
+int NodePool::claim_bell() {
+  Header* h = header();
+  PoolLock lock(&h->mutex);
+  for (int slot = 0; slot < kBells; ++slot) {
+    auto* pid = reinterpret_cast<std::atomic<std::uint32_t>*>(&bell(slot)) + 1;
+    const pid_t holder = static_cast<pid_t>(pid->load(std::memory_order_relaxed));
+    if (holder != 0 && (kill(holder, 0) == 0 || errno != ESRCH)) continue;
+    bell(slot).store(0, std::memory_order_relaxed);
+    pid->store(static_cast<std::uint32_t>(getpid()), std::memory_order_relaxed);
+    return slot;
+  }
+  return -1;
 }
 
 NodePool::NodePool(char* base, std::uint64_t bytes, int fd, bool init) : base_(base), bytes_(bytes), fd_(fd) {

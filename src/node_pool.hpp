@@ -10,9 +10,11 @@
 // shared by every later communicator whose node leader maps it. Where memfd or /proc is refused,
 // a communicator gets a private pool inside its own segment instead (the memory of before).
 // Leasing and releasing take a process-shared mutex in the pool's first pages: rare operations
-// (a communicator leases when its operations outgrow what it holds).
+// (a communicator leases when its operations outgrow what it holds). The header also holds a
+// bell per process of the node, for the progress helpers.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -40,11 +42,19 @@ class NodePool {
   // Bytes leased now, the header's included (for tests and verbose mode).
   std::uint64_t leased_bytes() const;
 
+  // The bells of the node's processes (progress_helper.hpp): a word each, in the header, that a
+  // process's progress helper sleeps on and its peers ring. claim_bell() gives this process a
+  // free one (or one whose process is gone), -1 when all are taken.
+  static constexpr int kBells = 1024;
+  int claim_bell();
+  std::atomic<std::uint32_t>& bell(int slot) const;
+
   // The bytes a pool needs for its header when it spans `bytes`.
   static std::uint64_t header_bytes(std::uint64_t bytes);
 
+ struct Header;  // in the pool's first pages (node_pool.cpp)
+
  private:
-  struct Header;
   Header* header() const { return reinterpret_cast<Header*>(base_); }
   char* base_;
   std::uint64_t bytes_;

@@ -17,6 +17,7 @@ namespace {
 struct MappedPool {
   std::unique_ptr<NodePool> pool;
   ShmAddress address;  // this process's own descriptor, pid and the object's identity
+  int bell = -1;       // this process's bell in it
 };
 std::mutex g_mutex;
 std::vector<MappedPool> g_pools;
@@ -45,8 +46,10 @@ NodePool* share_node_pool(MPI_Comm comm, int leader, std::uint64_t max_bytes, st
       void* base = MAP_FAILED;
       const std::uint64_t header = NodePool::header_bytes(max_bytes);
       const int fd = make_object(Backing::memfd, "mcorecoll-pool", max_bytes, header, nullptr, &base, &mine);
-      if (fd >= 0)
+      if (fd >= 0) {
         g_pools.push_back({std::make_unique<NodePool>(static_cast<char*>(base), max_bytes, fd, true), mine});
+        g_pools.back().bell = g_pools.back().pool->claim_bell();
+      }
     }
   }
   std::vector<ShmAddress> all(static_cast<std::size_t>(size));
@@ -68,6 +71,7 @@ NodePool* share_node_pool(MPI_Comm comm, int leader, std::uint64_t max_bytes, st
         own.pid = static_cast<long>(getpid());
         own.fd = fd;  // later openers may come through this process
         g_pools.push_back({std::make_unique<NodePool>(static_cast<char*>(base), theirs.bytes, fd, false), own});
+        g_pools.back().bell = g_pools.back().pool->claim_bell();
         pool = g_pools.back().pool.get();
       }
     }
@@ -79,6 +83,22 @@ NodePool* share_node_pool(MPI_Comm comm, int leader, std::uint64_t max_bytes, st
     return nullptr;
   }
   return pool;
+}
+
+std::atomic<std::uint32_t>* own_bell() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (const MappedPool& m : g_pools)
+    if (m.bell >= 0) return &m.pool->bell(m.bell);
+  return nullptr;
+}
+
+int own_bell_slot(const NodePool* pool) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (const MappedPool& m : g_pools) {
+    if (m.bell < 0) continue;
+    return m.pool.get() == pool ? m.bell : -1;  // only the first pool's bell is listened to
+  }
+  return -1;
 }
 
 }  // namespace mcorecoll

@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -16,5 +17,11 @@ namespace mcorecoll {
 // every rank of the communicator, with `why`, if any rank cannot have it. Pools stay mapped
 // for the life of the process.
 NodePool* share_node_pool(MPI_Comm comm, int leader, std::uint64_t max_bytes, std::string* why);
+
+// This process's bell (progress_helper.hpp): the one it holds in the first pool it mapped, or
+// null when it maps none. Peers ring it through communicators of that pool; own_bell_slot()
+// says which slot that is in `pool`, or -1 (another pool: its peers cannot ring this process).
+std::atomic<std::uint32_t>* own_bell();
+int own_bell_slot(const NodePool* pool);
 
 }  // namespace mcorecoll

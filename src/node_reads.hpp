@@ -58,6 +58,8 @@ class NodeReads {
   }
 
   std::size_t left() const { return pending_.size(); }
+  // The next node rank to read, -1 when all are read.
+  int next() const { return pending_.empty() ? -1 : pending_.front(); }
 
  private:
   std::uint64_t seq_;

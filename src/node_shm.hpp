@@ -80,6 +80,9 @@ class NodeShm {
   // The generations of the communicator's leases that node rank r has read, a word per
   // LeaseKind (lease_protocol.hpp); lease_ack_base(k) + r * kRankBlockBytes is r's word.
   char* lease_ack_base(int kind) { return reinterpret_cast<char*>(&line(0, 8)) + static_cast<std::size_t>(kind) * 8; }
+  // The bell of node rank r's process in the node pool, plus one (0: none known; written by r
+  // once its segment is mapped; progress_helper.hpp).
+  std::atomic<std::uint64_t>& bell_slot(int r) { return (&line(r, 8))[2]; }
   // Bcast, small messages: the relay area of node rank r, leader of a group (socket) that the
   // source is not in. Its flag (the ring chunk it holds, plus one), then kRelayBytes of data
   // from the same line on, in r's own page, so that its group reads it locally.

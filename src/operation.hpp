@@ -1,6 +1,11 @@
-// One rank's part of a non-blocking collective, as a state machine: every step does what it
-// can without waiting (looks at flags, copies what is ready, tests a request of the MPI
-// library) and says whether this rank's part is complete.
+// One rank's part of a non-blocking or persistent collective, as a state machine: every step
+// does what it can without waiting (looks at flags, copies what is ready, tests a request of
+// the MPI library) and says whether this rank's part is over as far as the other ranks are
+// concerned. What is left then (unpacking into the user's buffer) is finish()'s.
+//
+// Steps come from the application's own MPI calls, from the MPI library's progress engine
+// (Open MPI), or from the progress helper, a thread that may not call MPI below
+// MPI_THREAD_MULTIPLE (progress_helper.hpp): a step told so stops where it would call MPI.
 #pragma once
 
 #include <mpi.h>
@@ -16,13 +21,22 @@ class Operation {
   Operation(const Operation&) = delete;
   Operation& operator=(const Operation&) = delete;
 
-  // Advances without waiting; true once this rank's part is complete (then rc is final).
-  // Operations of one communicator take steps one at a time, in the order they were started
-  // (progress.hpp), so a step may use the communicator's state as the blocking calls do.
-  virtual bool step() = 0;
+  // Starts an activation, in the application's thread (it may call MPI): packs what this rank
+  // sends, resets the state. A persistent operation is begun again at every MPI_Start.
+  virtual void begin() = 0;
+  // Advances without waiting; true once no other rank needs anything more of this rank for
+  // this activation (then rc is final). Operations of one communicator take steps one at a
+  // time, in the order they were started (progress.hpp), so a step may use the communicator's
+  // state as the blocking calls do. `may_call_mpi`: false where the step must not call MPI.
+  virtual bool step(bool may_call_mpi) = 0;
+  // The local end of an activation (unpacking), after step() said true; may call MPI.
+  virtual void finish() {}
 
   CommContext& context() const { return ctx_; }
   int rc = MPI_SUCCESS;  // the error the request reports
+  // The node rank whose step the last unfinished step waited for, or -1: the engine rings
+  // that rank's progress helper when the wait goes on (progress_helper.hpp).
+  int waiting_on = -1;
 
  protected:
   // Tests a request of the MPI library the operation started: true once it is complete, or
@@ -32,6 +46,11 @@ class Operation {
     const int tested = PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (tested != MPI_SUCCESS) rc = tested;
     return done != 0 || tested != MPI_SUCCESS;
+  }
+  // For a step that waits for node rank r: records it and returns false.
+  bool wait_for_rank(int r) {
+    waiting_on = r;
+    return false;
   }
 
   CommContext& ctx_;

@@ -10,7 +10,7 @@ LeaseAnswer try_lease(CommContext& ctx, LeaseKind kind, std::uint64_t want0, std
   const int k = static_cast<int>(kind);
   const LeaseParty party = {&shm.pool(), &shm.lease_line(k), shm.lease_ack_base(k), kRankBlockBytes,
                             ctx.node_rank, ctx.node_size, kind, &ctx.node_numa_os};
-  return ask_lease(party, ctx.leases[k], want0, want1);
+  return ask_lease(party, ctx.leases[k], want0, want1, &ctx.lease_waits_for);
 }
 
 void drop_leases(CommContext& ctx) {

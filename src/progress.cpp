@@ -1,202 +1,344 @@
 #include "progress.hpp"
 
 #include <atomic>
-#include <condition_variable>
-#include <deque>
-#include <map>
 #include <mutex>
-#include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "comm_context.hpp"
 #include "config.hpp"
-#include "log.hpp"
+#include "progress_helper.hpp"
+#include "runtime.hpp"
+#include "request_table.hpp"
+#include "stats.hpp"
 #include "wait.hpp"
 
 namespace mcorecoll {
 namespace {
 
-// One operation and its request. Held by its queue until complete and by the MPI library's
-// request until that is freed (free_fn): whichever lets go last deletes it.
-struct Record {
-  std::unique_ptr<Operation> op;
-  const CommContext* ctx = nullptr;
-  MPI_Request request = MPI_REQUEST_NULL;
-  int rc = MPI_SUCCESS;
-  bool freed_early = false;  // MPI_Request_free came before completion: free it on completion
-  std::atomic<int> holders{2};
-};
+std::mutex g_mutex;
+thread_local bool t_inside = false;  // this thread holds g_mutex
 
-void let_go(Record* r) {
-  if (r->holders.fetch_sub(1, std::memory_order_acq_rel) == 1) delete r;
-}
+// Under g_mutex.
+std::unordered_map<MPI_Request, Record*> g_table;  // the handles the application holds
+std::vector<MPI_Request> g_carriers;               // inactive carriers, for the next operation
+std::vector<Record*> g_unsettled;                  // stepped or done, not started nor gone
+std::vector<CommContext*> g_busy;                  // contexts whose queue is not empty
 
-// The generalized request's callbacks. A collective's status is empty: no source, tag or
-// elements (the standard defines none for collectives); its error is the operation's.
-int query_status(void* extra, MPI_Status* status) {
-  const Record* r = static_cast<const Record*>(extra);
-  PMPI_Status_set_elements(status, MPI_BYTE, 0);
-  PMPI_Status_set_cancelled(status, 0);
-  status->MPI_SOURCE = MPI_ANY_SOURCE;
-  status->MPI_TAG = MPI_ANY_TAG;
-  status->MPI_ERROR = r->rc;
-  return r->rc;
-}
-int free_request(void* extra) {
-  let_go(static_cast<Record*>(extra));
-  return MPI_SUCCESS;
-}
-int cancel_request(void*, int) { return MPI_SUCCESS; }  // a collective cannot be cancelled
+std::atomic<int> g_queued{0};     // records queued, over every communicator
+std::atomic<int> g_unsettled_n{0};
+std::atomic<int> g_handles{0};
 
-std::mutex g_mutex;  // guards the queues and every step
-std::map<const CommContext*, std::deque<Record*>> g_queues;
-std::unordered_map<MPI_Request, Record*> g_by_request;  // incomplete operations' requests
-std::atomic<int> g_pending{0};
-std::atomic<bool> g_oversubscribed{false};  // some pending operation's node is
-std::atomic<int> g_spin_polls{0};
-thread_local bool t_stepping = false;  // this thread is inside a step
+// Steps in a row without an end before a waiting operation rings the rank it waits for, and
+// between two rings after that (progress_helper.hpp): a peer that is only a little late is
+// not woken.
+constexpr unsigned kFirstRing = 64;
+constexpr unsigned kRingEvery = 256;
 
-// The progress thread (MCORECOLL_PROGRESS=thread): sleeps while nothing is pending.
-std::thread g_thread;
-std::condition_variable g_wake;
-bool g_stop = false;  // under g_mutex
-
-// Under g_mutex: the operation is complete.
-void finish(Record* r) {
-  r->rc = r->op->rc;
-  r->op.reset();
-  g_by_request.erase(r->request);
-  PMPI_Grequest_complete(r->request);
-  if (r->freed_early) PMPI_Request_free(&r->request);  // runs free_request
-  g_pending.fetch_sub(1, std::memory_order_release);
-  let_go(r);
-}
-
-// Under g_mutex: steps the queue's first operation while they complete.
-void advance(std::deque<Record*>& queue) {
-  t_stepping = true;
-  while (!queue.empty() && queue.front()->op->step()) {
-    finish(queue.front());
-    queue.pop_front();
+MPI_Request take_carrier() {
+  if (!g_carriers.empty()) {
+    const MPI_Request c = g_carriers.back();
+    g_carriers.pop_back();
+    return c;
   }
-  t_stepping = false;
+  MPI_Request c = MPI_REQUEST_NULL;
+  PMPI_Send_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, &c);
+  return c;
 }
 
-void advance_all() {
-  for (auto it = g_queues.begin(); it != g_queues.end();) {
-    advance(it->second);
-    it = it->second.empty() ? g_queues.erase(it) : std::next(it);
+// A carrier the MPI library has completed (inactive again), or never started.
+void give_back_carrier(MPI_Request c) { g_carriers.push_back(c); }
+
+void forget(Record* r) {
+  if (g_table.erase(r->carrier)) g_handles.fetch_sub(1, std::memory_order_release);
+}
+
+// The record and its carrier go. A started carrier is completed first (it is complete: the
+// wait returns at once), so that the pool holds inactive ones only.
+void destroy(Record* r) {
+  if (r->state == RecordState::started) PMPI_Wait(&r->carrier, MPI_STATUS_IGNORE);
+  give_back_carrier(r->carrier);
+  CommContext* ctx = r->persistent ? r->ctx : nullptr;
+  delete r;
+  // The last persistent request of a communicator the application has freed: its context goes.
+  if (ctx && --ctx->persistent_requests == 0 && ctx->released) delete_released_context(ctx);
+}
+
+void leave_busy(CommContext& ctx);
+
+void enqueue(Record* r) {
+  CommContext& ctx = *r->ctx;
+  r->next = nullptr;
+  r->stalled = 0;
+  r->state = RecordState::queued;
+  if (ctx.queue_tail) ctx.queue_tail->next = r;
+  else ctx.queue_head = r;
+  ctx.queue_tail = r;
+  if (!ctx.busy) {
+    ctx.busy = true;
+    g_busy.push_back(&ctx);
   }
+  g_queued.fetch_add(1, std::memory_order_release);
 }
 
-void progress_thread_main() {
-  unsigned polls = 0;
-  std::unique_lock<std::mutex> lock(g_mutex);
-  while (!g_stop) {
-    if (g_pending.load(std::memory_order_acquire) == 0) {
-      g_wake.wait(lock);
-      polls = 0;
-      continue;
+// Steps the queue's first operations while they end their steps. True when one did.
+bool advance(CommContext& ctx, bool may_call_mpi) {
+  bool ended = false;
+  while (Record* r = ctx.queue_head) {
+    Operation& op = *r->op;
+    op.waiting_on = -1;
+    if (!op.step(may_call_mpi)) {
+      ++r->stalled;
+      if (op.waiting_on >= 0 && r->stalled >= kFirstRing && (r->stalled - kFirstRing) % kRingEvery == 0)
+        ring(ctx, op.waiting_on);
+      break;
     }
-    const int before = g_pending.load(std::memory_order_relaxed);
-    advance_all();
-    lock.unlock();
-    if (g_pending.load(std::memory_order_relaxed) < before) polls = 0;
-    // A thread with a core of its own may spin; on an oversubscribed node it must yield.
-    pause_once(polls, g_oversubscribed.load(std::memory_order_relaxed) ? 0 : g_spin_polls.load());
-    lock.lock();
+    ctx.queue_head = r->next;
+    if (!ctx.queue_head) {
+      ctx.queue_tail = nullptr;
+      leave_busy(ctx);
+    }
+    r->next = nullptr;
+    r->rc = op.rc;
+    r->state = RecordState::stepped;
+    ++ctx.unsettled;
+    g_unsettled.push_back(r);
+    g_unsettled_n.fetch_add(1, std::memory_order_relaxed);
+    g_queued.fetch_sub(1, std::memory_order_release);
+    ended = true;
+  }
+  return ended;
+}
+
+void leave_busy(CommContext& ctx) {
+  if (!ctx.busy) return;
+  ctx.busy = false;
+  for (std::size_t i = 0; i < g_busy.size(); ++i)
+    if (g_busy[i] == &ctx) {
+      g_busy[i] = g_busy.back();
+      g_busy.pop_back();
+      return;
+    }
+}
+
+bool advance_all(bool may_call_mpi) {
+  bool ended = false;
+  for (std::size_t i = 0; i < g_busy.size();) {
+    CommContext& ctx = *g_busy[i];
+    ended = advance(ctx, may_call_mpi) || ended;
+    if (ctx.queue_head) ++i;
+    else leave_busy(ctx);  // the last one takes its place
+  }
+  return ended;
+}
+
+void settle_all() {
+  for (std::size_t i = 0; i < g_unsettled.size();) {
+    Record* r = g_unsettled[i];
+    settle(r);  // removes r from g_unsettled when it is started or gone
+    if (i < g_unsettled.size() && g_unsettled[i] == r) ++i;
   }
 }
 
-// Once: the thread when MCORECOLL_PROGRESS=thread and the MPI library lets it call MPI.
-void start_thread_if_asked(const Config& config, const CommContext& ctx) {
-  static const bool started = [&] {
-    if (config.progress != ProgressMode::thread) return false;
-    int level = MPI_THREAD_SINGLE;
-    PMPI_Query_thread(&level);
-    if (level < MPI_THREAD_MULTIPLE) {
-      if (ctx.rank == 0)
-        say_once("progress-thread", "warning: MCORECOLL_PROGRESS=thread needs MPI_THREAD_MULTIPLE "
-                                    "(the program asked for less): operations progress in MPI calls");
-      return false;
+void drop_unsettled(Record* r) {
+  for (std::size_t i = 0; i < g_unsettled.size(); ++i)
+    if (g_unsettled[i] == r) {
+      g_unsettled[i] = g_unsettled.back();
+      g_unsettled.pop_back();
+      g_unsettled_n.fetch_sub(1, std::memory_order_relaxed);
+      return;
     }
-    g_thread = std::thread(progress_thread_main);
-    return true;
-  }();
-  (void)started;
 }
 
 }  // namespace
 
-int start_operation(std::unique_ptr<Operation> op, const Config& config, MPI_Request* request) {
-  auto* r = new Record;
-  r->ctx = &op->context();
-  r->op = std::move(op);
-  if (r->ctx->oversubscribed) g_oversubscribed.store(true, std::memory_order_relaxed);
-  g_spin_polls.store(config.spin_polls, std::memory_order_relaxed);
-  const int rc = PMPI_Grequest_start(query_status, free_request, cancel_request, r, &r->request);
-  if (rc != MPI_SUCCESS) {
-    delete r;
+EngineLock::EngineLock() : lock_(g_mutex) { t_inside = true; }
+EngineLock::EngineLock(std::try_to_lock_t) : lock_(g_mutex, std::try_to_lock) {
+  if (lock_.owns_lock()) t_inside = true;
+}
+EngineLock::~EngineLock() {
+  if (lock_.owns_lock()) t_inside = false;
+}
+
+bool inside_engine() { return t_inside; }
+
+int handles_out() { return g_handles.load(std::memory_order_acquire); }
+
+Record* find_record(MPI_Request handle) {
+  const auto it = g_table.find(handle);
+  return it == g_table.end() ? nullptr : it->second;
+}
+
+bool settle(Record* r) {
+  if (r->state == RecordState::stepped) {
+    r->op->finish();
+    if (r->rc == MPI_SUCCESS) r->rc = r->op->rc;
+    r->state = RecordState::done;
+    --r->ctx->unsettled;
+  }
+  if (r->state != RecordState::done) return r->state == RecordState::started;
+  drop_unsettled(r);
+  if (r->freed) {  // the application let go of the handle: nothing waits for it
+    destroy(r);
+    return false;
+  }
+  PMPI_Start(&r->carrier);  // completes at once: a send to MPI_PROC_NULL
+  r->state = RecordState::started;
+  return true;
+}
+
+int retire(Record* r, MPI_Request* slot) {
+  const int rc = r->rc;
+  if (r->persistent) {
+    r->state = RecordState::inactive;
     return rc;
   }
-  *request = r->request;
-  start_thread_if_asked(config, *r->ctx);
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_pending.fetch_add(1, std::memory_order_release);
-    g_by_request[r->request] = r;
-    std::deque<Record*>& queue = g_queues[r->ctx];
-    queue.push_back(r);
-    // Its first steps now: a message that fits the shared cells is out before the call returns.
-    if (queue.size() == 1) advance(queue);
-    if (queue.empty()) g_queues.erase(r->ctx);
+  forget(r);
+  *slot = MPI_REQUEST_NULL;
+  r->state = RecordState::inactive;  // the MPI library completed the carrier
+  give_back_carrier(r->carrier);
+  delete r;
+  return rc;
+}
+
+int free_record(Record* r, MPI_Request* slot) {
+  forget(r);
+  *slot = MPI_REQUEST_NULL;
+  switch (r->state) {
+    case RecordState::queued:
+    case RecordState::stepped:
+      r->freed = true;  // its peers still need it: it goes when its steps and finish are over
+      return MPI_SUCCESS;
+    case RecordState::done:
+      drop_unsettled(r);
+      destroy(r);
+      return MPI_SUCCESS;
+    case RecordState::started:
+    case RecordState::inactive:
+      destroy(r);
+      return MPI_SUCCESS;
   }
-  g_wake.notify_one();
   return MPI_SUCCESS;
 }
 
-bool operations_pending() { return g_pending.load(std::memory_order_acquire) != 0; }
-
-bool operations_pending_on(const CommContext& ctx) {
-  if (!operations_pending()) return false;
-  std::lock_guard<std::mutex> lock(g_mutex);
-  return g_queues.count(&ctx) != 0;
+int start_record(Record* r) {
+  if (!r->persistent || r->state != RecordState::inactive) return MPI_ERR_REQUEST;
+  if (r->counted.on) count_call(r->counted.collective, r->counted.path, r->counted.bytes, CallKind::persistent);
+  r->op->begin();
+  r->rc = MPI_SUCCESS;
+  const bool first = r->ctx->queue_head == nullptr;
+  enqueue(r);
+  if (first && advance(*r->ctx, true)) settle_all();
+  return MPI_SUCCESS;
 }
 
-void progress_operations() {
-  if (t_stepping || !operations_pending()) return;
-  std::unique_lock<std::mutex> lock(g_mutex, std::try_to_lock);
-  if (lock.owns_lock()) advance_all();
+void nudge_mpi_progress() {
+  int initialized = 0, finalized = 0, flag = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, initialized && !finalized ? MPI_COMM_WORLD : MPI_COMM_SELF, &flag,
+              MPI_STATUS_IGNORE);
+}
+
+int post_operation(std::unique_ptr<Operation> op, const Config& config, MPI_Request* request) {
+  op->begin();
+  start_progress_sources(config, op->context());
+  EngineLock lock;
+  auto* r = new Record;
+  r->ctx = &op->context();
+  r->op = std::move(op);
+  r->carrier = take_carrier();
+  if (r->carrier == MPI_REQUEST_NULL) {
+    delete r;
+    return MPI_ERR_INTERN;
+  }
+  g_table[r->carrier] = r;
+  g_handles.fetch_add(1, std::memory_order_release);
+  *request = r->carrier;
+  const bool first = r->ctx->queue_head == nullptr;
+  enqueue(r);
+  // Its first steps now: a message that fits the shared cells is out before the call returns.
+  if (first && advance(*r->ctx, true)) settle_all();
+  return MPI_SUCCESS;
+}
+
+int make_persistent_request(std::unique_ptr<Operation> op, const Config& config, MPI_Request* request,
+                            const StartCount& counted) {
+  start_progress_sources(config, op->context());
+  EngineLock lock;
+  auto* r = new Record;
+  r->ctx = &op->context();
+  r->op = std::move(op);
+  r->persistent = true;
+  r->counted = counted;
+  r->carrier = take_carrier();
+  if (r->carrier == MPI_REQUEST_NULL) {
+    delete r;
+    return MPI_ERR_INTERN;
+  }
+  ++r->ctx->persistent_requests;
+  g_table[r->carrier] = r;
+  g_handles.fetch_add(1, std::memory_order_release);
+  *request = r->carrier;
+  return MPI_SUCCESS;
+}
+
+void forget_context(CommContext& ctx) {
+  if (t_inside) {  // a context deleted by the engine itself (its last persistent request went)
+    leave_busy(ctx);
+    return;
+  }
+  EngineLock lock;
+  leave_busy(ctx);
+}
+
+bool operations_pending() { return g_queued.load(std::memory_order_acquire) != 0; }
+
+bool operations_pending_on(const CommContext& ctx) {
+  if (!operations_pending() && g_unsettled_n.load(std::memory_order_acquire) == 0) return false;
+  EngineLock lock;
+  return ctx.queue_head != nullptr || ctx.unsettled > 0;
+}
+
+bool progress_operations(bool may_call_mpi, bool settle) {
+  if (t_inside) return false;
+  settle = settle && may_call_mpi;
+  if (!operations_pending() && (!settle || g_unsettled_n.load(std::memory_order_acquire) == 0)) return false;
+  EngineLock lock(std::try_to_lock);
+  if (!lock.owns()) return false;
+  const bool ended = advance_all(may_call_mpi);
+  if (settle) settle_all();
+  return ended;
 }
 
 void progress_backoff(unsigned& polls) {
-  pause_once(polls, g_oversubscribed.load(std::memory_order_relaxed)
-                        ? 0u
-                        : static_cast<unsigned>(g_spin_polls.load(std::memory_order_relaxed)));
+  pause_once(polls, progress_spin_polls());
+  if (polls % 64 == 0) nudge_mpi_progress();
 }
 
 void complete_operations_on(const CommContext& ctx) {
-  for (unsigned polls = 0; operations_pending_on(ctx); progress_backoff(polls)) progress_operations();
+  for (unsigned polls = 0; operations_pending_on(ctx); progress_backoff(polls)) progress_operations(true);
 }
 
 void complete_all_operations() {
-  for (unsigned polls = 0; operations_pending(); progress_backoff(polls)) progress_operations();
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_stop = true;
+  for (unsigned polls = 0;; progress_backoff(polls)) {
+    progress_operations(true);
+    if (!operations_pending() && g_unsettled_n.load(std::memory_order_acquire) == 0) break;
   }
-  g_wake.notify_one();
-  if (g_thread.joinable()) g_thread.join();
-}
-
-bool free_pending_request(MPI_Request* request) {
-  if (!operations_pending() || *request == MPI_REQUEST_NULL) return false;
-  std::lock_guard<std::mutex> lock(g_mutex);
-  auto it = g_by_request.find(*request);
-  if (it == g_by_request.end()) return false;
-  it->second->freed_early = true;
-  *request = MPI_REQUEST_NULL;
-  return true;
+  stop_progress_sources();
+  EngineLock lock;
+  // Requests the application still holds (persistent ones not freed) and the pool's carriers.
+  for (auto& [handle, r] : g_table) {
+    MPI_Request c = r->carrier;
+    if (r->state == RecordState::started) PMPI_Wait(&c, MPI_STATUS_IGNORE);
+    PMPI_Request_free(&c);
+    r->carrier = MPI_REQUEST_NULL;
+    delete r;
+  }
+  g_table.clear();
+  g_handles.store(0, std::memory_order_release);
+  for (MPI_Request c : g_carriers) PMPI_Request_free(&c);
+  g_carriers.clear();
 }
 
 }  // namespace mcorecoll

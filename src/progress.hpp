@@ -1,46 +1,66 @@
-// The non-blocking operations of this process. Each is handed to the application as a
-// generalized request (MPI_Grequest_start), so that it works in every completion call of the
-// MPI library next to the application's own requests, and is completed (MPI_Grequest_complete)
-// once its state machine (operation.hpp) says so. Operations wait in one queue per
-// communicator: only the first of a queue takes steps, so that they keep the order in which
-// the standard has every rank start them. Steps are given by progress_operations(), which the
-// intercepted calls run (MCORECOLL_PROGRESS=calls), or a thread (MCORECOLL_PROGRESS=thread).
+// The non-blocking and persistent operations of this process (operation.hpp) and their
+// progress. Operations wait in one queue per communicator, and only the first of a queue
+// takes steps, so that they keep the order in which the standard has every rank start them.
+//
+// The progress promise: an operation completes while a peer is blocked in any MPI call,
+// intercepted or not, at any thread level. Steps come from:
+//  - the application's intercepted calls (every completion call, every collective);
+//  - the MPI library's own progress engine where it lets a library hook in (Open MPI's
+//    opal_progress callbacks: any blocking call of Open MPI steps the operations);
+//  - the progress helper, a thread that sleeps until a peer rings its bell because it waits
+//    for this rank's step, then takes the steps that need no MPI call (legal at every thread
+//    level; progress_helper.hpp). What needs MPI (starting a request's carrier, unpacking)
+//    concerns only this rank and waits for its own next call.
+// The requests themselves: request_table.hpp.
 #pragma once
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <memory>
+
+#include "collective.hpp"
 
 #include "operation.hpp"
 
 namespace mcorecoll {
 
+class CommContext;
 struct Config;
 
-// Queues `op` behind the communicator's earlier operations, gives it its first steps when it
-// is first, and sets *request to its generalized request. Returns an MPI error code.
-int start_operation(std::unique_ptr<Operation> op, const Config& config, MPI_Request* request);
+// A non-blocking operation: begins `op`, queues it behind the communicator's earlier ones,
+// gives it its first steps and sets *request to its handle. Returns an MPI error code.
+int post_operation(std::unique_ptr<Operation> op, const Config& config, MPI_Request* request);
+// A persistent operation: an inactive request, started by MPI_Start. Each start is counted in
+// the statistics as `counted` says.
+struct StartCount {
+  Collective collective;
+  int path;
+  std::uint64_t bytes;
+  bool on;
+};
+int make_persistent_request(std::unique_ptr<Operation> op, const Config& config, MPI_Request* request,
+                            const StartCount& counted);
 
-// Whether any operation of this process is not complete yet: one load, for the intercepted
-// calls' fast path.
+// Whether any operation of this process is queued (a peer may need its steps): one load.
 bool operations_pending();
-// Whether this rank has operations on the communicator that are not complete yet.
+// Whether this rank has operations queued or unfinished on the communicator.
 bool operations_pending_on(const CommContext& ctx);
 
-// One round of steps for every queue. Returns at once when called from inside a step (a
-// blocking wait there) or while another thread is at it.
-void progress_operations();
+// One round of steps for every queue and, where `may_call_mpi` and `settle`, the local ends
+// of the operations whose steps are over (finish(), starting their carriers). Returns at once
+// when this thread is inside the engine already or another thread is at it. True when any
+// operation ended its steps.
+bool progress_operations(bool may_call_mpi = true, bool settle = true);
 
-// Gives steps, backing off between rounds, until this rank's operations on `ctx` are complete:
-// before a blocking call on it (the operations share its state), and before its context goes.
+// Gives steps, backing off between rounds, until this rank's operations on `ctx` have ended
+// their steps and finished: before a blocking call on it (they share its state), and before
+// its context goes.
 void complete_operations_on(const CommContext& ctx);
-// The same for every operation: MPI_Finalize, which then stops the progress thread.
+// A context goes: out of the engine's lists (its operations are complete).
+void forget_context(CommContext& ctx);
+// The same for every operation, then the requests still held are let go: MPI_Finalize.
 void complete_all_operations();
-
-// MPI_Request_free on one of our requests before it completed: the operation goes on (its
-// peers need it), and the request is freed when it completes. True when `request` was ours
-// (then *request is MPI_REQUEST_NULL).
-bool free_pending_request(MPI_Request* request);
 
 // Back-off between two rounds of a caller that waits for operations: spins while the node
 // has a CPU per rank, else yields and naps (wait.hpp).

@@ -14,6 +14,7 @@
 #include "lease_protocol.hpp"
 #include "node_pool_share.hpp"
 #include "progress.hpp"
+#include "request_table.hpp"
 #include "single_copy.hpp"
 #include "stats.hpp"
 
@@ -44,8 +45,20 @@ void release(CommContext* ctx) {
   complete_operations_on(*ctx);
   {
     std::lock_guard<std::mutex> lock(g_mutex);
-    if (g_live.erase(ctx) == 0) return;  // already released at finalize
+    if (g_live.count(ctx) == 0) return;  // already released at finalize
     forget_last(ctx);
+  }
+  {
+    // Persistent requests still use the context: it goes with the last of them.
+    EngineLock engine;
+    if (ctx->persistent_requests > 0) {
+      ctx->released = true;
+      return;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_live.erase(ctx);
   }
   delete ctx;
 }
@@ -100,6 +113,22 @@ int context_keyval() {
 }
 
 }  // namespace
+
+void delete_released_context(CommContext* ctx) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_live.erase(ctx) == 0) return;
+  }
+  delete ctx;
+}
+
+CommContext* existing_context(MPI_Comm comm) {
+  if (g_last_allowed && comm == g_last_comm) return g_last_ctx;
+  void* attr = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
+  return found ? static_cast<CommContext*>(attr) : nullptr;
+}
 
 const Config& config_or_abort(MPI_Comm comm) {
   const ConfigLoad& loaded = process_config();
@@ -178,6 +207,12 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
                                                    staging_area_bytes(config), ctx.node_size);
   ctx.shm = NodeShm::create(ctx.comm, ctx.node_leader(), ctx.node_numa_os, extras, pool, config.segment, &why);
   if (ctx.shm) {
+    // The single-copy probe now, while collectives may wait: non-blocking calls need its answer
+    // and may not make it.
+    single_copy_allowed(ctx, config);
+    // Where this rank's progress helper can be woken (0: nowhere; the peers then do not ring).
+    if (pool) ctx.shm->bell_slot(ctx.node_rank).store(static_cast<std::uint64_t>(own_bell_slot(pool) + 1),
+                                                     std::memory_order_release);
     if (!why.empty() && config.verbose >= 1 && ctx.rank == 0) say_once("segment-fallback", why);
     return true;
   }

@@ -18,9 +18,15 @@ const Config& config_or_abort(MPI_Comm comm);
 // The cached context of an intracommunicator or intercommunicator, built on first use
 // (collective over `comm`).
 CommContext& context_for(MPI_Comm comm, const Config& config);
+// The context if one was built already, else null (no collective: for non-blocking calls).
+CommContext* existing_context(MPI_Comm comm);
+// The engine's (progress.cpp), under its lock: the context of a freed communicator whose last
+// persistent request went.
+void delete_released_context(CommContext* ctx);
 
-// Creates the context's shared segment on first use (collective over the node). False, with
-// one warning per process, when shared memory cannot be had: the caller goes to PMPI.
+// Creates the context's shared segment on first use (collective over the communicator), and
+// probes single copy. False, with one warning per process, when shared memory cannot be had:
+// the caller goes to PMPI.
 bool ensure_shm(CommContext& ctx, const Config& config);
 
 // Bytes of each rank's alltoall staging area: MCORECOLL_ALLTOALL_STAGE_BYTES in whole pages.

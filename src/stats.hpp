@@ -14,12 +14,17 @@ namespace mcorecoll {
 constexpr int kMaxPaths = 8;
 constexpr int kPmpiPath = 0;  // path index 0 is pmpi; algorithm k is path k + 1
 
-// `nonblocking`: MPI_Ibarrier, MPI_Ibcast, MPI_Ialltoall, counted apart ("ibcast").
-void count_call(Collective c, int path, std::uint64_t bytes, bool nonblocking = false);
+// The form of a call, counted apart: "bcast", "ibcast" (non-blocking), "bcast_init"
+// (persistent: every MPI_Start of it counts as a call).
+enum class CallKind { blocking = 0, nonblocking = 1, persistent = 2 };
+constexpr int kCallKinds = 3;
+
+void count_call(Collective c, int path, std::uint64_t bytes, CallKind kind = CallKind::blocking);
 
 // Sums the counters over `world` onto its rank 0, which prints one line per path taken:
 // "mcorecoll: stats <collective> <path> calls=<N> bytes=<B>", the non-blocking forms as
-// "ibarrier", "ibcast", "ialltoall". Collective over `world`.
+// "ibarrier", "ibcast", "ialltoall", the persistent ones as "barrier_init", "bcast_init",
+// "alltoall_init". Collective over `world`.
 void report_stats(MPI_Comm world);
 
 }  // namespace mcorecoll

@@ -66,6 +66,32 @@ MCORECOLL_EXPORT int MPI_Request_get_status(mcorecoll_raw_t request, void* flag,
   return mcorecoll_raw_request_get_status(request, flag, status);
 }
 MCORECOLL_EXPORT int MPI_Request_free(void* request) { return mcorecoll_raw_request_free(request); }
+MCORECOLL_EXPORT int MPI_Start(void* request) { return mcorecoll_raw_start(request); }
+MCORECOLL_EXPORT int MPI_Startall(mcorecoll_raw_t count, void* requests) {
+  return mcorecoll_raw_startall(count, requests);
+}
+
+/* The persistent collectives under both names: MPI-4's (MPICH) and the pcollreq extension's
+ * (Open MPI 4.1). */
+#define MCORECOLL_PERSISTENT(name, raw)                                                          \
+  MCORECOLL_EXPORT int name##_Barrier_init(mcorecoll_raw_t comm, mcorecoll_raw_t info, void* request) { \
+    return raw##_barrier_init(#name "_Barrier_init", comm, info, request);                         \
+  }                                                                                              \
+  MCORECOLL_EXPORT int name##_Bcast_init(void* buffer, mcorecoll_raw_t count, mcorecoll_raw_t datatype, \
+                                         mcorecoll_raw_t root, mcorecoll_raw_t comm,               \
+                                         mcorecoll_raw_t info, void* request) {                    \
+    return raw##_bcast_init(#name "_Bcast_init", buffer, count, datatype, root, comm, info, request); \
+  }                                                                                              \
+  MCORECOLL_EXPORT int name##_Alltoall_init(const void* sendbuf, mcorecoll_raw_t sendcount,        \
+                                            mcorecoll_raw_t sendtype, void* recvbuf,               \
+                                            mcorecoll_raw_t recvcount, mcorecoll_raw_t recvtype,   \
+                                            mcorecoll_raw_t comm, mcorecoll_raw_t info,            \
+                                            void* request) {                                       \
+    return raw##_alltoall_init(#name "_Alltoall_init", sendbuf, sendcount, sendtype, recvbuf,      \
+                               recvcount, recvtype, comm, info, request);                          \
+  }
+MCORECOLL_PERSISTENT(MPI, mcorecoll_raw)
+MCORECOLL_PERSISTENT(MPIX, mcorecoll_raw)
 
 /* Only to make sure every rank takes part in the statistics at finalize; see runtime.hpp. */
 MCORECOLL_EXPORT int MPI_Finalize(void) { return mcorecoll_raw_finalize(); }

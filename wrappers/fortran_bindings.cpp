@@ -4,11 +4,11 @@
 #include <mpi.h>
 
 #include <string>
+#include <vector>
 
 #include "abi_guard.hpp"
 #include "completion.hpp"
 #include "dispatch.hpp"
-#include "progress.hpp"
 #include "fortran_sentinels.hpp"
 
 #define MCORECOLL_EXPORT __attribute__((visibility("default")))
@@ -79,102 +79,215 @@ void fortran_ialltoall(const char* self, void* sendbuf, MPI_Fint* sendcount, MPI
   *request = PMPI_Request_c2f(r);
 }
 
-// The completion calls: the MPI library's own Fortran binding does the work (statuses,
-// MPI_STATUS(ES)_IGNORE, logicals), after steps for mcorecoll's pending operations; a wait
-// becomes a loop of the library's matching test call while operations are pending.
-// The test call of the same binding as wait call `self` ("mpi_waitall_" -> "mpi_testall_").
-std::string test_name(const char* self) {
-  std::string name = self;
-  const std::size_t at = name.find("wait") != std::string::npos ? name.find("wait") : name.find("WAIT");
-  if (at != std::string::npos) name.replace(at, 4, name[at] == 'w' ? "test" : "TEST");
-  return name;
-}
+// The completion and request calls: the Fortran handles and statuses to C, the C calls of
+// completion.hpp (which serve mcorecoll's requests and give steps), and the results back.
+// The MPI library's Fortran bindings are not called: MPICH's call the C MPI_ functions,
+// which are ours, and would do the work twice.
+constexpr MPI_Fint kFortranTrue = 1;  // gfortran's .TRUE., as both MPIs' bindings write it
+constexpr std::size_t kStatusInts = sizeof(MPI_Status) / sizeof(MPI_Fint);  // MPI_STATUS_SIZE
 
-bool fortran_true(const MPI_Fint* flag) { return *flag != 0; }
+MPI_Fint fortran_index(int c_index) { return c_index == MPI_UNDEFINED ? MPI_UNDEFINED : c_index + 1; }
 
-// Status-like arguments are passed through as the binding gave them.
-void fortran_test(const char* self, MPI_Fint* request, MPI_Fint* flag, void* status, MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_operations();
-  forward(self, request, flag, status, ierr);
-}
+// One status argument.
+class FortranStatus {
+ public:
+  explicit FortranStatus(void* status) : f_(static_cast<MPI_Fint*>(status)), ignored_(mcorecoll::status_ignored(status)) {}
+  MPI_Status* c() { return ignored_ ? MPI_STATUS_IGNORE : &c_; }
+  void back() {
+    if (!ignored_) PMPI_Status_c2f(&c_, f_);
+  }
+
+ private:
+  MPI_Fint* f_;
+  bool ignored_;
+  MPI_Status c_{};
+};
+
+// An array of statuses.
+class FortranStatuses {
+ public:
+  FortranStatuses(void* statuses, int count)
+      : f_(static_cast<MPI_Fint*>(statuses)), ignored_(mcorecoll::statuses_ignored(statuses)),
+        c_(ignored_ ? 0 : static_cast<std::size_t>(count > 0 ? count : 0)) {}
+  MPI_Status* c() { return ignored_ ? MPI_STATUSES_IGNORE : c_.data(); }
+  void back(int n) {
+    if (ignored_) return;
+    for (int i = 0; i < n; ++i) PMPI_Status_c2f(&c_[static_cast<std::size_t>(i)], f_ + static_cast<std::size_t>(i) * kStatusInts);
+  }
+
+ private:
+  MPI_Fint* f_;
+  bool ignored_;
+  std::vector<MPI_Status> c_;
+};
+
+// An array of requests.
+class FortranRequests {
+ public:
+  FortranRequests(MPI_Fint* requests, int count) : f_(requests), c_(static_cast<std::size_t>(count > 0 ? count : 0)) {
+    for (std::size_t i = 0; i < c_.size(); ++i) c_[i] = PMPI_Request_f2c(f_[i]);
+  }
+  MPI_Request* c() { return c_.data(); }
+  void back() {
+    for (std::size_t i = 0; i < c_.size(); ++i) f_[i] = PMPI_Request_c2f(c_[i]);
+  }
+
+ private:
+  MPI_Fint* f_;
+  std::vector<MPI_Request> c_;
+};
 
 void fortran_wait(const char* self, MPI_Fint* request, void* status, MPI_Fint* ierr) {
-  if (mcorecoll::foreign_mpi() || !mcorecoll::operations_pending()) return forward(self, request, status, ierr);
-  const std::string test = test_name(self);
-  MPI_Fint flag = 0;
-  mcorecoll::wait_by_testing([&] {
-    forward(test.c_str(), request, &flag, status, ierr);
-    return fortran_true(&flag) || (ierr && *ierr != MPI_SUCCESS);
-  });
+  if (mcorecoll::foreign_mpi()) return forward(self, request, status, ierr);
+  MPI_Request r = PMPI_Request_f2c(*request);
+  FortranStatus st(status);
+  set_ierr(ierr, mcorecoll::wait(&r, st.c()));
+  *request = PMPI_Request_c2f(r);
+  st.back();
+}
+
+void fortran_test(const char* self, MPI_Fint* request, MPI_Fint* flag, void* status, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, request, flag, status, ierr);
+  MPI_Request r = PMPI_Request_f2c(*request);
+  FortranStatus st(status);
+  int done = 0;
+  set_ierr(ierr, mcorecoll::test(&r, &done, st.c()));
+  *request = PMPI_Request_c2f(r);
+  *flag = done ? kFortranTrue : 0;
+  if (done) st.back();
+}
+
+void fortran_waitall(const char* self, MPI_Fint* count, MPI_Fint* requests, void* statuses, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, count, requests, statuses, ierr);
+  FortranRequests rs(requests, *count);
+  FortranStatuses st(statuses, *count);
+  set_ierr(ierr, mcorecoll::waitall(*count, rs.c(), st.c()));
+  rs.back();
+  st.back(*count);
 }
 
 void fortran_testall(const char* self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* flag, void* statuses,
                      MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_operations();
-  forward(self, count, requests, flag, statuses, ierr);
-}
-
-void fortran_waitall(const char* self, MPI_Fint* count, MPI_Fint* requests, void* statuses, MPI_Fint* ierr) {
-  if (mcorecoll::foreign_mpi() || !mcorecoll::operations_pending())
-    return forward(self, count, requests, statuses, ierr);
-  const std::string test = test_name(self);
-  MPI_Fint flag = 0;
-  mcorecoll::wait_by_testing([&] {
-    forward(test.c_str(), count, requests, &flag, statuses, ierr);
-    return fortran_true(&flag) || (ierr && *ierr != MPI_SUCCESS && *ierr != MPI_ERR_IN_STATUS);
-  });
-}
-
-void fortran_testany(const char* self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* flag,
-                     void* status, MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_operations();
-  forward(self, count, requests, index, flag, status, ierr);
+  if (mcorecoll::foreign_mpi()) return forward(self, count, requests, flag, statuses, ierr);
+  FortranRequests rs(requests, *count);
+  FortranStatuses st(statuses, *count);
+  int done = 0;
+  set_ierr(ierr, mcorecoll::testall(*count, rs.c(), &done, st.c()));
+  rs.back();
+  *flag = done ? kFortranTrue : 0;
+  if (done) st.back(*count);
 }
 
 void fortran_waitany(const char* self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, void* status,
                      MPI_Fint* ierr) {
-  if (mcorecoll::foreign_mpi() || !mcorecoll::operations_pending())
-    return forward(self, count, requests, index, status, ierr);
-  const std::string test = test_name(self);
-  MPI_Fint flag = 0;
-  mcorecoll::wait_by_testing([&] {
-    forward(test.c_str(), count, requests, index, &flag, status, ierr);
-    return fortran_true(&flag) || (ierr && *ierr != MPI_SUCCESS);
-  });
+  if (mcorecoll::foreign_mpi()) return forward(self, count, requests, index, status, ierr);
+  FortranRequests rs(requests, *count);
+  FortranStatus st(status);
+  int i = MPI_UNDEFINED;
+  set_ierr(ierr, mcorecoll::waitany(*count, rs.c(), &i, st.c()));
+  rs.back();
+  *index = fortran_index(i);
+  st.back();
 }
 
-void fortran_testsome(const char* self, MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount,
-                      MPI_Fint* indices, void* statuses, MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_operations();
-  forward(self, incount, requests, outcount, indices, statuses, ierr);
+void fortran_testany(const char* self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* flag,
+                     void* status, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, count, requests, index, flag, status, ierr);
+  FortranRequests rs(requests, *count);
+  FortranStatus st(status);
+  int i = MPI_UNDEFINED, done = 0;
+  set_ierr(ierr, mcorecoll::testany(*count, rs.c(), &i, &done, st.c()));
+  rs.back();
+  *index = fortran_index(i);
+  *flag = done ? kFortranTrue : 0;
+  if (done) st.back();
+}
+
+template <typename Call>
+void some(MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount, MPI_Fint* indices, void* statuses,
+          MPI_Fint* ierr, Call call) {
+  FortranRequests rs(requests, *incount);
+  FortranStatuses st(statuses, *incount);
+  std::vector<int> c_indices(static_cast<std::size_t>(*incount > 0 ? *incount : 0));
+  int out = 0;
+  set_ierr(ierr, call(*incount, rs.c(), &out, c_indices.data(), st.c()));
+  rs.back();
+  *outcount = out;
+  if (out == MPI_UNDEFINED) return;
+  for (int k = 0; k < out; ++k) indices[k] = c_indices[static_cast<std::size_t>(k)] + 1;
+  st.back(out);
 }
 
 void fortran_waitsome(const char* self, MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount,
                       MPI_Fint* indices, void* statuses, MPI_Fint* ierr) {
-  if (mcorecoll::foreign_mpi() || !mcorecoll::operations_pending())
-    return forward(self, incount, requests, outcount, indices, statuses, ierr);
-  const std::string test = test_name(self);
-  mcorecoll::wait_by_testing([&] {
-    forward(test.c_str(), incount, requests, outcount, indices, statuses, ierr);
-    return *outcount != 0 || (ierr && *ierr != MPI_SUCCESS && *ierr != MPI_ERR_IN_STATUS);
-  });
+  if (mcorecoll::foreign_mpi()) return forward(self, incount, requests, outcount, indices, statuses, ierr);
+  some(incount, requests, outcount, indices, statuses, ierr, mcorecoll::waitsome);
+}
+
+void fortran_testsome(const char* self, MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount,
+                      MPI_Fint* indices, void* statuses, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, incount, requests, outcount, indices, statuses, ierr);
+  some(incount, requests, outcount, indices, statuses, ierr, mcorecoll::testsome);
 }
 
 void fortran_request_get_status(const char* self, MPI_Fint* request, MPI_Fint* flag, void* status,
                                 MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) mcorecoll::progress_operations();
-  forward(self, request, flag, status, ierr);
+  if (mcorecoll::foreign_mpi()) return forward(self, request, flag, status, ierr);
+  FortranStatus st(status);
+  int done = 0;
+  set_ierr(ierr, mcorecoll::request_get_status(PMPI_Request_f2c(*request), &done, st.c()));
+  *flag = done ? kFortranTrue : 0;
+  if (done) st.back();
 }
 
 void fortran_request_free(const char* self, MPI_Fint* request, MPI_Fint* ierr) {
-  if (!mcorecoll::foreign_mpi()) {
-    MPI_Request r = PMPI_Request_f2c(*request);
-    if (mcorecoll::free_pending_request(&r)) {
-      *request = PMPI_Request_c2f(MPI_REQUEST_NULL);
-      return set_ierr(ierr, MPI_SUCCESS);
-    }
-  }
-  forward(self, request, ierr);
+  if (mcorecoll::foreign_mpi()) return forward(self, request, ierr);
+  MPI_Request r = PMPI_Request_f2c(*request);
+  set_ierr(ierr, mcorecoll::request_free(&r));
+  *request = PMPI_Request_c2f(r);
+}
+
+void fortran_start(const char* self, MPI_Fint* request, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, request, ierr);
+  MPI_Request r = PMPI_Request_f2c(*request);
+  set_ierr(ierr, mcorecoll::start(&r));
+  *request = PMPI_Request_c2f(r);
+}
+
+void fortran_startall(const char* self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, count, requests, ierr);
+  FortranRequests rs(requests, *count);
+  set_ierr(ierr, mcorecoll::startall(*count, rs.c()));
+  rs.back();
+}
+
+// The persistent collectives (MPI-4's MPI_X_INIT, Open MPI 4.1's MPIX_X_INIT).
+void fortran_barrier_init(const char* self, MPI_Fint* comm, MPI_Fint* info, MPI_Fint* request, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, comm, info, request, ierr);
+  MPI_Request r = MPI_REQUEST_NULL;
+  set_ierr(ierr, mcorecoll::barrier_init(PMPI_Comm_f2c(*comm), PMPI_Info_f2c(*info), &r));
+  *request = PMPI_Request_c2f(r);
+}
+
+void fortran_bcast_init(const char* self, void* buffer, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* root,
+                        MPI_Fint* comm, MPI_Fint* info, MPI_Fint* request, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, buffer, count, datatype, root, comm, info, request, ierr);
+  MPI_Request r = MPI_REQUEST_NULL;
+  set_ierr(ierr, mcorecoll::bcast_init(c_buffer(buffer), *count, PMPI_Type_f2c(*datatype), *root,
+                                       PMPI_Comm_f2c(*comm), PMPI_Info_f2c(*info), &r));
+  *request = PMPI_Request_c2f(r);
+}
+
+void fortran_alltoall_init(const char* self, void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype,
+                           void* recvbuf, MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* info,
+                           MPI_Fint* request, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi())
+    return forward(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr);
+  MPI_Request r = MPI_REQUEST_NULL;
+  set_ierr(ierr, mcorecoll::alltoall_init(c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                          c_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
+                                          PMPI_Comm_f2c(*comm), PMPI_Info_f2c(*info), &r));
+  *request = PMPI_Request_c2f(r);
 }
 
 void fortran_finalize(const char* self, MPI_Fint* ierr) {
@@ -244,3 +357,27 @@ MCORECOLL_FORTRAN(request_get_status, REQUEST_GET_STATUS,
                   (MPI_Fint * request, MPI_Fint* flag, void* status, MPI_Fint* ierr),
                   (request, flag, status, ierr))
 MCORECOLL_FORTRAN(request_free, REQUEST_FREE, (MPI_Fint * request, MPI_Fint* ierr), (request, ierr))
+MCORECOLL_FORTRAN(start, START, (MPI_Fint * request, MPI_Fint* ierr), (request, ierr))
+MCORECOLL_FORTRAN(startall, STARTALL, (MPI_Fint * count, MPI_Fint* requests, MPI_Fint* ierr), (count, requests, ierr))
+
+// The persistent collectives under both names: MPI-4's (MPICH), the pcollreq extension's (Open MPI).
+#define MCORECOLL_FORTRAN_PERSISTENT(lower, upper, params, args) \
+  MCORECOLL_FORTRAN(lower, upper, params, args)                  \
+  MCORECOLL_FORTRAN_NAME(mpix_##lower##_, fortran_##lower, params, args)  \
+  MCORECOLL_FORTRAN_NAME(mpix_##lower##__, fortran_##lower, params, args) \
+  MCORECOLL_FORTRAN_NAME(mpix_##lower, fortran_##lower, params, args)     \
+  MCORECOLL_FORTRAN_NAME(MPIX_##upper, fortran_##lower, params, args)     \
+  MCORECOLL_FORTRAN_NAME(mpix_##lower##_f08_, fortran_##lower, params, args)
+
+MCORECOLL_FORTRAN_PERSISTENT(barrier_init, BARRIER_INIT,
+                             (MPI_Fint * comm, MPI_Fint* info, MPI_Fint* request, MPI_Fint* ierr),
+                             (comm, info, request, ierr))
+MCORECOLL_FORTRAN_PERSISTENT(bcast_init, BCAST_INIT,
+                             (void* buffer, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* root, MPI_Fint* comm,
+                              MPI_Fint* info, MPI_Fint* request, MPI_Fint* ierr),
+                             (buffer, count, datatype, root, comm, info, request, ierr))
+MCORECOLL_FORTRAN_PERSISTENT(alltoall_init, ALLTOALL_INIT,
+                             (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf,
+                              MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* info,
+                              MPI_Fint* request, MPI_Fint* ierr),
+                             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr))

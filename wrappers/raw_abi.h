@@ -43,6 +43,18 @@ int mcorecoll_raw_testsome(mcorecoll_raw_t incount, void* requests, void* outcou
                            void* statuses);
 int mcorecoll_raw_request_get_status(mcorecoll_raw_t request, void* flag, void* status);
 int mcorecoll_raw_request_free(void* request);
+int mcorecoll_raw_start(void* request);
+int mcorecoll_raw_startall(mcorecoll_raw_t count, void* requests);
+
+/* Persistent forms: MPI-4's MPI_X_init and Open MPI 4.1's MPIX_X_init; `name` is the one the
+ * application called (a foreign MPI gets the call under that name). */
+int mcorecoll_raw_barrier_init(const char* name, mcorecoll_raw_t comm, mcorecoll_raw_t info, void* request);
+int mcorecoll_raw_bcast_init(const char* name, void* buffer, mcorecoll_raw_t count, mcorecoll_raw_t datatype,
+                             mcorecoll_raw_t root, mcorecoll_raw_t comm, mcorecoll_raw_t info, void* request);
+int mcorecoll_raw_alltoall_init(const char* name, const void* sendbuf, mcorecoll_raw_t sendcount,
+                                mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
+                                mcorecoll_raw_t recvtype, mcorecoll_raw_t comm, mcorecoll_raw_t info,
+                                void* request);
 
 #ifdef __cplusplus
 }

@@ -23,7 +23,7 @@ int as_int(mcorecoll_raw_t raw) { return static_cast<int>(raw); }
 template <typename... Args>
 int forward(const char* name, Args... args) {
   using Fn = int (*)(Args...);
-  static_assert(sizeof...(Args) <= 8, "entry points have at most 8 arguments");
+  static_assert(sizeof...(Args) <= 10, "entry points have at most 10 arguments");
   auto fn = reinterpret_cast<Fn>(mcorecoll::next_definition(name));
   return fn ? fn(args...) : MPI_ERR_INTERN;
 }
@@ -134,6 +134,39 @@ int mcorecoll_raw_request_get_status(mcorecoll_raw_t request, void* flag, void* 
 int mcorecoll_raw_request_free(void* request) {
   if (mcorecoll::foreign_mpi()) return forward("MPI_Request_free", request);
   return mcorecoll::request_free(static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_start(void* request) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Start", request);
+  return mcorecoll::start(static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_startall(mcorecoll_raw_t count, void* requests) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Startall", count, requests);
+  return mcorecoll::startall(as_int(count), static_cast<MPI_Request*>(requests));
+}
+
+int mcorecoll_raw_barrier_init(const char* name, mcorecoll_raw_t comm, mcorecoll_raw_t info, void* request) {
+  if (mcorecoll::foreign_mpi()) return forward(name, comm, info, request);
+  return mcorecoll::barrier_init(handle<MPI_Comm>(comm), handle<MPI_Info>(info), static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_bcast_init(const char* name, void* buffer, mcorecoll_raw_t count, mcorecoll_raw_t datatype,
+                             mcorecoll_raw_t root, mcorecoll_raw_t comm, mcorecoll_raw_t info, void* request) {
+  if (mcorecoll::foreign_mpi()) return forward(name, buffer, count, datatype, root, comm, info, request);
+  return mcorecoll::bcast_init(buffer, as_int(count), handle<MPI_Datatype>(datatype), as_int(root),
+                               handle<MPI_Comm>(comm), handle<MPI_Info>(info), static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_alltoall_init(const char* name, const void* sendbuf, mcorecoll_raw_t sendcount,
+                                mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
+                                mcorecoll_raw_t recvtype, mcorecoll_raw_t comm, mcorecoll_raw_t info,
+                                void* request) {
+  if (mcorecoll::foreign_mpi())
+    return forward(name, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+  return mcorecoll::alltoall_init(sendbuf, as_int(sendcount), handle<MPI_Datatype>(sendtype), recvbuf,
+                                  as_int(recvcount), handle<MPI_Datatype>(recvtype), handle<MPI_Comm>(comm),
+                                  handle<MPI_Info>(info), static_cast<MPI_Request*>(request));
 }
 
 int mcorecoll_raw_finalize(void) {

@@ -127,10 +127,12 @@ TEST_CASE("segment kind", "[config]") {
 }
 
 TEST_CASE("progress mode", "[config]") {
-  CHECK(load_config(Env{}).config.progress == ProgressMode::calls);
+  CHECK(load_config(Env{}).config.progress == ProgressMode::automatic);
   CHECK(load_config(Env{{"MCORECOLL_PROGRESS", "thread"}}).config.progress == ProgressMode::thread);
-  CHECK(load_config(Env{{"MCORECOLL_PROGRESS", "calls"}}).config.progress == ProgressMode::calls);
-  CHECK(mentions(load_config(Env{{"MCORECOLL_PROGRESS", "threads"}}).errors, "accepted: calls, thread"));
+  CHECK(load_config(Env{{"MCORECOLL_PROGRESS", "auto"}}).config.progress == ProgressMode::automatic);
+  CHECK(mentions(load_config(Env{{"MCORECOLL_PROGRESS", "threads"}}).errors, "accepted: auto, thread"));
+  // The mode that hung correct programs is gone, and saying so names why.
+  CHECK(mentions(load_config(Env{{"MCORECOLL_PROGRESS", "calls"}}).errors, "calls was removed"));
   // Ranks may progress differently: the calls they make on shared memory are the same.
   CHECK(load_config(Env{{"MCORECOLL_PROGRESS", "thread"}}).config.fingerprint() ==
         load_config(Env{}).config.fingerprint());

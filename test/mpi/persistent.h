@@ -1,0 +1,19 @@
+/* The persistent collectives by one name in both MPIs: MPI-4's MPI_X_init (MPICH 4.0), the
+ * pcollreq extension's MPIX_X_init (Open MPI 4.1, declared in mpi-ext.h). */
+#ifndef MCORECOLL_TEST_PERSISTENT_H
+#define MCORECOLL_TEST_PERSISTENT_H
+
+#include <mpi.h>
+
+#if defined(OPEN_MPI)
+#include <mpi-ext.h>
+#define PERSISTENT_BARRIER_INIT MPIX_Barrier_init
+#define PERSISTENT_BCAST_INIT MPIX_Bcast_init
+#define PERSISTENT_ALLTOALL_INIT MPIX_Alltoall_init
+#else
+#define PERSISTENT_BARRIER_INIT MPI_Barrier_init
+#define PERSISTENT_BCAST_INIT MPI_Bcast_init
+#define PERSISTENT_ALLTOALL_INIT MPI_Alltoall_init
+#endif
+
+#endif

@@ -1,0 +1,151 @@
+/* The progress promise: rank 0 starts a non-blocking (or persistent) collective, then blocks in
+ * an ordinary MPI call until the others tell it they are done; each other rank first completes
+ * the collective, then tells rank 0. A legal program, which completes natively with both MPIs:
+ * mcorecoll must not turn it into a hang, whatever call rank 0 blocks in (intercepted by
+ * mcorecoll or not) and at every thread level.
+ *
+ * Usage: test_progress OP BYTES BLOCKING [single|funneled|serialized|multiple] [persistent]
+ *   OP: ibarrier, ibcast, ialltoall; BYTES: the message (bcast) or block (alltoall)
+ *   BLOCKING, what rank 0 blocks in while the others wait for the collective:
+ *     recv       MPI_Recv from every other rank (they MPI_Send once done)
+ *     allreduce  MPI_Allreduce on a duplicate of the communicator (they join once done)
+ *     iprobe     an MPI_Iprobe loop until every other rank's message is there
+ *     ssend      MPI_Ssend to every other rank (they MPI_Recv once done)
+ *     comm_dup   MPI_Comm_dup (they duplicate once done)
+ *     barrier    MPI_Barrier on a duplicate (intercepted; they join once done)
+ * The data is checked; a hang ends the run by alarm with "test_progress: HUNG". */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "persistent.h"
+
+static int rank, size;
+
+static void on_alarm(int sig) {
+  (void)sig;
+  static const char msg[] = "test_progress: HUNG\n";
+  ssize_t w = write(2, msg, sizeof(msg) - 1);
+  (void)w;
+  _exit(3);
+}
+
+static unsigned char pattern(int src, int dst, size_t i) { return (unsigned char)(src * 37 + dst * 11 + i * 7 + 1); }
+
+/* Rank 0 blocks in `how` until every other rank has signalled; the others signal. */
+static void block_or_signal(const char* how, MPI_Comm aside) {
+  const int tag = 77;
+  char token = 1;
+  if (!strcmp(how, "recv")) {
+    if (rank == 0)
+      for (int r = 1; r < size; r++) MPI_Recv(&token, 1, MPI_CHAR, r, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else
+      MPI_Send(&token, 1, MPI_CHAR, 0, tag, MPI_COMM_WORLD);
+  } else if (!strcmp(how, "allreduce")) {
+    int one = 1, sum = 0;
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, aside);
+    CHECK(sum == size, "allreduce gave %d", sum);
+  } else if (!strcmp(how, "iprobe")) {
+    if (rank == 0) {
+      for (int got = 0; got < size - 1;) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, &st);
+        if (flag) {
+          MPI_Recv(&token, 1, MPI_CHAR, st.MPI_SOURCE, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          got++;
+        }
+      }
+    } else {
+      MPI_Send(&token, 1, MPI_CHAR, 0, tag, MPI_COMM_WORLD);
+    }
+  } else if (!strcmp(how, "ssend")) {
+    if (rank == 0)
+      for (int r = 1; r < size; r++) MPI_Ssend(&token, 1, MPI_CHAR, r, tag, MPI_COMM_WORLD);
+    else
+      MPI_Recv(&token, 1, MPI_CHAR, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (!strcmp(how, "comm_dup")) {
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_free(&dup);
+  } else if (!strcmp(how, "barrier")) {
+    MPI_Barrier(aside);
+  } else {
+    if (rank == 0) fprintf(stderr, "test_progress: unknown blocking call '%s'\n", how);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: test_progress OP BYTES BLOCKING [single|funneled|serialized|multiple] [persistent]\n");
+    return 2;
+  }
+  const char* op = argv[1];
+  const size_t bytes = (size_t)atol(argv[2]);
+  const char* how = argv[3];
+  const char* level_name = argc > 4 ? argv[4] : "single";
+  const int persistent = argc > 5 && !strcmp(argv[5], "persistent");
+  const int wanted = !strcmp(level_name, "multiple")     ? MPI_THREAD_MULTIPLE
+                     : !strcmp(level_name, "serialized") ? MPI_THREAD_SERIALIZED
+                     : !strcmp(level_name, "funneled")   ? MPI_THREAD_FUNNELED
+                                                         : MPI_THREAD_SINGLE;
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, wanted, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  signal(SIGALRM, on_alarm);
+  alarm(60);
+  MPI_Comm aside;
+  MPI_Comm_dup(MPI_COMM_WORLD, &aside);
+  /* A first blocking call sets the communicator up (non-blocking calls may not). */
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  const int is_bcast = !strcmp(op, "ibcast"), is_alltoall = !strcmp(op, "ialltoall");
+  const size_t total = is_alltoall ? bytes * (size_t)size : bytes;
+  unsigned char* send = malloc(total + 1);
+  unsigned char* recv = malloc(total + 1);
+  MPI_Request req = MPI_REQUEST_NULL;
+  if (persistent) {  /* one request, started every round */
+    if (is_bcast) PERSISTENT_BCAST_INIT(recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else if (is_alltoall)
+      PERSISTENT_ALLTOALL_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else PERSISTENT_BARRIER_INIT(MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+  }
+  for (int round = 0; round < 3; round++) {
+    for (size_t i = 0; i < total; i++) {
+      send[i] = is_alltoall ? pattern(rank, (int)(i / bytes), i % bytes + (size_t)round) : pattern(0, 0, i + (size_t)round);
+      recv[i] = rank == 0 && is_bcast ? send[i] : 0;
+    }
+    if (persistent) MPI_Start(&req);
+    else if (is_bcast) MPI_Ibcast(recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+    else if (is_alltoall) MPI_Ialltoall(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, &req);
+    else MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    if (rank == 0) {
+      block_or_signal(how, aside);
+      MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Wait(&req, MPI_STATUS_IGNORE);
+      block_or_signal(how, aside);
+    }
+    CHECK(persistent ? req != MPI_REQUEST_NULL : req == MPI_REQUEST_NULL, "round %d: the request after MPI_Wait", round);
+    int bad = 0;
+    for (size_t i = 0; i < total && !bad; i++) {
+      const unsigned char want = is_alltoall ? pattern((int)(i / bytes), rank, i % bytes + (size_t)round)
+                                             : pattern(0, 0, i + (size_t)round);
+      if ((is_bcast || is_alltoall) && recv[i] != want) bad = 1;
+    }
+    CHECK(!bad, "round %d: %s of %zu bytes delivered wrong data", round, op, bytes);
+  }
+  if (persistent) MPI_Request_free(&req);
+  free(send);
+  free(recv);
+  MPI_Comm_free(&aside);
+  alarm(0);
+  return check_finish("test_progress");
+}
