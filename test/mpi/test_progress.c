@@ -5,7 +5,10 @@
  * mcorecoll or not) and at every thread level.
  *
  * Usage: test_progress OP BYTES BLOCKING [single|funneled|serialized|multiple] [persistent]
+ *        test_progress all [single|funneled|serialized|multiple]
  *   OP: ibarrier, ibcast, ialltoall; BYTES: the message (bcast) or block (alltoall)
+ *   all: every OP (bcast 4 MiB, alltoall 64 KiB blocks) with every BLOCKING call, started by
+ *   the non-blocking call and by a persistent request, one case after the other
  *   BLOCKING, what rank 0 blocks in while the others wait for the collective:
  *     recv       MPI_Recv from every other rank (they MPI_Send once done)
  *     allreduce  MPI_Allreduce on a duplicate of the communicator (they join once done)
@@ -27,10 +30,13 @@
 
 static int rank, size;
 
+static char g_case[128] = "";
+
 static void on_alarm(int sig) {
   (void)sig;
-  static const char msg[] = "test_progress: HUNG\n";
-  ssize_t w = write(2, msg, sizeof(msg) - 1);
+  char msg[256];
+  const int n = snprintf(msg, sizeof(msg), "test_progress: HUNG in %s on rank %d\n", g_case, rank);
+  ssize_t w = write(2, msg, n > 0 ? (size_t)n : 0);
   (void)w;
   _exit(3);
 }
@@ -81,31 +87,10 @@ static void block_or_signal(const char* how, MPI_Comm aside) {
   }
 }
 
-int main(int argc, char** argv) {
-  if (argc < 4) {
-    fprintf(stderr, "usage: test_progress OP BYTES BLOCKING [single|funneled|serialized|multiple] [persistent]\n");
-    return 2;
-  }
-  const char* op = argv[1];
-  const size_t bytes = (size_t)atol(argv[2]);
-  const char* how = argv[3];
-  const char* level_name = argc > 4 ? argv[4] : "single";
-  const int persistent = argc > 5 && !strcmp(argv[5], "persistent");
-  const int wanted = !strcmp(level_name, "multiple")     ? MPI_THREAD_MULTIPLE
-                     : !strcmp(level_name, "serialized") ? MPI_THREAD_SERIALIZED
-                     : !strcmp(level_name, "funneled")   ? MPI_THREAD_FUNNELED
-                                                         : MPI_THREAD_SINGLE;
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, wanted, &provided);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  signal(SIGALRM, on_alarm);
+static void run_case(const char* op, size_t bytes, const char* how, int persistent, MPI_Comm aside) {
+  snprintf(g_case, sizeof(g_case), "%s of %zu bytes, %s, rank 0 in %s", op, bytes,
+           persistent ? "persistent" : "non-blocking", how);
   alarm(60);
-  MPI_Comm aside;
-  MPI_Comm_dup(MPI_COMM_WORLD, &aside);
-  /* A first blocking call sets the communicator up (non-blocking calls may not). */
-  MPI_Barrier(MPI_COMM_WORLD);
-
   const int is_bcast = !strcmp(op, "ibcast"), is_alltoall = !strcmp(op, "ialltoall");
   const size_t total = is_alltoall ? bytes * (size_t)size : bytes;
   unsigned char* send = malloc(total + 1);
@@ -140,12 +125,46 @@ int main(int argc, char** argv) {
                                              : pattern(0, 0, i + (size_t)round);
       if ((is_bcast || is_alltoall) && recv[i] != want) bad = 1;
     }
-    CHECK(!bad, "round %d: %s of %zu bytes delivered wrong data", round, op, bytes);
+    CHECK(!bad, "round %d: %s: wrong data", round, g_case);
   }
   if (persistent) MPI_Request_free(&req);
   free(send);
   free(recv);
-  MPI_Comm_free(&aside);
   alarm(0);
+}
+
+int main(int argc, char** argv) {
+  const int all = argc >= 2 && !strcmp(argv[1], "all");
+  if (argc < (all ? 2 : 4)) {
+    fprintf(stderr, "usage: test_progress OP BYTES BLOCKING [level] [persistent] | test_progress all [level]\n");
+    return 2;
+  }
+  const char* level_name = argc > (all ? 2 : 4) ? argv[all ? 2 : 4] : "single";
+  const int wanted = !strcmp(level_name, "multiple")     ? MPI_THREAD_MULTIPLE
+                     : !strcmp(level_name, "serialized") ? MPI_THREAD_SERIALIZED
+                     : !strcmp(level_name, "funneled")   ? MPI_THREAD_FUNNELED
+                                                         : MPI_THREAD_SINGLE;
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, wanted, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  CHECK(provided >= wanted, "the MPI library gives thread level %d, %d was asked for", provided, wanted);
+  signal(SIGALRM, on_alarm);
+  MPI_Comm aside;
+  MPI_Comm_dup(MPI_COMM_WORLD, &aside);
+  /* A first blocking call sets the communicator up (non-blocking calls may not). */
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (all) {
+    static const char* ops[] = {"ibcast", "ialltoall", "ibarrier"};
+    static const size_t sizes[] = {4u << 20, 64u << 10, 0};
+    static const char* calls[] = {"recv", "allreduce", "iprobe", "ssend", "comm_dup", "barrier"};
+    for (int o = 0; o < 3; o++)
+      for (int c = 0; c < 6; c++)
+        for (int p = 0; p < 2; p++) run_case(ops[o], sizes[o], calls[c], p, aside);
+  } else {
+    run_case(argv[1], (size_t)atol(argv[2]), argv[3], argc > 5 && !strcmp(argv[5], "persistent"), aside);
+  }
+  MPI_Comm_free(&aside);
+  if (rank == 0) printf("test_progress: %s at thread level %s\n", all ? "every case" : g_case, level_name);
   return check_finish("test_progress");
 }

@@ -8,7 +8,8 @@
  *
  * A sequence is a list of calls on four communicator slots (the world, a dup, a reversed
  * split, all ranks but the last), recreated and freed mid-sequence:
- *   - barrier, bcast, alltoall, and their non-blocking forms, left pending and completed later
+ *   - barrier, bcast, alltoall, their non-blocking forms, and their persistent forms (initialized
+ *     on the slots, started by MPI_Start or MPI_Startall, freed), left pending and completed later
  *     in each rank's own random order by every completion call;
  *   - counts 0 and sizes on both sides of the library's thresholds and lease steps (slots,
  *     relay, ring cells, tiles, staging and ring lease sizes, the decision table's bands);
@@ -37,7 +38,9 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { kSlots = 4, kGuard = 64, kMaxPending = 12, kMaxFields = 4 };
+#include "persistent.h"
+
+enum { kSlots = 4, kPersistentSlots = 4, kGuard = 64, kMaxPending = 12, kMaxFields = 4 };
 static const unsigned char kMarker = 0x5A;
 
 /* ---- types: fields of one element in signature order, and a twin of the same signature ---- */
@@ -179,10 +182,19 @@ static unsigned char data_byte(uint64_t seed, int call, int src, int dst, size_t
 
 /* ---- calls ---- */
 
-enum kind { BARRIER, BCAST, ALLTOALL, IBARRIER, IBCAST, IALLTOALL, RECREATE, FREE, COMPLETE, kKinds };
-static const char* kind_names[kKinds] = {"MPI_Barrier", "MPI_Bcast", "MPI_Alltoall", "MPI_Ibarrier",
-                                         "MPI_Ibcast", "MPI_Ialltoall", "recreate", "MPI_Comm_free",
-                                         "complete"};
+enum kind {
+  BARRIER, BCAST, ALLTOALL, IBARRIER, IBCAST, IALLTOALL,
+  PBARRIER, PBCAST, PALLTOALL,  /* persistent: initialized into a persistent slot */
+  RECREATE, FREE, COMPLETE, PSTART, PSTARTALL, PFREE, kKinds
+};
+static const char* kind_names[kKinds] = {"MPI_Barrier", "MPI_Bcast", "MPI_Alltoall", "MPI_Ibarrier", "MPI_Ibcast",
+                                         "MPI_Ialltoall", "MPI_Barrier_init", "MPI_Bcast_init", "MPI_Alltoall_init",
+                                         "recreate", "MPI_Comm_free", "complete", "MPI_Start", "MPI_Startall",
+                                         "MPI_Request_free"};
+static int is_bcast(int k) { return k == BCAST || k == IBCAST || k == PBCAST; }
+static int is_alltoall(int k) { return k == ALLTOALL || k == IALLTOALL || k == PALLTOALL; }
+static int is_nonblocking(int k) { return k == IBARRIER || k == IBCAST || k == IALLTOALL; }
+static int is_persistent(int k) { return k == PBARRIER || k == PBCAST || k == PALLTOALL; }
 
 typedef struct {
   int kind, slot;
@@ -190,7 +202,8 @@ typedef struct {
   long bytes;           /* wished signature bytes (message, or one alltoall block) */
   int root_draw;        /* the root: root_draw % communicator size */
   int in_place;
-  int leave_pending;    /* non-blocking: stays pending for later calls */
+  int leave_pending;    /* non-blocking and persistent starts: stays pending for later calls */
+  int pslot;            /* persistent operations: their slot */
 } call_t;
 
 /* Sizes around the library's thresholds and lease steps (bytes of the message or block). */
@@ -198,7 +211,7 @@ static const long kEdges[] = {1,    8,    64,    120,   121,   1024,  2936,  293
                               8192, 8193, 16384, 16385, 65536, 65537, 131072, 262144, 1048576};
 
 static long draw_bytes(rng_t* r, int kind) {
-  const int alltoall = kind == ALLTOALL || kind == IALLTOALL;
+  const int alltoall = is_alltoall(kind);
   const long cap = alltoall ? 131072 : 1048576;
   switch (below(r, 10)) {
     case 0: return 0;
@@ -220,7 +233,7 @@ static long draw_bytes(rng_t* r, int kind) {
  * between a pair type and its packed twin delivers wrong bytes. */
 static int pair_type(int t) { return types[t].nfields > 1 && types[t].type != MPI_2INT && types[t].extent != types[t].size; }
 static void avoid_mpi_defects(call_t* c) {
-  const int bcast = c->kind == BCAST || c->kind == IBCAST, alltoall = c->kind == ALLTOALL || c->kind == IALLTOALL;
+  const int bcast = is_bcast(c->kind), alltoall = is_alltoall(c->kind);
   const int pairs = pair_type(c->type) || pair_type(types[c->type].twin);
 #if defined(MPICH_VERSION)
   if (bcast && c->recv_twin && types[c->type].twin != c->type && c->bytes > 8192) c->recv_twin = 0;
@@ -237,15 +250,18 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
     call_t* c = &calls[i];
     memset(c, 0, sizeof(*c));
     const int pick = below(&r, 100);
-    c->kind = pick < 8 ? BARRIER : pick < 26 ? BCAST : pick < 44 ? ALLTOALL : pick < 50 ? IBARRIER
-            : pick < 67 ? IBCAST : pick < 84 ? IALLTOALL : pick < 89 ? RECREATE : pick < 92 ? FREE : COMPLETE;
+    c->kind = pick < 7 ? BARRIER : pick < 22 ? BCAST : pick < 37 ? ALLTOALL : pick < 42 ? IBARRIER
+            : pick < 55 ? IBCAST : pick < 68 ? IALLTOALL : pick < 73 ? RECREATE : pick < 76 ? FREE
+            : pick < 82 ? COMPLETE : pick < 83 ? PBARRIER : pick < 85 ? PBCAST : pick < 87 ? PALLTOALL
+            : pick < 95 ? PSTART : pick < 97 ? PSTARTALL : PFREE;
+    c->pslot = below(&r, kPersistentSlots);
     c->slot = below(&r, 10) < 4 ? 0 : 1 + below(&r, kSlots - 1);
     if ((c->kind == RECREATE || c->kind == FREE) && c->slot == 0) c->slot = 1 + below(&r, kSlots - 1);
     c->type = below(&r, ntypes);
     c->recv_twin = below(&r, 3) == 0;
     c->bytes = draw_bytes(&r, c->kind);
     c->root_draw = below(&r, 1 << 20);
-    c->in_place = (c->kind == ALLTOALL || c->kind == IALLTOALL) && below(&r, 6) == 0;
+    c->in_place = is_alltoall(c->kind) && below(&r, 6) == 0;
     c->leave_pending = below(&r, 3) != 0;
     avoid_mpi_defects(c);
   }
@@ -270,8 +286,9 @@ static void make_slot(int s) {
 /* ---- pending operations and checks ---- */
 
 typedef struct {
-  int call;
+  int call;   /* the call that started it (a persistent operation: its last MPI_Start) */
   call_t c;
+  int pslot;  /* a persistent operation's slot, or -1 */
   MPI_Request request;
   unsigned char *send, *recv, *send_copy;
   size_t send_len, recv_len;
@@ -327,7 +344,9 @@ static int fill_or_check(unsigned char* buf, size_t len, const type_t* t, int co
 
 static size_t span(const type_t* t, int count) { return (size_t)t->extent * (size_t)count + kGuard; }
 
-/* Prepares op: buffers, fills; for alltoall, block per peer. */
+/* Allocates op's buffers (for alltoall, a block per peer) and fills them for op->call. */
+static void fill(op_t* op);
+
 static void prepare(op_t* op) {
   const call_t* c = &op->c;
   const type_t* st = &types[c->type];
@@ -338,20 +357,39 @@ static void prepare(op_t* op) {
   op->root = c->root_draw % op->size;
   op->count = (int)(c->bytes / st->size);
   /* The receive count for a twin of another element size carries the same signature. */
-  if (c->kind == BCAST || c->kind == IBCAST) {
+  if (is_bcast(c->kind)) {
     const type_t* mine = op->rank == op->root ? st : rt;
     const int my_count = (int)((long)op->count * st->size / mine->size);
     op->recv_len = span(mine, my_count);
     op->recv = malloc(op->recv_len);
-    if (op->rank == op->root) fill_or_check(op->recv, op->recv_len, mine, my_count, op->call, op->root, 0, 0, "");
-    else memset(op->recv, kMarker, op->recv_len);
     op->send_copy = malloc(op->recv_len);
-    memcpy(op->send_copy, op->recv, op->recv_len);
-  } else if (c->kind == ALLTOALL || c->kind == IALLTOALL) {
+  } else if (is_alltoall(c->kind)) {
     const int rcount = (int)((long)op->count * st->size / rt->size);
     const size_t rblock = (size_t)rt->extent * (size_t)rcount;
     op->recv_len = rblock * (size_t)op->size + kGuard;
     op->recv = malloc(op->recv_len);
+    if (!c->in_place) {
+      op->send_len = (size_t)st->extent * (size_t)op->count * (size_t)op->size + kGuard;
+      op->send = malloc(op->send_len);
+      op->send_copy = malloc(op->send_len);
+    }
+  }
+  fill(op);
+}
+
+static void fill(op_t* op) {
+  const call_t* c = &op->c;
+  const type_t* st = &types[c->type];
+  const type_t* rt = c->recv_twin ? &types[st->twin] : st;
+  if (is_bcast(c->kind)) {
+    const type_t* mine = op->rank == op->root ? st : rt;
+    const int my_count = (int)((long)op->count * st->size / mine->size);
+    if (op->rank == op->root) fill_or_check(op->recv, op->recv_len, mine, my_count, op->call, op->root, 0, 0, "");
+    else memset(op->recv, kMarker, op->recv_len);
+    memcpy(op->send_copy, op->recv, op->recv_len);
+  } else if (is_alltoall(c->kind)) {
+    const int rcount = (int)((long)op->count * st->size / rt->size);
+    const size_t rblock = (size_t)rt->extent * (size_t)rcount;
     memset(op->recv, kMarker, op->recv_len);
     if (c->in_place) {
       /* The receive buffer holds the send data, in the receive type. */
@@ -359,54 +397,59 @@ static void prepare(op_t* op) {
         fill_or_check(op->recv + (size_t)d * rblock, rblock, rt, rcount, op->call, op->rank, d, 0, "");
     } else {
       const size_t sblock = (size_t)st->extent * (size_t)op->count;
-      op->send_len = sblock * (size_t)op->size + kGuard;
-      op->send = malloc(op->send_len);
       memset(op->send, kMarker, op->send_len);
       for (int d = 0; d < op->size; d++)
         fill_or_check(op->send + (size_t)d * sblock, sblock, st, op->count, op->call, op->rank, d, 0, "");
-      op->send_copy = malloc(op->send_len);
       memcpy(op->send_copy, op->send, op->send_len);
     }
   }
 }
 
-static int start(op_t* op, int nonblocking) {
+/* The call itself: blocking, non-blocking, or a persistent initialization. */
+static int start(op_t* op) {
   const call_t* c = &op->c;
   MPI_Comm comm = slots[c->slot];
   const type_t* st = &types[c->type];
   const type_t* rt = c->recv_twin ? &types[st->twin] : st;
   MPI_Request* req = &op->request;
+  const type_t* mine = op->rank == op->root ? st : rt;
+  const int my_count = (int)((long)op->count * st->size / mine->size);
+  const int rcount = (int)((long)op->count * st->size / rt->size);
+  const void* s = c->in_place ? MPI_IN_PLACE : op->send;
   switch (c->kind) {
-    case BARRIER: case IBARRIER:
-      return nonblocking ? MPI_Ibarrier(comm, req) : MPI_Barrier(comm);
-    case BCAST: case IBCAST: {
-      const type_t* mine = op->rank == op->root ? st : rt;
-      const int my_count = (int)((long)op->count * st->size / mine->size);
-      return nonblocking ? MPI_Ibcast(op->recv, my_count, mine->type, op->root, comm, req)
-                         : MPI_Bcast(op->recv, my_count, mine->type, op->root, comm);
-    }
-    case ALLTOALL: case IALLTOALL: {
-      const int rcount = (int)((long)op->count * st->size / rt->size);
-      const void* s = c->in_place ? MPI_IN_PLACE : op->send;
-      return nonblocking ? MPI_Ialltoall(s, op->count, st->type, op->recv, rcount, rt->type, comm, req)
-                         : MPI_Alltoall(s, op->count, st->type, op->recv, rcount, rt->type, comm);
-    }
+    case BARRIER: return MPI_Barrier(comm);
+    case IBARRIER: return MPI_Ibarrier(comm, req);
+    case PBARRIER: return PERSISTENT_BARRIER_INIT(comm, MPI_INFO_NULL, req);
+    case BCAST: return MPI_Bcast(op->recv, my_count, mine->type, op->root, comm);
+    case IBCAST: return MPI_Ibcast(op->recv, my_count, mine->type, op->root, comm, req);
+    case PBCAST: return PERSISTENT_BCAST_INIT(op->recv, my_count, mine->type, op->root, comm, MPI_INFO_NULL, req);
+    case ALLTOALL: return MPI_Alltoall(s, op->count, st->type, op->recv, rcount, rt->type, comm);
+    case IALLTOALL: return MPI_Ialltoall(s, op->count, st->type, op->recv, rcount, rt->type, comm, req);
+    case PALLTOALL:
+      return PERSISTENT_ALLTOALL_INIT(s, op->count, st->type, op->recv, rcount, rt->type, comm, MPI_INFO_NULL, req);
   }
   return MPI_SUCCESS;
 }
 
-static void check_and_free(op_t* op) {
+static void free_buffers(op_t* op) {
+  free(op->send);
+  free(op->recv);
+  free(op->send_copy);
+  op->send = op->recv = op->send_copy = NULL;
+}
+
+static void check(op_t* op) {
   const call_t* c = &op->c;
   const type_t* st = &types[c->type];
   const type_t* rt = c->recv_twin ? &types[st->twin] : st;
-  if (c->kind == BCAST || c->kind == IBCAST) {
+  if (is_bcast(c->kind)) {
     if (op->rank == op->root) {
       if (memcmp(op->recv, op->send_copy, op->recv_len) != 0) fail(op->call, "the root's buffer changed", 0, 0, 0);
     } else {
       const int my_count = (int)((long)op->count * st->size / rt->size);
       fill_or_check(op->recv, op->recv_len, rt, my_count, op->call, op->root, 0, 1, "bcast data");
     }
-  } else if (c->kind == ALLTOALL || c->kind == IALLTOALL) {
+  } else if (is_alltoall(c->kind)) {
     const int rcount = (int)((long)op->count * st->size / rt->size);
     const size_t rblock = (size_t)rt->extent * (size_t)rcount;
     for (int s = 0; s < op->size; s++)
@@ -415,11 +458,15 @@ static void check_and_free(op_t* op) {
     if (!c->in_place && memcmp(op->send, op->send_copy, op->send_len) != 0)
       fail(op->call, "the send buffer changed", 0, 0, 0);
   }
-  free(op->send);
-  free(op->recv);
-  free(op->send_copy);
-  op->send = op->recv = op->send_copy = NULL;
 }
+
+/* ---- persistent operations ---- */
+
+typedef struct {
+  int live, active;  /* initialized; started and not completed on this rank */
+  op_t op;
+} pslot_t;
+static pslot_t pslots[kPersistentSlots];
 
 /* Completes pending operations of `slot` (-1: all), in this rank's own random order, each
  * group by the next completion call. */
@@ -440,7 +487,13 @@ static void complete_pending(int slot, rng_t* mine) {
     MPI_Request reqs[kMaxPending];
     MPI_Status st[kMaxPending];
     for (int i = 0; i < take; i++) reqs[i] = pending[idx[i]].request;
-    const int method = below(mine, 9);
+    int method = below(mine, 9);
+#if defined(MPICH_VERSION)
+    /* MPICH 4.0.2's MPI_Testall fails on its own persistent collective requests (the calls of
+     * the library that go to PMPI): Waitall instead. */
+    for (int i = 0; i < take && method == 3; i++)
+      if (pending[idx[i]].pslot >= 0) method = 2;
+#endif
     int rc = MPI_SUCCESS, flag = 0, index = 0, outcount = 0, indices[kMaxPending];
     int done[kMaxPending] = {0};
     switch (method) {
@@ -478,6 +531,14 @@ static void complete_pending(int slot, rng_t* mine) {
         break;
     }
     if (rc != MPI_SUCCESS) fail(pending[idx[0]].call, "completion call returned an error", 0, MPI_SUCCESS, rc);
+    if ((method == 4 || method == 5) && index == MPI_UNDEFINED) {
+      fail(pending[idx[0]].call, "MPI_Waitany/Testany found no active request among started ones", 0, 0, 0);
+      for (int i = 0; i < take; i++) done[i] = 1;
+    }
+    if ((method == 6 || method == 7) && outcount == MPI_UNDEFINED) {
+      fail(pending[idx[0]].call, "MPI_Waitsome/Testsome found no active request among started ones", 0, 0, 0);
+      for (int i = 0; i < take; i++) done[i] = 1;
+    }
     /* Completed ones: checked and removed (highest index first, so that indices hold). */
     int remove[kMaxPending], nr = 0;
     for (int i = 0; i < take; i++) {
@@ -485,11 +546,18 @@ static void complete_pending(int slot, rng_t* mine) {
         pending[idx[i]].request = reqs[i];
         continue;
       }
-      if (reqs[i] != MPI_REQUEST_NULL) fail(pending[idx[i]].call, "completed request not MPI_REQUEST_NULL", 0, 0, 0);
       op_t* op = &pending[idx[i]];
       g_call = op->call;
       describe(&op->c, op->count, op->root, g_desc, sizeof(g_desc));
-      check_and_free(op);
+      check(op);
+      if (op->pslot >= 0) {  /* persistent: inactive now, the same handle */
+        pslot_t* p = &pslots[op->pslot];
+        if (reqs[i] != p->op.request) fail(op->call, "a persistent request changed at completion", 0, 0, 0);
+        p->active = 0;
+      } else {
+        if (reqs[i] != MPI_REQUEST_NULL) fail(op->call, "completed request not MPI_REQUEST_NULL", 0, 0, 0);
+        free_buffers(op);
+      }
       remove[nr++] = idx[i];
     }
     for (int a = 0; a < nr; a++)  /* sort descending */
@@ -499,9 +567,50 @@ static void complete_pending(int slot, rng_t* mine) {
   }
 }
 
+/* A persistent slot's operation is completed (if started) and freed. */
+static void free_persistent(int p, rng_t* mine) {
+  pslot_t* ps = &pslots[p];
+  if (!ps->live) return;
+  if (ps->active) complete_pending(ps->op.c.slot, mine);
+  if (MPI_Request_free(&ps->op.request) != MPI_SUCCESS || ps->op.request != MPI_REQUEST_NULL)
+    fail(ps->op.call, "MPI_Request_free of a persistent request", 0, 0, 0);
+  free_buffers(&ps->op);
+  ps->live = 0;
+}
+
+/* Starts persistent slots: the one given, or every live one (MPI_Startall, in slot order).
+ * Each activation has new data, checked at its completion. */
+static void start_persistent(const call_t* c, int call, rng_t* mine) {
+  int which[kPersistentSlots], n = 0;
+  for (int p = 0; p < kPersistentSlots; p++) {
+    if (!pslots[p].live || (c->kind == PSTART && p != c->pslot)) continue;
+    if (pslots[p].active) complete_pending(pslots[p].op.c.slot, mine);  /* its last start, on this rank */
+    which[n++] = p;
+  }
+  if (n == 0) return;
+  while (npending + n > kMaxPending) complete_pending(-1, mine);
+  MPI_Request reqs[kPersistentSlots];
+  for (int k = 0; k < n; k++) {
+    op_t* op = &pslots[which[k]].op;
+    op->call = call;
+    fill(op);
+    reqs[k] = op->request;
+  }
+  const int rc = c->kind == PSTART ? MPI_Start(&reqs[0]) : MPI_Startall(n, reqs);
+  if (rc != MPI_SUCCESS) fail(call, "MPI_Start(all) returned an error", 0, MPI_SUCCESS, rc);
+  for (int k = 0; k < n; k++) {
+    if (reqs[k] != pslots[which[k]].op.request) fail(call, "MPI_Start changed the request", 0, 0, 0);
+    pslots[which[k]].active = 1;
+    pending[npending++] = pslots[which[k]].op;
+  }
+  if (!c->leave_pending) complete_pending(-1, mine);
+}
+
 static void free_slot(int s, rng_t* mine) {
   if (s == 0 || !slot_made[s]) return;
   complete_pending(s, mine);
+  for (int p = 0; p < kPersistentSlots; p++)
+    if (pslots[p].live && pslots[p].op.c.slot == s) free_persistent(p, mine);
   if (slots[s] != MPI_COMM_NULL) MPI_Comm_free(&slots[s]);
   slot_made[s] = 0;
 }
@@ -567,28 +676,47 @@ static void run_seed(uint64_t seed, int ncalls, const unsigned char* keep, int t
       complete_pending(below(&mine, 2) ? -1 : c->slot, &mine);
       continue;
     }
+    if (c->kind == PFREE) {
+      free_persistent(c->pslot, &mine);
+      continue;
+    }
+    if (c->kind == PSTART || c->kind == PSTARTALL) {
+      start_persistent(c, i, &mine);
+      continue;
+    }
+    /* A persistent initialization replaces what its slot held, on every rank (also on ranks that
+     * are not members of the new operation's communicator). */
+    if (is_persistent(c->kind)) free_persistent(c->pslot, &mine);
     if (!slot_made[c->slot]) make_slot(c->slot);
     if (slots[c->slot] == MPI_COMM_NULL) continue;  /* not a member of this slot's communicator */
-    const int nonblocking = c->kind == IBARRIER || c->kind == IBCAST || c->kind == IALLTOALL;
-    if (nonblocking && npending == kMaxPending) complete_pending(-1, &mine);
+    if (is_nonblocking(c->kind) && npending == kMaxPending) complete_pending(-1, &mine);
     op_t op;
     memset(&op, 0, sizeof(op));
     op.call = i;
     op.c = *c;
+    op.pslot = -1;
     op.request = MPI_REQUEST_NULL;
     prepare(&op);
     describe(c, op.count, op.root, g_desc, sizeof(g_desc));
-    const int rc = start(&op, nonblocking);
+    const int rc = start(&op);
     if (rc != MPI_SUCCESS) fail(i, "the call returned an error", 0, MPI_SUCCESS, rc);
-    if (nonblocking) {
+    if (is_persistent(c->kind)) {
+      if (op.request == MPI_REQUEST_NULL) fail(i, "a persistent initialization gave no request", 0, 0, 0);
+      op.pslot = c->pslot;
+      pslots[c->pslot].op = op;
+      pslots[c->pslot].live = 1;
+      pslots[c->pslot].active = 0;
+    } else if (is_nonblocking(c->kind)) {
       pending[npending++] = op;
       if (!c->leave_pending) complete_pending(c->slot, &mine);
     } else {
-      check_and_free(&op);
+      check(&op);
+      free_buffers(&op);
     }
   }
   g_call = g_at = ncalls;
   complete_pending(-1, &mine);
+  for (int p = 0; p < kPersistentSlots; p++) free_persistent(p, &mine);
   for (int s = 1; s < kSlots; s++) free_slot(s, &mine);
   alarm(0);
   free(calls);
