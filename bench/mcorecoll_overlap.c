@@ -1,19 +1,43 @@
-/* Non-blocking collectives: latency and overlap, through mcorecoll (MPI_Ixxx + MPI_Wait) and
- * through the MPI library's own (PMPI_Ixxx + PMPI_Wait), in the same run, measured the way the
- * OSU non-blocking benchmarks measure them:
- *   pure     post + wait, nothing between (the non-blocking latency)
- *   blocking the blocking call (MPI_X or PMPI_X), for comparison
- *   total    post, compute for `pure` microseconds without an MPI call, wait
- *   overlap  100 * (1 - (total - compute) / pure), at least 0: the share of the collective
- *            that moved while the rank computed
- * The progress mode of mcorecoll is MCORECOLL_PROGRESS (calls or thread); the program asks for
- * MPI_THREAD_MULTIPLE so that the thread may run. One CSV line per collective, size and side.
- * Usage: mcorecoll_overlap [--op bcast|alltoall|barrier] [--min BYTES] [--max BYTES] [--iters N] */
+/* Non-blocking and persistent collectives: latency and overlap, through mcorecoll (MPI_X) and
+ * through the MPI library's own (PMPI_X), in the same run, measured the way the OSU
+ * non-blocking benchmarks measure them:
+ *   blocking the blocking call, for comparison
+ *   pure     start + wait, nothing between: MPI_Ixxx + MPI_Wait (--form nonblocking) or, on a
+ *            request initialized once per size, MPI_Start + MPI_Wait (--form persistent)
+ *   total    start, compute for `pure` microseconds without an MPI call, wait
+ *   overlap  100 * (1 - (total - compute) / pure), at least 0: the share of the collective that
+ *            moved while the rank computed
+ * Each figure is the median over --rounds rounds (default 7) of the slowest rank's mean per
+ * call, the two sides alternating A B B A between rounds so that drift hits both alike. The
+ * mcorecoll line also gives vs_blocking (its pure / its blocking) and vs_mpi (its pure / the
+ * MPI library's pure), the medians of the per-round ratios.
+ * The program asks for MPI_THREAD_MULTIPLE; mcorecoll's progress mode is MCORECOLL_PROGRESS.
+ * Usage: mcorecoll_overlap [--op bcast|alltoall|barrier] [--form nonblocking|persistent]
+ *                          [--min BYTES] [--max BYTES] [--iters N] [--rounds R] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#if defined(OPEN_MPI)
+#include <mpi-ext.h>
+#define PBARRIER_INIT PMPIX_Barrier_init
+#define PBCAST_INIT PMPIX_Bcast_init
+#define PALLTOALL_INIT PMPIX_Alltoall_init
+#define LBARRIER_INIT MPIX_Barrier_init
+#define LBCAST_INIT MPIX_Bcast_init
+#define LALLTOALL_INIT MPIX_Alltoall_init
+#else
+#define PBARRIER_INIT PMPI_Barrier_init
+#define PBCAST_INIT PMPI_Bcast_init
+#define PALLTOALL_INIT PMPI_Alltoall_init
+#define LBARRIER_INIT MPI_Barrier_init
+#define LBCAST_INIT MPI_Bcast_init
+#define LALLTOALL_INIT MPI_Alltoall_init
+#endif
+
+enum { kMaxRounds = 31 };
 
 static double now(void) {
   struct timespec t;
@@ -32,8 +56,31 @@ static void compute(double seconds) {
 typedef enum { kBarrier, kBcast, kAlltoall } op_t;
 
 static char *sendbuf, *recvbuf;
+static int persistent = 0;
+static MPI_Request preq[2];  /* persistent requests of this size: [0] PMPI, [1] mcorecoll */
+
+static void init_persistent(op_t op, int lib, size_t bytes) {
+  const int n = (int)bytes;
+  MPI_Request* r = &preq[lib];
+  switch (op) {
+    case kBarrier: lib ? LBARRIER_INIT(MPI_COMM_WORLD, MPI_INFO_NULL, r) : PBARRIER_INIT(MPI_COMM_WORLD, MPI_INFO_NULL, r); break;
+    case kBcast:
+      lib ? LBCAST_INIT(recvbuf, n, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, r)
+          : PBCAST_INIT(recvbuf, n, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, r);
+      break;
+    case kAlltoall:
+      lib ? LALLTOALL_INIT(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, r)
+          : PALLTOALL_INIT(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, r);
+      break;
+  }
+}
 
 static void post(op_t op, int lib, size_t bytes, MPI_Request* r) {
+  if (persistent) {
+    *r = preq[lib];
+    lib ? MPI_Start(r) : PMPI_Start(r);
+    return;
+  }
   switch (op) {
     case kBarrier: lib ? MPI_Ibarrier(MPI_COMM_WORLD, r) : PMPI_Ibarrier(MPI_COMM_WORLD, r); break;
     case kBcast:
@@ -63,8 +110,8 @@ static void blocking(op_t op, int lib, size_t bytes) {
 
 static void wait_for(int lib, MPI_Request* r) { lib ? MPI_Wait(r, MPI_STATUS_IGNORE) : PMPI_Wait(r, MPI_STATUS_IGNORE); }
 
-/* Mean microseconds per call over `iters`, the slowest rank's. `what`: 0 blocking, 1 post +
- * wait, 2 post + compute(`work`) + wait; *cpu gets the mean compute time. */
+/* Mean microseconds per call over `iters`, the slowest rank's. `what`: 0 blocking, 1 start +
+ * wait, 2 start + compute(`work`) + wait; *cpu gets the mean compute time. */
 static double timed(op_t op, int lib, size_t bytes, int iters, int what, double work, double* cpu) {
   PMPI_Barrier(MPI_COMM_WORLD);
   double computing = 0;
@@ -89,18 +136,32 @@ static double timed(op_t op, int lib, size_t bytes, int iters, int what, double 
   return slowest;
 }
 
+static int by_value(const void* a, const void* b) {
+  const double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double* v, int n) {
+  qsort(v, (size_t)n, sizeof(double), by_value);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 int main(int argc, char** argv) {
   int provided;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   op_t op = kBcast;
   size_t min = 8, max = 4u << 20;
-  int iters = 0;
+  int iters = 0, rounds = 7;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--op")) op = !strcmp(argv[i + 1], "barrier") ? kBarrier : !strcmp(argv[i + 1], "alltoall") ? kAlltoall : kBcast;
+    else if (!strcmp(argv[i], "--form")) persistent = !strcmp(argv[i + 1], "persistent");
     else if (!strcmp(argv[i], "--min")) min = strtoull(argv[i + 1], NULL, 10);
     else if (!strcmp(argv[i], "--max")) max = strtoull(argv[i + 1], NULL, 10);
     else if (!strcmp(argv[i], "--iters")) iters = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
   }
+  if (rounds < 1) rounds = 1;
+  if (rounds > kMaxRounds) rounds = kMaxRounds;
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -110,24 +171,43 @@ int main(int argc, char** argv) {
   recvbuf = malloc(span + 1);
   memset(sendbuf, 1, span + 1);
   memset(recvbuf, 2, span + 1);
-  static const char* names[] = {"ibarrier", "ibcast", "ialltoall"};
+  static const char* names[] = {"barrier", "bcast", "alltoall"};
   if (rank == 0)
-    printf("op,bytes,ranks,progress,side,blocking_us,pure_us,total_us,compute_us,overlap_pct\n");
+    printf("op,form,bytes,ranks,progress,side,blocking_us,pure_us,total_us,compute_us,overlap_pct,vs_blocking,vs_mpi\n");
   if (op == kBarrier) min = max = 0;
+  /* The communicator is set up by a blocking call first (non-blocking calls may not). */
+  MPI_Barrier(MPI_COMM_WORLD);
   for (size_t bytes = min; bytes <= max; bytes = bytes ? bytes * 4 : max + 1) {
     const int n = iters > 0 ? iters : bytes <= 65536 ? 400 : bytes <= (1u << 20) ? 60 : 15;
-    for (int lib = 0; lib <= 1; lib++) {
-      timed(op, lib, bytes, n / 10 + 1, 1, 0, NULL);  /* warm up */
-      const double block = timed(op, lib, bytes, n, 0, 0, NULL);
-      const double pure = timed(op, lib, bytes, n, 1, 0, NULL);
-      double cpu = 0;
-      const double total = timed(op, lib, bytes, n, 2, pure * 1e-6, &cpu);
-      double overlap = 100.0 * (1.0 - (total - cpu) / pure);
-      if (overlap < 0) overlap = 0;
-      if (rank == 0)
-        printf("%s,%zu,%d,%s,%s,%.2f,%.2f,%.2f,%.2f,%.1f\n", names[op], bytes, size,
-               progress ? progress : "calls", lib ? "mcorecoll" : "pmpi", block, pure, total, cpu, overlap);
+    if (persistent)
+      for (int lib = 0; lib <= 1; lib++) init_persistent(op, lib, bytes);
+    double block[2][kMaxRounds], pure[2][kMaxRounds], total[2][kMaxRounds], cpu[2][kMaxRounds];
+    double vs_blocking[kMaxRounds], vs_mpi[kMaxRounds];
+    for (int lib = 0; lib <= 1; lib++) timed(op, lib, bytes, n / 10 + 1, 1, 0, NULL); /* warm up */
+    for (int r = 0; r < rounds; r++) {
+      for (int k = 0; k < 2; k++) {
+        const int lib = (r % 2) ^ k;  /* A B, then B A */
+        block[lib][r] = timed(op, lib, bytes, n, 0, 0, NULL);
+        pure[lib][r] = timed(op, lib, bytes, n, 1, 0, NULL);
+        total[lib][r] = timed(op, lib, bytes, n, 2, pure[lib][r] * 1e-6, &cpu[lib][r]);
+      }
+      vs_blocking[r] = pure[1][r] / block[1][r];
+      vs_mpi[r] = pure[1][r] / pure[0][r];
     }
+    for (int lib = 0; lib <= 1; lib++) {
+      const double b = median(block[lib], rounds), p = median(pure[lib], rounds), t = median(total[lib], rounds),
+                   c = median(cpu[lib], rounds);
+      double overlap = 100.0 * (1.0 - (t - c) / p);
+      if (overlap < 0) overlap = 0;
+      if (rank == 0) {
+        printf("%s,%s,%zu,%d,%s,%s,%.3f,%.3f,%.3f,%.3f,%.1f", names[op], persistent ? "persistent" : "nonblocking",
+               bytes, size, progress ? progress : "auto", lib ? "mcorecoll" : "pmpi", b, p, t, c, overlap);
+        if (lib) printf(",%.3f,%.3f\n", median(vs_blocking, rounds), median(vs_mpi, rounds));
+        else printf(",,\n");
+      }
+    }
+    if (persistent)
+      for (int lib = 0; lib <= 1; lib++) lib ? MPI_Request_free(&preq[lib]) : PMPI_Request_free(&preq[lib]);
   }
   free(sendbuf);
   free(recvbuf);

@@ -11,31 +11,73 @@ namespace {
 // The records of an array's handles that are ours and active (null elsewhere).
 class Ours {
  public:
-  Ours(int count, const MPI_Request requests[]) {
+  Ours(int count, const MPI_Request requests[]) : count_(count) {
     if (handles_out() == 0) return;
     EngineLock lock;
     for (int i = 0; i < count; ++i)
       if (Record* r = find_record(requests[i]); r && r->state != RecordState::inactive) {
-        if (records_.empty()) records_.assign(static_cast<std::size_t>(count), nullptr);
-        records_[static_cast<std::size_t>(i)] = r;
+        if (!any_) {
+          if (count > kInline) spill_.assign(static_cast<std::size_t>(count), nullptr);
+          any_ = true;
+        }
+        slot(i) = r;
       }
   }
-  bool any() const { return !records_.empty(); }
-  Record* at(int i) const { return records_.empty() ? nullptr : records_[static_cast<std::size_t>(i)]; }
+  bool any() const { return any_; }
+  Record* at(int i) const { return any_ ? const_cast<Ours*>(this)->slot(i) : nullptr; }
 
-  // Under the engine's lock: settles what can be; true when every one of ours is started.
-  bool all_started() const {
+  // Under the engine's lock: finishes what can be; true when every one of ours is finished.
+  // `start`: and their carriers started, for a call of the MPI library over the whole array.
+  bool all_finished(bool start) const {
     bool all = true;
-    for (Record* r : records_)
-      if (r && !settle(r)) all = false;
+    for (int i = 0; i < count_ && any_; ++i) {
+      Record* r = at(i);
+      if (!r) continue;
+      if (!settle(r)) all = false;
+      else if (start) start_carrier(r);
+    }
     return all;
   }
 
  private:
-  std::vector<Record*> records_;  // empty: none of ours
+  static constexpr int kInline = 8;  // arrays this short need no allocation
+  Record*& slot(int i) {
+    return count_ > kInline ? spill_[static_cast<std::size_t>(i)] : inline_[i];
+  }
+  int count_;
+  bool any_ = false;
+  Record* inline_[kInline] = {};
+  std::vector<Record*> spill_;
 };
 
 bool ignored(const MPI_Status* status) { return status == MPI_STATUS_IGNORE; }
+
+// The status of a finished collective: no source, tag or elements (the standard defines none),
+// and its error.
+void empty_status(MPI_Status* status, int rc) {
+  if (ignored(status)) return;
+  PMPI_Status_set_elements(status, MPI_BYTE, 0);
+  PMPI_Status_set_cancelled(status, 0);
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = rc;
+}
+
+// Under the engine's lock, r finished: completes it for the application, with its status, by
+// itself (its carrier never started) or through the MPI library (started for an earlier call).
+// Returns the error code of the call.
+int complete_finished(Record* r, MPI_Request* slot, MPI_Status* status) {
+  int rc = MPI_SUCCESS;
+  if (r->state == RecordState::started) rc = PMPI_Wait(slot, status);  // at once
+  else empty_status(status, r->rc);
+  const int failed = retire(r, slot);
+  if (failed != MPI_SUCCESS) {
+    if (!ignored(status)) status->MPI_ERROR = failed;
+    return failed;
+  }
+  return rc;
+}
+
 
 // After the MPI library completed the carrier of r in `slot`: the handle settled, and the
 // operation's error put where the application looks for it. Returns the error, or MPI_SUCCESS.
@@ -67,37 +109,48 @@ void wait_until(Ready ready) {
   }
 }
 
-bool settled(Record* r) {
-  EngineLock lock;
-  return settle(r);
-}
 
 }  // namespace
 
+// One request of ours, under one hold of the engine's lock: steps for its queue, and once its
+// operation is over, its completion for the application.
+enum class One { not_ours, not_yet, completed };
+One complete_one(MPI_Request* request, MPI_Status* status, int* rc) {
+  EngineLock lock;
+  Record* r = find_record(*request);
+  if (!r || r->state == RecordState::inactive) return One::not_ours;
+  if (!step_record(r)) return One::not_yet;
+  *rc = complete_finished(r, request, status);
+  return One::completed;
+}
+
 int wait(MPI_Request* request, MPI_Status* status) {
-  const Ours ours(1, request);
-  if (!ours.any()) return PMPI_Wait(request, status);
-  Record* r = ours.at(0);
-  wait_until([&] { return settled(r); });
-  const int rc = PMPI_Wait(request, status);  // a started carrier: at once
-  const int failed = after_completion(r, request, status);
-  return failed != MPI_SUCCESS ? failed : rc;
+  if (handles_out() == 0) return PMPI_Wait(request, status);
+  int rc = MPI_SUCCESS;
+  for (unsigned polls = 0;; progress_backoff(polls)) {
+    const One got = complete_one(request, status, &rc);
+    if (got == One::not_ours) return PMPI_Wait(request, status);
+    if (got == One::completed) return rc;
+    progress_operations();
+  }
 }
 
 int test(MPI_Request* request, int* flag, MPI_Status* status) {
-  progress_operations();
-  const Ours ours(1, request);
-  if (!ours.any()) return PMPI_Test(request, flag, status);
-  Record* r = ours.at(0);
-  if (!settled(r)) {
-    *flag = 0;
-    nudge_mpi_progress();  // the application may loop on this alone: keep the MPI library moving
-    return MPI_SUCCESS;
+  if (handles_out() == 0) {
+    progress_operations();
+    return PMPI_Test(request, flag, status);
   }
-  const int rc = PMPI_Test(request, flag, status);
-  if (!*flag) return rc;
-  const int failed = after_completion(r, request, status);
-  return failed != MPI_SUCCESS ? failed : rc;
+  int rc = MPI_SUCCESS;
+  const One got = complete_one(request, status, &rc);
+  if (got == One::completed) {
+    *flag = 1;
+    return rc;
+  }
+  progress_operations();
+  if (got == One::not_ours) return PMPI_Test(request, flag, status);
+  *flag = 0;
+  nudge_mpi_progress();  // the application may loop on this alone: keep the MPI library moving
+  return MPI_SUCCESS;
 }
 
 int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
@@ -105,7 +158,7 @@ int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   if (!ours.any()) return PMPI_Waitall(count, requests, statuses);
   wait_until([&] {
     EngineLock lock;
-    return ours.all_started();
+    return ours.all_finished(true);
   });
   const int rc = PMPI_Waitall(count, requests, statuses);
   std::vector<int> errors(static_cast<std::size_t>(count), MPI_SUCCESS);
@@ -127,7 +180,7 @@ int testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[])
   bool started;
   {
     EngineLock lock;
-    started = ours.all_started();
+    started = ours.all_finished(true);
   }
   if (!started) {  // Testall completes all or nothing
     *flag = 0;
@@ -150,20 +203,18 @@ int testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[])
 
 namespace {
 
-// The any and some calls never show the MPI library a carrier of ours: MPICH 4.0 counts a
-// started send to MPI_PROC_NULL as inactive there (Open MPI as complete). A finished one of
-// ours is completed by itself with PMPI_Wait, which both treat alike; the MPI library tests
-// the application's own requests, ours left out.
+// The any and some calls never show the MPI library a carrier of ours (MPICH 4.0 would count a
+// started send to MPI_PROC_NULL as inactive there, Open MPI as complete): a finished one of ours
+// is completed by itself, and the MPI library tests the application's own requests.
 
-// Completes the first of ours whose carrier is started: true, with its index, or false.
+// Completes the first of ours that is finished: true, with its index, or false.
 bool complete_one_of_ours(const Ours& ours, int count, MPI_Request requests[], int* index, MPI_Status* status,
                           int* rc) {
+  EngineLock lock;
   for (int i = 0; i < count; ++i) {
     Record* r = ours.at(i);
-    if (!r || r->state != RecordState::started) continue;
-    *rc = PMPI_Wait(&requests[i], status);  // at once: the carrier is complete
-    const int failed = after_completion(r, &requests[i], status);
-    if (failed != MPI_SUCCESS) *rc = failed;
+    if (!r || (r->state != RecordState::done && r->state != RecordState::started)) continue;
+    *rc = complete_finished(r, &requests[i], status);
     *index = i;
     return true;
   }
@@ -184,7 +235,7 @@ bool try_any(const Ours& ours, int count, MPI_Request requests[], int* index, MP
   bool running = false;
   {
     EngineLock lock;
-    running = !ours.all_started();
+    running = !ours.all_finished(false);
   }
   if (complete_one_of_ours(ours, count, requests, index, status, rc)) return true;
   std::vector<MPI_Request> copy = without_ours(ours, count, requests);
@@ -200,21 +251,20 @@ bool try_any(const Ours& ours, int count, MPI_Request requests[], int* index, MP
 // One try of Testsome. True when it is over.
 bool try_some(const Ours& ours, int count, MPI_Request requests[], int* outcount, int indices[],
               MPI_Status statuses[], int* rc) {
-  bool running = false;
-  {
-    EngineLock lock;
-    running = !ours.all_started();
-  }
   const bool ignore = statuses == MPI_STATUSES_IGNORE;
   int n = 0, failed = 0;
+  bool running = false;
   *rc = MPI_SUCCESS;
-  for (int i = 0; i < count; ++i) {
-    Record* r = ours.at(i);
-    if (!r || r->state != RecordState::started) continue;
-    MPI_Status* status = ignore ? MPI_STATUS_IGNORE : &statuses[n];
-    PMPI_Wait(&requests[i], status);
-    if (after_completion(r, &requests[i], status) != MPI_SUCCESS) ++failed;
-    indices[n++] = i;
+  {
+    EngineLock lock;
+    running = !ours.all_finished(false);
+    for (int i = 0; i < count; ++i) {
+      Record* r = ours.at(i);
+      if (!r || (r->state != RecordState::done && r->state != RecordState::started)) continue;
+      MPI_Status* status = ignore ? MPI_STATUS_IGNORE : &statuses[n];
+      if (complete_finished(r, &requests[i], status) != MPI_SUCCESS) ++failed;
+      indices[n++] = i;
+    }
   }
   std::vector<MPI_Request> copy = without_ours(ours, count, requests);
   int theirs = 0;
@@ -280,10 +330,17 @@ int testsome(int incount, MPI_Request requests[], int* outcount, int indices[], 
 
 int request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   progress_operations();
-  const Ours ours(1, &request);
-  if (!ours.any() || settled(ours.at(0))) return PMPI_Request_get_status(request, flag, status);
-  *flag = 0;
-  nudge_mpi_progress();
+  bool ours = false;
+  if (handles_out() != 0) {
+    EngineLock lock;
+    if (Record* r = find_record(request); r && r->state != RecordState::inactive) {
+      ours = true;
+      *flag = settle(r) ? 1 : 0;
+      if (*flag) empty_status(status, r->rc);  // looked at, not completed
+    }
+  }
+  if (!ours) return PMPI_Request_get_status(request, flag, status);
+  if (!*flag) nudge_mpi_progress();
   return MPI_SUCCESS;
 }
 

@@ -1,12 +1,14 @@
 #include "progress.hpp"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
 #include "comm_context.hpp"
 #include "config.hpp"
+#include "handle_table.hpp"
 #include "progress_helper.hpp"
 #include "runtime.hpp"
 #include "request_table.hpp"
@@ -17,12 +19,16 @@ namespace mcorecoll {
 namespace {
 
 std::mutex g_mutex;
-thread_local bool t_inside = false;  // this thread holds g_mutex
+// The thread that holds g_mutex (a pthread_self() read is cheaper than thread-local storage in
+// a shared library, which costs a __tls_get_addr call on every access).
+std::atomic<pthread_t> g_owner{};
+bool held_here() { return pthread_equal(g_owner.load(std::memory_order_relaxed), pthread_self()); }
 
 // Under g_mutex.
-std::unordered_map<MPI_Request, Record*> g_table;  // the handles the application holds
+HandleTable<MPI_Request, Record> g_table(MPI_REQUEST_NULL);  // the handles the application holds
+std::vector<Record*> g_spare_records;              // records to use again (no malloc per call)
 std::vector<MPI_Request> g_carriers;               // inactive carriers, for the next operation
-std::vector<Record*> g_unsettled;                  // stepped or done, not started nor gone
+std::vector<Record*> g_unsettled;                  // stepped: finish() left
 std::vector<CommContext*> g_busy;                  // contexts whose queue is not empty
 
 std::atomic<int> g_queued{0};     // records queued, over every communicator
@@ -53,13 +59,35 @@ void forget(Record* r) {
   if (g_table.erase(r->carrier)) g_handles.fetch_sub(1, std::memory_order_release);
 }
 
+Record* new_record() {
+  if (g_spare_records.empty()) return new Record;
+  Record* r = g_spare_records.back();
+  g_spare_records.pop_back();
+  return r;
+}
+
+// A record done with: its operation goes, the record waits for the next call.
+void recycle(Record* r) {
+  r->op.reset();
+  r->ctx = nullptr;
+  r->carrier = MPI_REQUEST_NULL;
+  r->persistent = r->freed = false;
+  r->state = RecordState::inactive;
+  r->rc = MPI_SUCCESS;
+  r->next = nullptr;
+  r->stalled = 0;
+  r->counted = StartCount{};
+  if (g_spare_records.size() < 64) g_spare_records.push_back(r);
+  else delete r;
+}
+
 // The record and its carrier go. A started carrier is completed first (it is complete: the
 // wait returns at once), so that the pool holds inactive ones only.
 void destroy(Record* r) {
   if (r->state == RecordState::started) PMPI_Wait(&r->carrier, MPI_STATUS_IGNORE);
   give_back_carrier(r->carrier);
   CommContext* ctx = r->persistent ? r->ctx : nullptr;
-  delete r;
+  recycle(r);
   // The last persistent request of a communicator the application has freed: its context goes.
   if (ctx && --ctx->persistent_requests == 0 && ctx->released) delete_released_context(ctx);
 }
@@ -152,21 +180,23 @@ void drop_unsettled(Record* r) {
 
 }  // namespace
 
-EngineLock::EngineLock() : lock_(g_mutex) { t_inside = true; }
+EngineLock::EngineLock() : lock_(g_mutex) { g_owner.store(pthread_self(), std::memory_order_relaxed); }
 EngineLock::EngineLock(std::try_to_lock_t) : lock_(g_mutex, std::try_to_lock) {
-  if (lock_.owns_lock()) t_inside = true;
+  if (lock_.owns_lock()) g_owner.store(pthread_self(), std::memory_order_relaxed);
 }
 EngineLock::~EngineLock() {
-  if (lock_.owns_lock()) t_inside = false;
+  if (lock_.owns_lock()) g_owner.store(pthread_t{}, std::memory_order_relaxed);
 }
 
-bool inside_engine() { return t_inside; }
+bool inside_engine() { return held_here(); }
 
 int handles_out() { return g_handles.load(std::memory_order_acquire); }
 
-Record* find_record(MPI_Request handle) {
-  const auto it = g_table.find(handle);
-  return it == g_table.end() ? nullptr : it->second;
+Record* find_record(MPI_Request handle) { return g_table.find(handle); }
+
+bool step_record(Record* r) {
+  if (r->state == RecordState::queued && advance(*r->ctx, true)) settle_all();
+  return settle(r);
 }
 
 bool settle(Record* r) {
@@ -175,16 +205,19 @@ bool settle(Record* r) {
     if (r->rc == MPI_SUCCESS) r->rc = r->op->rc;
     r->state = RecordState::done;
     --r->ctx->unsettled;
+    drop_unsettled(r);
+    if (r->freed) {  // the application let go of the handle: nothing waits for it
+      destroy(r);
+      return false;
+    }
   }
-  if (r->state != RecordState::done) return r->state == RecordState::started;
-  drop_unsettled(r);
-  if (r->freed) {  // the application let go of the handle: nothing waits for it
-    destroy(r);
-    return false;
-  }
+  return r->state == RecordState::done || r->state == RecordState::started;
+}
+
+void start_carrier(Record* r) {
+  if (r->state != RecordState::done) return;
   PMPI_Start(&r->carrier);  // completes at once: a send to MPI_PROC_NULL
   r->state = RecordState::started;
-  return true;
 }
 
 int retire(Record* r, MPI_Request* slot) {
@@ -195,9 +228,8 @@ int retire(Record* r, MPI_Request* slot) {
   }
   forget(r);
   *slot = MPI_REQUEST_NULL;
-  r->state = RecordState::inactive;  // the MPI library completed the carrier
-  give_back_carrier(r->carrier);
-  delete r;
+  give_back_carrier(r->carrier);  // completed by the MPI library, or never started: inactive
+  recycle(r);
   return rc;
 }
 
@@ -210,9 +242,6 @@ int free_record(Record* r, MPI_Request* slot) {
       r->freed = true;  // its peers still need it: it goes when its steps and finish are over
       return MPI_SUCCESS;
     case RecordState::done:
-      drop_unsettled(r);
-      destroy(r);
-      return MPI_SUCCESS;
     case RecordState::started:
     case RecordState::inactive:
       destroy(r);
@@ -244,15 +273,15 @@ int post_operation(std::unique_ptr<Operation> op, const Config& config, MPI_Requ
   op->begin();
   start_progress_sources(config, op->context());
   EngineLock lock;
-  auto* r = new Record;
+  Record* r = new_record();
   r->ctx = &op->context();
   r->op = std::move(op);
   r->carrier = take_carrier();
   if (r->carrier == MPI_REQUEST_NULL) {
-    delete r;
+    recycle(r);
     return MPI_ERR_INTERN;
   }
-  g_table[r->carrier] = r;
+  g_table.insert(r->carrier, r);
   g_handles.fetch_add(1, std::memory_order_release);
   *request = r->carrier;
   const bool first = r->ctx->queue_head == nullptr;
@@ -266,25 +295,25 @@ int make_persistent_request(std::unique_ptr<Operation> op, const Config& config,
                             const StartCount& counted) {
   start_progress_sources(config, op->context());
   EngineLock lock;
-  auto* r = new Record;
+  Record* r = new_record();
   r->ctx = &op->context();
   r->op = std::move(op);
   r->persistent = true;
   r->counted = counted;
   r->carrier = take_carrier();
   if (r->carrier == MPI_REQUEST_NULL) {
-    delete r;
+    recycle(r);
     return MPI_ERR_INTERN;
   }
   ++r->ctx->persistent_requests;
-  g_table[r->carrier] = r;
+  g_table.insert(r->carrier, r);
   g_handles.fetch_add(1, std::memory_order_release);
   *request = r->carrier;
   return MPI_SUCCESS;
 }
 
 void forget_context(CommContext& ctx) {
-  if (t_inside) {  // a context deleted by the engine itself (its last persistent request went)
+  if (held_here()) {  // a context deleted by the engine itself (its last persistent request went)
     leave_busy(ctx);
     return;
   }
@@ -301,7 +330,7 @@ bool operations_pending_on(const CommContext& ctx) {
 }
 
 bool progress_operations(bool may_call_mpi, bool settle) {
-  if (t_inside) return false;
+  if (held_here()) return false;
   settle = settle && may_call_mpi;
   if (!operations_pending() && (!settle || g_unsettled_n.load(std::memory_order_acquire) == 0)) return false;
   EngineLock lock(std::try_to_lock);
@@ -328,14 +357,15 @@ void complete_all_operations() {
   stop_progress_sources();
   EngineLock lock;
   // Requests the application still holds (persistent ones not freed) and the pool's carriers.
-  for (auto& [handle, r] : g_table) {
+  g_table.for_each([](MPI_Request, Record* r) {
     MPI_Request c = r->carrier;
     if (r->state == RecordState::started) PMPI_Wait(&c, MPI_STATUS_IGNORE);
     PMPI_Request_free(&c);
-    r->carrier = MPI_REQUEST_NULL;
     delete r;
-  }
+  });
   g_table.clear();
+  for (Record* r : g_spare_records) delete r;
+  g_spare_records.clear();
   g_handles.store(0, std::memory_order_release);
   for (MPI_Request c : g_carriers) PMPI_Request_free(&c);
   g_carriers.clear();

@@ -108,7 +108,9 @@ bool thread_multiple() {
 }  // namespace
 
 void start_progress_sources(const Config& config, const CommContext& ctx) {
-  if (ctx.oversubscribed) g_spin.store(0, std::memory_order_relaxed);
+  if (ctx.oversubscribed && g_spin.load(std::memory_order_relaxed) != 0) g_spin.store(0, std::memory_order_relaxed);
+  static std::atomic<bool> started{false};  // the fast path of every later call: one load
+  if (started.load(std::memory_order_acquire)) return;
   std::call_once(g_once, [&] {
     if (!ctx.oversubscribed) g_spin.store(static_cast<unsigned>(config.spin_polls), std::memory_order_relaxed);
     g_multiple = thread_multiple();
@@ -119,6 +121,7 @@ void start_progress_sources(const Config& config, const CommContext& ctx) {
     if (Registration reg = find_registration("opal_progress_register"))
       if (reg(progress_hook) == 0) g_hooked = progress_hook;
     g_helper = std::thread(helper_main);
+    started.store(true, std::memory_order_release);
   });
 }
 

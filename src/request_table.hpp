@@ -3,13 +3,14 @@
 //
 // Every request of an operation of mcorecoll is a carrier: an inactive persistent send to
 // MPI_PROC_NULL of the MPI library's own (8-20 ns to start and complete, against 45-60 ns for a
-// generalized request, measured on the development VM). While the operation runs, the
-// completion calls keep the carrier away from the MPI library (a wait steps the operation, a
-// test says "not yet"); once the operation is over, the engine starts the carrier, which
-// completes at once, and from then on the MPI library's completion calls complete it like any
-// request, statuses, error codes and every language binding included. Afterwards the
-// application's handle is set to MPI_REQUEST_NULL (non-blocking) or left inactive (persistent),
-// and a non-blocking operation's carrier goes back to a pool.
+// generalized request, measured on the development VM). The completion calls recognise it.
+// While the operation runs they keep it away from the MPI library (a wait steps the
+// operation, a test says "not yet"). Once the operation is over, a call for ours alone (wait,
+// test, the any and some calls) completes it itself, with an empty status; a call that must
+// show it to the MPI library among the application's own requests (waitall, testall) starts
+// the carrier, which completes at once, and the MPI library completes it like any request.
+// Afterwards the application's handle is set to MPI_REQUEST_NULL (non-blocking) or left
+// inactive (persistent), and a non-blocking operation's carrier goes back to a pool.
 #pragma once
 
 #include <mpi.h>
@@ -29,8 +30,8 @@ enum class RecordState {
   inactive,  // persistent, not started (or completed)
   queued,    // in its communicator's queue, taking steps
   stepped,   // the other ranks need nothing more; finish() is left (it may call MPI)
-  done,      // finished; its carrier is not started yet (that is an MPI call)
-  started,   // its carrier is started: the MPI library's completion calls complete it
+  done,      // finished; its carrier is not started (a completion call of ours completes it)
+  started,   // finished and its carrier started, for a completion call of the MPI library
 };
 
 struct Record {
@@ -70,9 +71,13 @@ int handles_out();
 
 // Under the lock: the record of a handle of ours, or null.
 Record* find_record(MPI_Request handle);
-// Under the lock, in a thread that may call MPI: takes a record whose steps are over on to a
-// started carrier (finish(), then MPI_Start). True when the carrier is started.
+// Under the lock, in a thread that may call MPI: finishes a record whose steps are over. True
+// when it is finished (done or started).
 bool settle(Record* r);
+// Under the lock: a finished record's carrier started (MPI_Start), for the MPI library's calls.
+void start_carrier(Record* r);
+// The same, after steps for r's communicator's queue (a wait for one request).
+bool step_record(Record* r);
 // Under the lock, after the MPI library's completion call completed r's carrier in `slot`:
 // a non-blocking request's slot becomes MPI_REQUEST_NULL and its record goes; a persistent one
 // becomes inactive. Returns the operation's error code.

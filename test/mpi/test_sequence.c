@@ -230,14 +230,18 @@ static long draw_bytes(rng_t* r, int kind) {
  * the tester leaves them out when a call may go to PMPI, alike on every rank. MPICH 4.0.2: a
  * bcast above 16 KiB whose root and leaves differ in contiguity fails; an in-place alltoall of
  * a pair type above 8 KiB per block fails. Open MPI 4.1.4: an alltoall of 64 KiB blocks and more
- * between a pair type and its packed twin delivers wrong bytes. */
+ * between a pair type and its packed twin delivers wrong bytes; MPICH 4.0.2's MPI_Ialltoall
+ * too (below). */
 static int pair_type(int t) { return types[t].nfields > 1 && types[t].type != MPI_2INT && types[t].extent != types[t].size; }
 static void avoid_mpi_defects(call_t* c) {
   const int bcast = is_bcast(c->kind), alltoall = is_alltoall(c->kind);
   const int pairs = pair_type(c->type) || pair_type(types[c->type].twin);
 #if defined(MPICH_VERSION)
   if (bcast && c->recv_twin && types[c->type].twin != c->type && c->bytes > 8192) c->recv_twin = 0;
-  if (alltoall && c->in_place && pairs && c->bytes > 8192) c->in_place = 0;
+  if (alltoall && c->in_place && pairs && c->bytes > 4096) c->in_place = 0;
+  /* Found by this tester: MPICH 4.0.2's own MPI_Ialltoall between a pair type and its packed
+   * twin leaves bytes unwritten (8 KiB blocks of MPI_SHORT_INT, 128 KiB of MPI_DOUBLE_INT). */
+  if (alltoall && c->recv_twin && pairs && c->bytes > 1024) c->recv_twin = 0;
 #else
   if (alltoall && c->recv_twin && pairs && c->bytes >= 65536) c->recv_twin = 0;
 #endif
