@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "abi_guard.hpp"
-#include "completion.hpp"
-#include "dispatch.hpp"
+#include "entry/abi_guard.hpp"
+#include "entry/dispatch.hpp"
 #include "fortran_sentinels.hpp"
+#include "progress/completion.hpp"
 
 #define MCORECOLL_EXPORT __attribute__((visibility("default")))
 

@@ -4,9 +4,9 @@
 
 #include <type_traits>
 
-#include "abi_guard.hpp"
-#include "completion.hpp"
-#include "dispatch.hpp"
+#include "entry/abi_guard.hpp"
+#include "entry/dispatch.hpp"
+#include "progress/completion.hpp"
 #include "raw_abi.h"
 
 namespace {

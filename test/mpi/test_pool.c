@@ -1,4 +1,4 @@
-/* The node's buffer pool (src/node_pool.hpp): communicators lease their ring cells and staging
+/* The node's buffer pool (src/node/node_pool.hpp): communicators lease their ring cells and staging
  * areas from it, leases grow with the operations, and go back when communicators are freed.
  * What the pool holds is read from its memory file (allocated blocks of the memfd
  * "mcorecoll-pool" among this process's descriptors), which the MPI library's own shared

@@ -4,7 +4,7 @@
  * - with umask 0, every mcorecoll mapping is a file of this user, mode 0600, without a name
  *   (so nothing outlives the job);
  * - the segments are of the kind MCORECOLL_SEGMENT asks for: memfd unless it says posix.
- * The planted names follow src/node_shm.cpp (segment_name and job_id).
+ * The planted names follow src/node/node_shm.cpp (segment_name and job_id).
  * Usage: test_segment_privacy */
 #define _GNU_SOURCE
 #include <fcntl.h>

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <string>
 
-#include "config.hpp"
-#include "reader_schedule.hpp"
+#include "bcast/reader_schedule.hpp"
+#include "decisions/config.hpp"
 
 using mcorecoll::load_config;
 using mcorecoll::parse_size;

@@ -6,7 +6,7 @@
 #include <map>
 #include <random>
 
-#include "handle_table.hpp"
+#include "progress/handle_table.hpp"
 
 using mcorecoll::HandleTable;
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "hierarchy.hpp"
-#include "placement.hpp"
+#include "topology/hierarchy.hpp"
+#include "topology/placement.hpp"
 
 using namespace mcorecoll;
 

@@ -9,8 +9,8 @@
 #include <random>
 #include <vector>
 
-#include "lease_protocol.hpp"
-#include "shm_layout.hpp"
+#include "node/lease_protocol.hpp"
+#include "node/shm_layout.hpp"
 
 using namespace mcorecoll;
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "node_key.hpp"
-#include "node_map.hpp"
+#include "topology/node_key.hpp"
+#include "topology/node_map.hpp"
 
 using namespace mcorecoll;
 

@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "reader_schedule.hpp"
+#include "bcast/reader_schedule.hpp"
 
 using namespace mcorecoll;
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "route.hpp"
+#include "decisions/route.hpp"
 
 using namespace mcorecoll;
 using Env = std::vector<std::pair<std::string, std::string>>;

@@ -1,0 +1,34 @@
+#include "decisions/collective.hpp"
+
+#include <cctype>
+
+namespace mcorecoll {
+
+const char* collective_name(Collective c) {
+  switch (c) {
+    case Collective::barrier: return "barrier";
+    case Collective::bcast: return "bcast";
+    case Collective::alltoall: return "alltoall";
+  }
+  return "?";
+}
+
+std::string setting_name(Collective c) {
+  std::string name = collective_name(c);
+  for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return name;
+}
+
+const std::vector<std::string>& algorithm_names(Collective c) {
+  static const std::vector<std::string> barrier = {"shm"};
+  static const std::vector<std::string> bcast = {"shm", "cma"};
+  static const std::vector<std::string> alltoall = {"shm", "cma"};
+  switch (c) {
+    case Collective::barrier: return barrier;
+    case Collective::bcast: return bcast;
+    case Collective::alltoall: return alltoall;
+  }
+  return barrier;
+}
+
+}  // namespace mcorecoll

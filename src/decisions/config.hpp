@@ -1,0 +1,127 @@
+// Run-time settings: MCORECOLL_* environment variables and the tuning file named by
+// MCORECOLL_CONFIG. Parsing is pure (no MPI), so it is unit-tested directly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "decisions/collective.hpp"
+#include "decisions/decision_table.hpp"
+
+namespace mcorecoll {
+
+// Where shared segments come from: a memfd, falling back to POSIX shared memory (auto), or
+// only one of them.
+enum class SegmentKind { automatic, memfd, posix };
+
+// How the progress helper works (progress_helper.hpp): woken by peers that wait for this rank
+// (auto), or stepping as long as operations are pending (thread).
+enum class ProgressMode { automatic, thread };
+
+struct Config {
+  bool disable = false;  // MCORECOLL_DISABLE: every call goes to PMPI
+  int verbose = 0;       // MCORECOLL_VERBOSE: 0 quiet, 1 say why PMPI was used, 2 also setup details
+  bool stats = false;    // MCORECOLL_STATS: per-path counters printed at finalize
+  // Per collective: "auto", "pmpi" or one of algorithm_names(c).
+  std::array<std::string, kCollectiveCount> mode = {"auto", "auto", "auto"};
+  // The same, as the router reads it on every call: -1 auto, 0 pmpi, k + 1 algorithm k.
+  std::array<int, kCollectiveCount> forced_path = {-1, -1, -1};
+  // Auto mode's decision table per collective (decision_table.hpp): rows by ranks per node,
+  // the defaults replaced or joined by MCORECOLL_<X>_PATHS_NP<N>[_OVERSUBSCRIBED] rows.
+  std::array<std::vector<TableRow>, kCollectiveCount> tables;
+  // Per collective: set when MCORECOLL_<X>_MAX_BYTES or _CMA_MIN_BYTES was given (environment
+  // or tuning file, the settings before the table): then these bounds decide for every node
+  // size, as they did before, instead of the table.
+  std::array<bool, kCollectiveCount> bounds_set = {false, false, false};
+  // Per collective, with bounds_set: largest message (bytes of the type signature) the
+  // shared-memory paths take in auto mode; larger calls go to PMPI.
+  std::array<std::uint64_t, kCollectiveCount> max_bytes = {0, 0, 0};
+
+  // Barrier shape: fan-in of the gather tree inside each group (0 = flat: all members report
+  // straight to their leader).
+  int barrier_radix = 0;
+  // Communicators on one node of at most this many ranks use the all-poll barrier instead.
+  int barrier_all_poll_max = 0;
+  // Polls of a flag before a waiting rank starts yielding the CPU (ignored, as if 0, when the
+  // ranks of a node outnumber its CPUs).
+  int spin_polls = 0;
+
+  // Bcast, with bounds_set: messages from this size on take the single copy (when the node
+  // allows it).
+  std::uint64_t bcast_cma_min_bytes = 0;
+  // Bcast across nodes: segment size of the pipeline between the node phases and the leaders'
+  // PMPI_Bcast (0: the whole message at once).
+  std::uint64_t bcast_segment_bytes = 0;
+  // Bcast inside a node: messages up to this size cross each socket boundary once, through a
+  // relay slot of the socket's leader (0: every reader reads the source's cell).
+  std::uint64_t bcast_relay_max_bytes = 0;
+  // Bcast readers move in groups of at most this many (0: no cap; kReadersByHierarchyGroup:
+  // one group per socket), and the groups start on different parts (reader_schedule.hpp).
+  int bcast_readers = 0;
+  // Alltoall inside one node, with bounds_set: blocks from this size on take the single copy
+  // (when the node allows it).
+  std::uint64_t alltoall_cma_min_bytes = 0;
+  // Alltoall: at most this many ranks copy from one rank's staging area (or, single copy, its
+  // memory) at once (0: no cap).
+  int alltoall_readers = 0;
+  // Alltoall across nodes: largest block that takes the leaders' exchange in auto mode.
+  std::uint64_t alltoall_nodes_max_bytes = 0;
+  // Alltoall: each rank's staging area; a round moves a tile of every block, area / ranks bytes.
+  std::uint64_t alltoall_stage_bytes = 0;
+  SegmentKind segment = SegmentKind::automatic;
+  ProgressMode progress = ProgressMode::automatic;  // MCORECOLL_PROGRESS
+  // The node's pool of ring cells and staging areas (node_pool.hpp): its size at most.
+  std::uint64_t pool_max_bytes = 0;
+  // The shared ring that copy-in/copy-out stages through: cells and bytes per cell.
+  int ring_cells = 0;
+  std::uint64_t ring_cell_bytes = 0;
+
+  // Test knobs (documented as such): a synthetic hwloc topology, the PU each node-local rank
+  // is pretended to be bound to, and a split of each real node into pretend nodes.
+  std::string test_topology;
+  std::vector<int> test_binding;
+  int test_node_size = 0;
+
+  std::string config_file;  // MCORECOLL_CONFIG, for reporting
+
+  // Hash of every setting that changes which path a call takes; compared across the ranks of
+  // each communicator, because ranks that route differently deadlock.
+  std::uint64_t fingerprint() const;
+  // One "name = value" line per setting, for mcorecoll-info.
+  std::string describe() const;
+};
+
+struct ConfigLoad {
+  Config config;
+  std::vector<std::string> errors;  // each names the setting, the value and what is accepted
+};
+
+// Builds the configuration from MCORECOLL_* variables (name, value pairs, as found in the
+// environment). If MCORECOLL_CONFIG is among them, the file it names is read first and the
+// variables override it.
+ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& env);
+
+// The MCORECOLL_* entries of this process's environment.
+std::vector<std::pair<std::string, std::string>> mcorecoll_environment();
+
+// "auto", "memfd" or "posix", as the setting spells it.
+const char* segment_kind_name(SegmentKind kind);
+
+// "4096", "64K", "1m", "2G" (binary multiples) -> bytes. False on anything else.
+bool parse_size(const std::string& text, std::uint64_t* bytes);
+
+// Every MCORECOLL_ variable the library and its tools read, with what it accepts: the
+// settings, the decision-table rows (one pattern per collective), MCORECOLL_CONFIG and
+// MCORECOLL_LIB. doc/settings.md is checked against it (test/unit/test_settings_page.cpp).
+struct SettingSpec {
+  std::string name;      // "MCORECOLL_RING_CELLS", "MCORECOLL_BCAST_PATHS_NP<N>[_OVERSUBSCRIBED]"
+  std::string accepted;  // as error messages say it
+};
+std::vector<SettingSpec> setting_specs();
+
+// Process-wide configuration, loaded on first use (not at library load).
+const ConfigLoad& process_config();
+
+}  // namespace mcorecoll

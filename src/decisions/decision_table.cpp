@@ -1,0 +1,162 @@
+#include "decisions/decision_table.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "decisions/config.hpp"
+
+namespace mcorecoll {
+namespace {
+
+std::string path_name(Collective c, int path) {
+  return path == 0 ? "pmpi" : algorithm_names(c)[static_cast<std::size_t>(path - 1)];
+}
+
+// 4096 -> "4K", 16777216 -> "16M"; other counts in bytes.
+std::string short_bytes(std::uint64_t bytes) {
+  const char* suffixes = "KMGT";
+  int shift = 0;
+  while (shift < 4 && bytes != 0 && bytes % 1024 == 0) bytes /= 1024, ++shift;
+  return std::to_string(bytes) + (shift ? std::string(1, suffixes[shift - 1]) : "");
+}
+
+TableRow row(Collective c, int ranks, bool oversubscribed, const char* bands, const char* source) {
+  TableRow r;
+  r.ranks = ranks;
+  r.oversubscribed = oversubscribed;
+  r.source = source;
+  std::string error;
+  if (!parse_bands(c, bands, &r.bands, &error)) std::abort();  // a typo in the table below
+  return r;
+}
+
+}  // namespace
+
+bool parse_bands(Collective c, const std::string& text, std::vector<Band>* bands, std::string* error) {
+  bands->clear();
+  std::istringstream in(text);
+  std::string item;
+  bool closed = false;
+  while (in >> item) {
+    if (closed) return *error = "nothing may follow the closing 'pmpi'", false;
+    const auto colon = item.find(':');
+    const std::string name = item.substr(0, colon);
+    int path = -1;
+    if (name == "pmpi") path = 0;
+    for (std::size_t k = 0; k < algorithm_names(c).size(); ++k)
+      if (algorithm_names(c)[k] == name) path = static_cast<int>(k) + 1;
+    if (path < 0) return *error = "unknown path '" + name + "'", false;
+    if (colon == std::string::npos) {
+      if (path != 0) return *error = "'" + name + "' needs a bound, as in " + name + ":4K", false;
+      closed = true;
+      continue;
+    }
+    std::uint64_t bound = 0;
+    if (!parse_size(item.substr(colon + 1), &bound))
+      return *error = "'" + item.substr(colon + 1) + "' is not a byte count", false;
+    if (!bands->empty() && bound <= bands->back().max_bytes)
+      return *error = "bounds must grow ('" + item + "')", false;
+    bands->push_back({bound, path});
+  }
+  if (bands->empty() && !closed) return *error = "no bands", false;
+  return true;
+}
+
+std::string format_bands(Collective c, const std::vector<Band>& bands) {
+  std::string out;
+  for (const Band& b : bands) out += path_name(c, b.path) + ":" + short_bytes(b.max_bytes) + " ";
+  return out + "pmpi";
+}
+
+int band_path(const std::vector<Band>& bands, std::uint64_t bytes) {
+  for (const Band& b : bands)
+    if (bytes <= b.max_bytes) return b.path;
+  return 0;
+}
+
+const TableRow* nearest_row(const std::vector<TableRow>& rows, int ranks, bool oversubscribed) {
+  bool any_alike = false;
+  for (const TableRow& r : rows) any_alike = any_alike || r.oversubscribed == oversubscribed;
+  const TableRow* best = nullptr;
+  double best_distance = 0;
+  for (const TableRow& r : rows) {
+    if (any_alike && r.oversubscribed != oversubscribed) continue;
+    const double distance = std::fabs(std::log2(static_cast<double>(r.ranks)) -
+                                      std::log2(static_cast<double>(ranks < 1 ? 1 : ranks)));
+    if (!best || distance < best_distance - 1e-9 ||
+        (distance < best_distance + 1e-9 && r.ranks < best->ranks)) {
+      best = &r;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+// Measured with mcorecoll_bench (every path forced against PMPI_X in the same run; medians of
+// paired rounds), Open MPI 4.1.4 (coll/tuned) and MPICH 4.0.2, on two machines:
+//   VM: the 2-vCPU development VM (AMD EPYC, 1 package, 1 NUMA node), np 2 bound, np 4
+//       oversubscribed, 2026-11-21/22 (bench/results/*.csv);
+//   node16: a 16-core Intel Xeon node (1 socket, 1 NUMA node, 300 MiB L3), np 8 and 16 bound,
+//       2026-11-22 (../shared/measurements/np16-2026-11-22.md; measured there, not by us).
+// Bounds are the largest measured sizes where the path won.
+std::vector<TableRow> default_rows(Collective c) {
+  std::vector<TableRow> rows;
+#if defined(MCORECOLL_FOR_MPICH)
+  if (c == Collective::bcast) {
+    rows.push_back(row(c, 2, false, "shm:4K pmpi", "VM np 2: the ring 0.15-0.67x up to 4 KiB, 1.5-2x at 16 KiB [bench/results: mpich-np2-bcast-1.csv mpich-np2-bcast-2.csv]"));
+    rows.push_back(row(c, 4, true, "shm:4K pmpi", "VM np 4 oversubscribed: the ring 0.03-0.12x up to 4 KiB; larger not measured [bench/results: mpich-np4-bcast-small.csv mpich-np4-bcast.csv]"));
+    rows.push_back(row(c, 16, false, "shm:16M pmpi", "node16 np 16: the ring 0.10-0.24x up to 4 KiB, 0.22-0.93x from 16 KiB to 16 MiB [bench/results: node16/measured-2026-11-22.csv]"));
+  } else if (c == Collective::alltoall) {
+    rows.push_back(row(c, 2, false, "shm:8K cma:1M pmpi", "VM np 2: staging 0.27-0.34x up to 8 KiB, single copy 0.47-0.95x from 16 KiB to 1 MiB [bench/results: mpich-np2-alltoall-forced-shm.csv mpich-np2-alltoall-forced-cma.csv]"));
+    rows.push_back(row(c, 4, true, "shm:8K cma:1M pmpi", "VM np 4 oversubscribed: 0.02-0.09x up to 1 MiB [bench/results: mpich-np4-alltoall.csv]"));
+    rows.push_back(row(c, 16, false, "shm:4K cma:4M pmpi", "node16 np 16: staging 0.17-0.93x up to 4 KiB, single copy 0.67-0.98x from 16 KiB to 4 MiB [bench/results: node16/measured-2026-11-22.csv]"));
+  }
+#else
+  if (c == Collective::bcast) {
+    rows.push_back(row(c, 2, false, "shm:4K pmpi", "VM np 2: the ring 0.19-0.85x up to 4 KiB, 1.0-1.9x at 8-16 KiB in the VM's slow state [bench/results: openmpi-np2-bcast-3.csv openmpi-np2-bcast-states.txt]"));
+    rows.push_back(row(c, 4, true, "shm:1M pmpi", "VM np 4 oversubscribed: the ring 0.08-0.73x up to 1 MiB [bench/results: openmpi-np4-bcast-1.csv]"));
+    rows.push_back(row(c, 8, false, "shm:4K pmpi", "node16 np 8: the ring 0.21-0.44x up to 4 KiB; larger sizes not measured with the ring [bench/results: node16/measured-2026-11-22.csv]"));
+    rows.push_back(row(c, 16, false, "shm:16M pmpi", "node16 np 16: the ring 0.17-0.35x up to 4 KiB, 0.26-0.78x from 16 KiB to 16 MiB [bench/results: node16/measured-2026-11-22.csv]"));
+  } else if (c == Collective::alltoall) {
+    rows.push_back(row(c, 2, false, "shm:8K cma:128K pmpi", "VM np 2: staging 0.43-0.91x up to 8 KiB, single copy 0.69-0.94x from 16 KiB to 128 KiB [bench/results: openmpi-np2-alltoall-forced-fine-shm.csv openmpi-np2-alltoall-forced-fine-cma.csv]"));
+    rows.push_back(row(c, 4, true, "shm:16K cma:1M pmpi", "VM np 4 oversubscribed: staging 0.28-0.58x up to 16 KiB, single copy 0.82-0.95x to 1 MiB [bench/results: openmpi-np4-alltoall-forced-shm.csv openmpi-np4-alltoall-forced-cma.csv]"));
+    rows.push_back(row(c, 8, false, "shm:8K cma:64K pmpi", "node16 np 8: staging 0.49-0.79x up to 4 KiB, single copy 0.55-0.69x at 16-64 KiB; larger not measured [bench/results: node16/measured-2026-11-22.csv]"));
+    rows.push_back(row(c, 16, false, "shm:4K cma:4M pmpi", "node16 np 16: staging 0.41-0.68x up to 4 KiB, single copy 0.53-0.73x from 16 KiB to 4 MiB [bench/results: node16/measured-2026-11-22.csv]"));
+  }
+#endif
+  return rows;
+}
+
+namespace {
+
+// "BCAST_PATHS_NP", "ALLTOALL_PATHS_NP".
+std::string row_setting_prefix(Collective c) { return setting_name(c) + "_PATHS_NP"; }
+
+constexpr const char* kOversubscribedSuffix = "_OVERSUBSCRIBED";
+
+}  // namespace
+
+std::string row_setting_name(Collective c, int ranks, bool oversubscribed) {
+  return row_setting_prefix(c) + std::to_string(ranks) + (oversubscribed ? kOversubscribedSuffix : "");
+}
+
+bool parse_row_setting_name(const std::string& name, Collective* c, int* ranks, bool* oversubscribed) {
+  for (Collective coll : {Collective::bcast, Collective::alltoall}) {
+    const std::string prefix = row_setting_prefix(coll);
+    if (name.rfind(prefix, 0) != 0) continue;
+    std::string rest = name.substr(prefix.size());
+    const std::string suffix = kOversubscribedSuffix;
+    *oversubscribed = rest.size() > suffix.size() &&
+                      rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (*oversubscribed) rest.erase(rest.size() - suffix.size());
+    if (rest.empty() || rest.size() > 6 || rest.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    *ranks = std::atoi(rest.c_str());
+    *c = coll;
+    return *ranks >= 1;
+  }
+  return false;
+}
+
+}  // namespace mcorecoll

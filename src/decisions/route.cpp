@@ -1,0 +1,145 @@
+#include "decisions/route.hpp"
+
+#include <sstream>
+
+namespace mcorecoll {
+namespace {
+
+// Reasons are static strings: routing runs on every call and must not allocate.
+constexpr const char* kForcedPmpi[kCollectiveCount] = {
+    "MCORECOLL_BARRIER=pmpi", "MCORECOLL_BCAST=pmpi", "MCORECOLL_ALLTOALL=pmpi"};
+constexpr const char* kNoAlgorithm[kCollectiveCount] = {
+    "no shared-memory barrier in this version of mcorecoll",
+    "no shared-memory bcast in this version of mcorecoll",
+    "no shared-memory alltoall in this version of mcorecoll"};
+constexpr const char* kAboveMax[kCollectiveCount] = {
+    "", "bcast message above MCORECOLL_BCAST_MAX_BYTES",
+    "alltoall block above MCORECOLL_ALLTOALL_MAX_BYTES"};
+constexpr const char* kTablePmpi[kCollectiveCount] = {
+    "", "the decision table gives this bcast size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this alltoall block size to PMPI (mcorecoll-info shows the bands)"};
+
+}  // namespace
+
+Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes,
+                   const TableRow* row) {
+  const int i = static_cast<int>(c);
+  if (config.disable) return {0, "MCORECOLL_DISABLE is set"};
+  const int forced = config.forced_path[i];
+  if (forced == 0) return {0, kForcedPmpi[i]};
+  if (forced > 0) return {forced, ""};
+  if (algorithm_names(c).empty()) return {0, kNoAlgorithm[i]};
+  if (c == Collective::barrier) return {1, ""};
+  if (c == Collective::alltoall && spans_nodes && bytes > config.alltoall_nodes_max_bytes)
+    return {0, "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES"};
+  if (row && !config.bounds_set[i]) {
+    int path = band_path(row->bands, bytes);
+    // Across nodes the leaders exchange staged tiles: no single copy.
+    if (c == Collective::alltoall && spans_nodes && path == kAlltoallCma) path = kAlltoallShm;
+    return {path, path == 0 ? kTablePmpi[i] : ""};
+  }
+  if (bytes > config.max_bytes[i]) return {0, kAboveMax[i]};
+  if (c == Collective::bcast && bytes >= config.bcast_cma_min_bytes) return {kBcastCma, ""};
+  if (c == Collective::alltoall && !spans_nodes && bytes >= config.alltoall_cma_min_bytes)
+    return {kAlltoallCma, ""};
+  return {1, ""};
+}
+
+std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_nodes, const TableRow* row) {
+  const int i = static_cast<int>(c);
+  std::vector<Band> bands;
+  if (row && !config.bounds_set[i]) {
+    bands = row->bands;
+    if (c == Collective::alltoall && spans_nodes) {
+      for (Band& b : bands)
+        if (b.path == kAlltoallCma) b.path = kAlltoallShm;
+    }
+  } else {
+    const std::uint64_t max = config.max_bytes[i];
+    const std::uint64_t cma_min = c == Collective::bcast ? config.bcast_cma_min_bytes
+                                  : spans_nodes          ? ~0ull
+                                                         : config.alltoall_cma_min_bytes;
+    if (cma_min > 0) bands.push_back({std::min(max, cma_min - 1), 1});
+    if (cma_min <= max) bands.push_back({max, c == Collective::bcast ? kBcastCma : kAlltoallCma});
+  }
+  if (c == Collective::alltoall && spans_nodes) {  // PMPI above the leaders' exchange's bound
+    std::vector<Band> capped;
+    for (Band b : bands) {
+      if (!capped.empty() && capped.back().max_bytes >= config.alltoall_nodes_max_bytes) break;
+      b.max_bytes = std::min(b.max_bytes, config.alltoall_nodes_max_bytes);
+      capped.push_back(b);
+    }
+    bands = capped;
+  }
+  return bands;
+}
+
+namespace {
+
+const char* algorithm_words(Collective c, int path) {
+  if (path == 0) return "pmpi";
+  if (c == Collective::barrier) return "shm";
+  if (c == Collective::bcast) return path == kBcastShm ? "shm (the ring)" : "cma (single copy)";
+  return path == kAlltoallShm ? "shm (staging)" : "cma (single copy)";
+}
+
+std::string size_words(std::uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) bytes /= 1024, ++u;
+  return std::to_string(bytes) + " " + units[u];
+}
+
+}  // namespace
+
+std::string explain_routes(const Config& config, const CommunicatorView& view) {
+  std::ostringstream out;
+  if (!view.pmpi_reason.empty()) {
+    out << "  every collective goes to PMPI: " << view.pmpi_reason << "\n";
+    return out.str();
+  }
+  const bool spans = view.node_count > 1;
+  for (Collective c : kAllCollectives) {
+    const int i = static_cast<int>(c);
+    out << "  " << collective_name(c) << ": ";
+    if (config.disable) {
+      out << "pmpi (MCORECOLL_DISABLE)\n";
+      continue;
+    }
+    if (config.forced_path[i] >= 0) {
+      out << "always " << algorithm_words(c, config.forced_path[i]) << " (MCORECOLL_" << setting_name(c)
+          << "=" << config.mode[i] << ")\n";
+      continue;
+    }
+    if (c == Collective::barrier) {
+      const bool all_poll = !spans && view.node_size <= config.barrier_all_poll_max;
+      out << "shm, " << (all_poll ? "all-poll" : "gather-and-release tree") << " ("
+          << (spans ? "across nodes" : std::to_string(view.node_size) + " ranks on one node") << "; all-poll on one node up to "
+          << config.barrier_all_poll_max << " ranks, MCORECOLL_BARRIER_ALL_POLL_MAX)\n";
+      continue;
+    }
+    const TableRow* row = view.table_rows[static_cast<std::size_t>(i)];
+    std::uint64_t from = 0;
+    for (const Band& b : auto_bands(c, config, spans, row)) {
+      out << size_words(from) << "-" << size_words(b.max_bytes) << " " << algorithm_words(c, b.path) << ", ";
+      from = b.max_bytes + 1;
+    }
+    out << (from ? "above: pmpi" : "pmpi at every size") << "\n    why: ";
+    if (!row || config.bounds_set[i]) {
+      out << "MCORECOLL_" << setting_name(c) << "_MAX_BYTES / _CMA_MIN_BYTES were given; they decide instead of the table";
+    } else {
+      out << "decision table row MCORECOLL_" << row_setting_name(c, row->ranks, row->oversubscribed);
+      if (row->ranks != view.max_node_size || row->oversubscribed != view.any_oversubscribed)
+        out << ", the nearest to this communicator's " << view.max_node_size << " ranks per node"
+            << (view.any_oversubscribed ? " (oversubscribed)" : "");
+      out << "; " << row->source;
+    }
+    if (c == Collective::alltoall && spans)
+      out << "; across nodes: the leaders' exchange up to MCORECOLL_ALLTOALL_NODES_MAX_BYTES ("
+          << size_words(config.alltoall_nodes_max_bytes) << ")";
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace mcorecoll

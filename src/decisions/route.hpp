@@ -1,0 +1,50 @@
+// Which path a call takes. Decided only from values the MPI standard makes equal on all ranks
+// of the communicator (the byte size of the type signature) and from settings checked equal on
+// all ranks, so every rank takes the same path. Pure; unit-tested.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "decisions/collective.hpp"
+#include "decisions/config.hpp"
+
+namespace mcorecoll {
+
+struct Route {
+  int path = 0;             // 0: pmpi; k + 1: algorithm_names(c)[k]
+  const char* reason = "";  // why pmpi was chosen (empty when an algorithm was); static
+};
+
+// Path numbers of the bcast and alltoall algorithms (see algorithm_names()).
+constexpr int kBcastShm = 1;
+constexpr int kBcastCma = 2;
+constexpr int kAlltoallShm = 1;
+constexpr int kAlltoallCma = 2;
+
+// `bytes`: the size of the message's type signature (bcast: the whole message; alltoall: one
+// block). Ignored for barrier. `spans_nodes`: the communicator has ranks on several nodes.
+// `row`: the communicator's row of the collective's decision table (decision_table.hpp); auto
+// mode follows it, unless the collective's size bounds were given (Config::bounds_set) or there
+// is no row, when those bounds decide.
+Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes = false,
+                   const TableRow* row = nullptr);
+
+// The size bands auto mode gives collective `c` on a communicator, as choose_route() decides
+// them (the last band's sizes and everything above go to PMPI when its path is not 0).
+std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_nodes, const TableRow* row);
+
+// What mcorecoll-info shows of a communicator: for every collective, the path of each size band
+// and why (a setting that forces it, the size bounds given, the table row it follows and where
+// that row comes from, or the reason every call goes to PMPI).
+struct CommunicatorView {
+  std::string pmpi_reason;  // non-empty: every call goes to PMPI
+  int node_count = 1, node_size = 1, max_node_size = 1;
+  bool any_oversubscribed = false;
+  std::array<const TableRow*, kCollectiveCount> table_rows = {nullptr, nullptr, nullptr};
+};
+std::string explain_routes(const Config& config, const CommunicatorView& view);
+
+}  // namespace mcorecoll

@@ -1,0 +1,47 @@
+#include "entry/abi_guard.hpp"
+
+#include <dlfcn.h>
+#include <mpi.h>
+
+#include <string>
+
+#include "common/log.hpp"
+
+namespace mcorecoll {
+namespace {
+
+#if defined(OPEN_MPI)
+constexpr const char* kBuiltFor = "Open MPI";
+constexpr const char* kMarker = "ompi_mpi_comm_world";  // defined by Open MPI's libmpi only
+#else
+constexpr const char* kBuiltFor = "MPICH";
+constexpr const char* kMarker = "MPII_Version_string";  // defined by MPICH's libmpi only
+#endif
+
+bool g_foreign = false;
+
+// The process's MPI is the first object in the global scope that defines PMPI_Bcast; it is
+// ours if that same object defines our MPI's marker. Cheap (no output, nothing allocated)
+// when the process is a launcher or a shell that never uses MPI.
+__attribute__((constructor)) void detect_foreign_mpi() {
+  void* pmpi = dlsym(RTLD_DEFAULT, "PMPI_Bcast");
+  Dl_info info;
+  if (!pmpi || !dladdr(pmpi, &info) || !info.dli_fname) return;
+  void* owner = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!owner) return;
+  g_foreign = dlsym(owner, kMarker) == nullptr;
+  dlclose(owner);
+  if (g_foreign)
+    say(std::string("warning: this libmcorecoll was built for ") + kBuiltFor +
+        ", but this process runs another MPI (" + info.dli_fname +
+        "); mcorecoll stays out of the way and every call goes straight to that MPI. Use the "
+        "mcorecoll built for it (meson option -Dmpi).");
+}
+
+}  // namespace
+
+bool foreign_mpi() { return g_foreign; }
+
+void* next_definition(const char* symbol) { return dlsym(RTLD_NEXT, symbol); }
+
+}  // namespace mcorecoll

@@ -1,0 +1,106 @@
+#include "entry/call_decision.hpp"
+
+#include <string>
+
+#include "common/log.hpp"
+#include "decisions/config.hpp"
+#include "decisions/route.hpp"
+#include "entry/runtime.hpp"
+#include "node/node_setup.hpp"
+#include "progress/operation.hpp"
+#include "progress/progress.hpp"
+#include "topology/comm_context.hpp"
+
+namespace mcorecoll {
+namespace {
+
+void say_why_pmpi(Collective c, const Config& config, MPI_Comm comm, const char* reason) {
+  if (config.verbose < 1) return;
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    say_once(std::string(collective_name(c)) + ":" + reason,
+             std::string(collective_name(c)) + " goes to the MPI library: " + reason);
+}
+
+const Config& call_config() { return process_config().config; }
+
+}  // namespace
+
+bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
+  if (count < 0 || type == MPI_DATATYPE_NULL) return false;
+  int size = 0;
+  if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size < 0) return false;
+  *bytes = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+  return true;
+}
+
+bool null_buffer(const void* buffer, std::uint64_t bytes, MPI_Datatype type) {
+  if (buffer != nullptr || bytes == 0) return false;
+  MPI_Aint true_lb = 0, true_extent = 0;
+  PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+  return true_lb == 0;
+}
+
+void fall_back(Decision& d, Collective c, const char* reason) {
+  if (d.path == kPmpiPath) return;
+  d.path = kPmpiPath;
+  say_why_pmpi(c, call_config(), d.ctx->comm, reason);
+}
+
+void without_single_copy(Decision& d, Collective c, int copy_in_out_path) {
+  if (call_config().forced_path[static_cast<int>(c)] > 0) d.path = copy_in_out_path;
+  else fall_back(d, c, "single copy (Cross Memory Attach) refused");
+}
+
+Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
+  Decision d;
+  const Config& config = config_or_abort(comm);
+  d.count = config.stats;
+  d.bytes = bytes;
+  if (form == Form::nonblocking) {
+    d.ctx = existing_context(comm);
+    if (!d.ctx) {
+      say_why_pmpi(c, config, comm, "a non-blocking call on a communicator not set up yet (its first blocking "
+                                    "or persistent collective sets it up)");
+      return d;
+    }
+  } else {
+    d.ctx = &context_for(comm, config);
+  }
+  CommContext& ctx = *d.ctx;
+  Route route;
+  if (!ctx.pmpi_reason.empty()) route.reason = ctx.pmpi_reason.c_str();
+  else route = choose_route(c, config, bytes, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]);
+  if (route.path != kPmpiPath && !ctx.shm) {
+    if (form == Form::nonblocking) {
+      route = {kPmpiPath, ctx.shm_failed ? "no shared memory"
+                                         : "a non-blocking call on a communicator whose shared memory is not set up "
+                                           "yet (its first blocking or persistent collective on a shared-memory path sets it up)"};
+    } else if (!ensure_shm(ctx, config)) {
+      route = {kPmpiPath, "no shared memory"};
+    }
+  }
+  // Across nodes an operation's leaders' part calls MPI after its start: only where that can
+  // happen while the application is blocked elsewhere (equal on every rank).
+  if (route.path != kPmpiPath && form != Form::blocking && ctx.node_count > 1 && !ctx.operations_may_span_nodes)
+    route = {kPmpiPath, "a non-blocking or persistent operation across nodes needs MPI calls while this rank may be "
+                        "blocked in another call: MPI_THREAD_MULTIPLE, or an MPI library with a progress hook (Open MPI)"};
+  d.path = route.path;
+  if (d.path == kPmpiPath) say_why_pmpi(c, config, comm, route.reason);
+  return d;
+}
+
+void complete_earlier_operations(const Decision& d) {
+  if (d.ctx) complete_operations_on(*d.ctx);
+}
+
+int post(const Decision&, std::unique_ptr<Operation> op, MPI_Request* request) {
+  return post_operation(std::move(op), call_config(), request);
+}
+
+int make_persistent(Collective c, const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request) {
+  return make_persistent_request(std::move(op), call_config(), request, {c, d.path, d.bytes, d.count});
+}
+
+}  // namespace mcorecoll

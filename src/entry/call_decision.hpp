@@ -1,0 +1,73 @@
+// What every intercepted call decides first, alike for every collective: its communicator's
+// context, and the path it takes (a shared-memory algorithm or PMPI), from route.hpp's choice
+// and what the call's arguments and the communicator allow. The families' *_calls.cpp files
+// add their own checks (roots, buffers, sizes) and run the path.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "decisions/collective.hpp"
+#include "decisions/route.hpp"
+
+namespace mcorecoll {
+
+class CommContext;
+class Operation;
+struct Config;
+
+// Larger messages always go to PMPI: MPI_Pack and the leaders' PMPI calls count in int.
+constexpr std::uint64_t kMaxShmBytes = 0x7fffffff;
+
+// How a call was made: its set-up rules differ. A communicator is set up (its context, its
+// segment, the single-copy probe) by collectives of the MPI library on it, which a blocking call
+// and a persistent initialization may make but a non-blocking call may not: it must not wait
+// for other ranks (a rank may start non-blocking operations on two communicators in one order,
+// another rank in the other). Whether an earlier blocking or persistent call set a
+// communicator up is a matter of program order, alike on every rank.
+enum class Form { blocking, nonblocking, persistent };
+
+// The context and path of one call.
+struct Decision {
+  CommContext* ctx = nullptr;  // null: PMPI (arguments PMPI must judge, or no context yet)
+  int path = kPmpiPath;
+  bool count = false;       // statistics are on
+  std::uint64_t bytes = 0;  // for the statistics
+};
+
+// Signature bytes of `count` elements of `type`, or false for arguments PMPI must judge
+// itself (it raises the error through the communicator's handler, as without mcorecoll).
+bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes);
+
+// A null buffer whose data would start at address 0: MPI_BOTTOM with a datatype of absolute
+// addresses is legal, but with anything else the MPI library raises MPI_ERR_BUFFER (MPICH) or
+// faults (Open MPI 4.1), and the call is its to judge. Rank-local, like the MPI library's own
+// check: a program where only some ranks pass it is erroneous under either.
+bool null_buffer(const void* buffer, std::uint64_t bytes, MPI_Datatype type);
+
+// The context and the routed path of a call of `bytes` (collective c) on `comm`; sets up the
+// communicator where the form allows it.
+Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form);
+
+// A call the router gave an algorithm that this call cannot take after all: PMPI, and why
+// (verbose mode).
+void fall_back(Decision& d, Collective c, const char* reason);
+
+// Single copy refused on this communicator (the probe is collective, so every rank agrees):
+// a forced single copy takes copy-in/copy-out instead; auto mode hands the call to PMPI, as
+// its bounds were measured for the single copy, and copy-in/copy-out loses at those sizes.
+void without_single_copy(Decision& d, Collective c, int copy_in_out_path);
+
+// The communicator's non-blocking operations go first: a blocking call shares their state,
+// and its peers may be waiting for them before they come to it.
+void complete_earlier_operations(const Decision& d);
+
+// A non-blocking call on a shared-memory path: its operation handed to the progress engine.
+int post(const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request);
+// A persistent initialization on a shared-memory path (whatever its areas need is taken by
+// the caller first, so that the starts find it held).
+int make_persistent(Collective c, const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request);
+
+}  // namespace mcorecoll

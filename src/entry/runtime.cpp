@@ -1,0 +1,184 @@
+#include "entry/runtime.hpp"
+
+#include <time.h>
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "common/log.hpp"
+#include "decisions/config.hpp"
+#include "decisions/stats.hpp"
+#include "entry/dispatch.hpp"
+#include "node/lease_protocol.hpp"
+#include "node/node_pool_share.hpp"
+#include "node/node_shm.hpp"
+#include "node/single_copy.hpp"
+#include "progress/progress.hpp"
+#include "progress/request_table.hpp"
+#include "topology/comm_context.hpp"
+
+namespace mcorecoll {
+namespace {
+
+std::mutex g_mutex;             // guards g_live
+std::set<CommContext*> g_live;  // contexts not yet released
+
+// The context of the last communicator used, to skip the attribute lookup (~140 instructions
+// in Open MPI). Only when MPI runs below MPI_THREAD_MULTIPLE: then one thread at a time is
+// inside MPI. The delete callback clears it, so a handle that MPI reuses after a free can
+// never find a stale context.
+bool g_last_allowed = false;
+MPI_Comm g_last_comm = MPI_COMM_NULL;
+CommContext* g_last_ctx = nullptr;
+
+void forget_last(CommContext* ctx) {
+  if (g_last_ctx == ctx || ctx == nullptr) {
+    g_last_comm = MPI_COMM_NULL;
+    g_last_ctx = nullptr;
+  }
+}
+
+void release(CommContext* ctx) {
+  // MPI_Comm_free may come while operations on the communicator are pending (their requests
+  // freed early): they complete first (every rank frees it, in the same order).
+  complete_operations_on(*ctx);
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_live.count(ctx) == 0) return;  // already released at finalize
+    forget_last(ctx);
+  }
+  {
+    // Persistent requests still use the context: it goes with the last of them.
+    EngineLock engine;
+    if (ctx->persistent_requests > 0) {
+      ctx->released = true;
+      return;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_live.erase(ctx);
+  }
+  delete ctx;
+}
+
+int delete_context(MPI_Comm, int, void* attr, void*) {
+  release(static_cast<CommContext*>(attr));
+  return MPI_SUCCESS;
+}
+
+// Runs first inside MPI_Finalize, while MPI still works: statistics, then every context left
+// (also those of communicators the application never freed).
+int finalize_hook(MPI_Comm, int, void*, void*) {
+  const ConfigLoad& loaded = process_config();
+  if (loaded.errors.empty() && loaded.config.stats) report_stats(MPI_COMM_WORLD);
+  std::set<CommContext*> left;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    left.swap(g_live);
+    forget_last(nullptr);
+    g_last_allowed = false;
+  }
+  for (CommContext* ctx : left) delete ctx;
+  return MPI_SUCCESS;
+}
+
+// Once per process (function-local statics: their fast path is one load, where std::call_once
+// goes through thread-local storage on every call).
+void install_finalize_hook() {
+  static const bool installed = [] {
+    int initialized = 0, finalized = 0;
+    PMPI_Initialized(&initialized);
+    PMPI_Finalized(&finalized);
+    if (!initialized || finalized) return false;  // sessions only: contexts go with their comms
+    int level = MPI_THREAD_MULTIPLE;
+    PMPI_Query_thread(&level);
+    g_last_allowed = level < MPI_THREAD_MULTIPLE;
+    int keyval = MPI_KEYVAL_INVALID;
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_hook, &keyval, nullptr);
+    PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr);
+    return true;
+  }();
+  (void)installed;
+}
+
+int context_keyval() {
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_context, &k, nullptr);
+    return k;
+  }();
+  return keyval;
+}
+
+}  // namespace
+
+void delete_released_context(CommContext* ctx) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_live.erase(ctx) == 0) return;
+  }
+  delete ctx;
+}
+
+CommContext* existing_context(MPI_Comm comm) {
+  if (g_last_allowed && comm == g_last_comm) return g_last_ctx;
+  void* attr = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
+  return found ? static_cast<CommContext*>(attr) : nullptr;
+}
+
+const Config& config_or_abort(MPI_Comm comm) {
+  const ConfigLoad& loaded = process_config();
+  if (!loaded.errors.empty()) {
+    for (const auto& e : loaded.errors) say("error: " + e);
+    say("error: stopping the job because of the settings above");
+    stop_job(comm);
+  }
+  install_finalize_hook();
+  return loaded.config;
+}
+
+void stop_job(MPI_Comm comm) {
+  const timespec moment = {0, 300 * 1000 * 1000};
+  nanosleep(&moment, nullptr);
+  PMPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
+  std::abort();  // PMPI_Abort does not return; this only tells the compiler so
+}
+
+void prepare_finalize() { config_or_abort(MPI_COMM_WORLD); }
+
+int finalize() {
+  prepare_finalize();
+  complete_all_operations();
+  return PMPI_Finalize();
+}
+
+CommContext& context_for(MPI_Comm comm, const Config& config) {
+  if (g_last_allowed && comm == g_last_comm) return *g_last_ctx;
+  void* attr = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
+  if (found) {
+    if (g_last_allowed) g_last_comm = comm, g_last_ctx = static_cast<CommContext*>(attr);
+    return *static_cast<CommContext*>(attr);
+  }
+
+  std::unique_ptr<CommContext> built = CommContext::build(comm, config);
+  CommContext* ctx = built.release();
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_live.insert(ctx);
+  }
+  PMPI_Comm_set_attr(comm, context_keyval(), ctx);
+  if (config.verbose >= 2) {
+    if (ctx->rank == 0 || !ctx->pmpi_reason.empty())
+      say("rank " + std::to_string(ctx->rank) + " of a new communicator:\n" + ctx->describe());
+  }
+  return *ctx;
+}
+
+}  // namespace mcorecoll

@@ -1,0 +1,115 @@
+#include "node/node_shm.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+#include "node/shm_object.hpp"
+
+namespace mcorecoll {
+namespace {
+
+// Each rank's control page on that rank's NUMA domain (it is polled there); the common page and
+// the slots (read by every rank) stay where first touched. Only a hint.
+void place_pages(char* base, const std::vector<int>& numa_os) {
+  const std::set<int> domains(numa_os.begin(), numa_os.end());
+  if (domains.size() < 2 || domains.count(-1)) return;
+  for (std::size_t r = 0; r < numa_os.size(); ++r)
+    if (!place_on(base + r * kRankBlockBytes, kRankBlockBytes, numa_os[r])) return;
+}
+
+// Collective over `comm`: maps one segment of `bytes` per node on every rank of that node,
+// made by the node's leader (communicator rank `leader`), or returns MAP_FAILED on every rank
+// of the communicator with the worst errno of any rank in `*error`. Its space is reserved
+// whole, so that a full /dev/shm (or memory limit) fails here, cleanly.
+void* share(MPI_Comm comm, int leader, Backing backing, std::size_t bytes, const std::vector<int>& numa_os,
+            int* error) {
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  const bool leading = rank == leader;
+  ShmAddress a;
+  void* base = MAP_FAILED;
+  int fd = -1;
+  if (leading)
+    fd = make_object(backing, "mcorecoll-segment", bytes, bytes,
+                     [&](char* at) { place_pages(at, numa_os); }, &base, &a);
+  // Every leader's address to every rank, on the application's communicator (no communicator
+  // of the node's own: see node_key.hpp). Ranks of one node share an ABI.
+  std::vector<ShmAddress> addresses(static_cast<std::size_t>(size));
+  PMPI_Allgather(&a, sizeof(a), MPI_BYTE, addresses.data(), sizeof(a), MPI_BYTE, comm);
+  const ShmAddress& theirs = addresses[static_cast<std::size_t>(leader)];
+  int mine = theirs.error;
+  if (!leading && !mine) fd = open_object(backing, theirs, &base, &mine);
+  // Every node must agree: ranks of a node without shared memory take PMPI, and a node leader
+  // elsewhere must not wait for them in the leaders' collectives.
+  PMPI_Allreduce(&mine, error, 1, MPI_INT, MPI_MAX, comm);
+  // Every rank has attached or given up: the leader's descriptor and the name are done with.
+  // Unlink only an object we created, never one planted under our name.
+  if (fd >= 0) close(fd);
+  if (leading && backing == Backing::posix && fd >= 0) shm_unlink(a.name);
+  if (*error != 0 && base != MAP_FAILED) {
+    munmap(base, bytes);
+    base = MAP_FAILED;
+  }
+  return base;
+}
+
+}  // namespace
+
+std::size_t segment_bytes_before_pool(int ranks, const SegmentExtras& extras) {
+  const std::size_t bytes = static_cast<std::size_t>(ranks) * (kRankBlockBytes + extras.stage_bytes) +
+                            kCommonBytes + kSlots * kLineBytes +
+                            static_cast<std::size_t>(ranks) * fallback_stage_bytes(ranks) + extras.inbox_bytes;
+  return (bytes + NodePool::kPage - 1) / NodePool::kPage * NodePool::kPage;
+}
+
+std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm comm, int leader, const std::vector<int>& numa_os,
+                                         const SegmentExtras& extras, NodePool* pool,
+                                         SegmentKind kind, std::string* why) {
+  const int size = static_cast<int>(numa_os.size());
+  const std::size_t before_pool = segment_bytes_before_pool(size, extras);
+  const std::size_t bytes = before_pool + extras.private_pool_bytes;
+  why->clear();
+  int error = 0;
+  void* base = MAP_FAILED;
+  if (kind != SegmentKind::posix) {
+    base = share(comm, leader, Backing::memfd, bytes, numa_os, &error);
+    if (base == MAP_FAILED) {
+      *why = std::string("memfd segment refused (") + std::strerror(error) + ")";
+      if (kind == SegmentKind::memfd) {
+        *why = "cannot set up shared memory: " + *why;
+        return nullptr;
+      }
+      *why += "; segments are POSIX shared memory in /dev/shm";
+    }
+  }
+  if (base == MAP_FAILED) base = share(comm, leader, Backing::posix, bytes, numa_os, &error);
+  if (base == MAP_FAILED) {
+    *why = std::string("cannot set up shared memory in /dev/shm (") + std::strerror(error) + ")";
+    return nullptr;
+  }
+  std::unique_ptr<NodeShm> shm(new NodeShm(base, bytes, size, extras));
+  if (pool) {
+    shm->pool_ = pool;
+  } else {
+    // Only the node leader ever leases (pool_lease.cpp): it lays the pool out before its first
+    // lease, and nobody touches the pool before a lease exists.
+    int rank = 0;
+    PMPI_Comm_rank(comm, &rank);
+    shm->private_pool_ = std::make_unique<NodePool>(static_cast<char*>(base) + before_pool,
+                                                    extras.private_pool_bytes, -1, rank == leader);
+    shm->pool_ = shm->private_pool_.get();
+  }
+  return shm;
+}
+
+NodeShm::~NodeShm() {
+  private_pool_.reset();
+  munmap(base_, bytes_);
+}
+
+}  // namespace mcorecoll

@@ -1,0 +1,131 @@
+// The shared-memory segment of one communicator on one node: what must be per communicator,
+// a few pages per rank. Per-rank control lines, each on its own 128-byte line (the
+// adjacent-line prefetcher pairs 64-byte lines) and written by one rank only, placed on the
+// NUMA domain of the rank that owns it; a common page of lease lines; the bcast's one-line
+// slots; the alltoall's fallback staging (a few lines per rank). The buffers that move larger
+// data (ring cells, staging areas) are leased from the node's pool (node_pool.hpp,
+// pool_lease.hpp); the slots and the fallback staging carry the data when the pool has no room.
+// Only communicators that span nodes and may take the leaders' alltoall exchange keep fixed
+// staging areas and an inbox here, and a communicator that cannot have the node pool gets a
+// private pool at the segment's end.
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decisions/config.hpp"
+#include "node/lease_protocol.hpp"
+#include "node/node_pool.hpp"
+#include "node/shm_layout.hpp"
+
+namespace mcorecoll {
+
+// Flags carry sequence numbers that only grow and are never reset; compare wrap-safely.
+inline bool reached(std::uint64_t value, std::uint64_t target) {
+  return static_cast<std::int64_t>(value - target) >= 0;
+}
+
+// What a segment holds beyond its control pages and slots.
+struct SegmentExtras {
+  std::size_t stage_bytes = 0;         // per rank: fixed staging for the leaders' exchange, or 0
+  std::size_t inbox_bytes = 0;         // the node leader's inbox for that exchange, or 0
+  std::size_t private_pool_bytes = 0;  // a private pool (no node pool), or 0
+};
+
+// Bytes of each rank's fallback staging on a node of `ranks` ranks: room for a tile of at least
+// one byte per rank in each half, and at least two lines.
+inline std::size_t fallback_stage_bytes(int ranks) {
+  const std::size_t need = 2 * static_cast<std::size_t>(ranks);
+  return std::max<std::size_t>(2 * kLineBytes, (need + kLineBytes - 1) / kLineBytes * kLineBytes);
+}
+
+class NodeShm {
+ public:
+  // Collective over `comm`: every node's ranks map one segment, made by their node leader
+  // (communicator rank `leader`). On failure anywhere (a full /dev/shm, no permission, ...)
+  // every rank returns null and `why` says what happened; on success `why` says why the
+  // segment is not a memfd when `kind` allowed one (empty otherwise). `numa_os` gives the NUMA
+  // domain (OS index, -1 unknown) of every node rank, and the node's size. `pool`: the node
+  // pool, or null for a private one (extras.private_pool_bytes).
+  static std::unique_ptr<NodeShm> create(MPI_Comm comm, int leader, const std::vector<int>& numa_os,
+                                         const SegmentExtras& extras, NodePool* pool,
+                                         SegmentKind kind, std::string* why);
+  ~NodeShm();
+  NodeShm(const NodeShm&) = delete;
+  NodeShm& operator=(const NodeShm&) = delete;
+
+  // Control lines of node rank r: written by r only.
+  std::atomic<std::uint64_t>& arrive(int r) { return line(r, 0); }
+  std::atomic<std::uint64_t>& release(int r) { return line(r, 1); }
+  // Ring chunks node rank r has finished with (copy-in/copy-out); a cell is refilled only
+  // when every rank is past it.
+  std::atomic<std::uint64_t>& consumed(int r) { return line(r, 2); }
+  // Single copy: the source posts its buffer (post = sequence, then address/length/pid in the
+  // line of `posted`), readers say they are done.
+  std::atomic<std::uint64_t>& post(int r) { return line(r, 3); }
+  std::atomic<std::uint64_t>& done(int r) { return line(r, 4); }
+  std::atomic<std::uint64_t>* posted(int r) { return &line(r, 5); }  // [address, length, pid]
+  // Alltoall across nodes: the leader (node rank 0) has put a round's data from other nodes
+  // into the inbox.
+  std::atomic<std::uint64_t>& delivered() { return line(0, 6); }
+  // Alltoall: how many ranks read node rank r's staging area right now (written by all).
+  std::atomic<std::uint64_t>& readers(int r) { return line(r, 7); }
+  // The generations of the communicator's leases that node rank r has read, a word per
+  // LeaseKind (lease_protocol.hpp); lease_ack_base(k) + r * kRankBlockBytes is r's word.
+  char* lease_ack_base(int kind) { return reinterpret_cast<char*>(&line(0, 8)) + static_cast<std::size_t>(kind) * 8; }
+  // The bell of node rank r's process in the node pool, plus one (0: none known; written by r
+  // once its segment is mapped; progress_helper.hpp).
+  std::atomic<std::uint64_t>& bell_slot(int r) { return (&line(r, 8))[2]; }
+  // Bcast, small messages: the relay area of node rank r, leader of a group (socket) that the
+  // source is not in. Its flag (the ring chunk it holds, plus one), then kRelayBytes of data
+  // from the same line on, in r's own page, so that its group reads it locally.
+  std::atomic<std::uint64_t>& relay_flag(int r) { return line(r, kRelayLine); }
+  char* relay_data(int r) { return reinterpret_cast<char*>(&line(r, kRelayLine)) + 8; }
+
+  // The lease lines of the common page: 0 the ring's, 1 the staging areas'.
+  LeaseLine& lease_line(int kind) {
+    return *reinterpret_cast<LeaseLine*>(common() + static_cast<std::size_t>(kind) * kLineBytes);
+  }
+  // The first of the kSlots one-line slots (flag, then kSlotBytes of data each).
+  char* slots() { return common() + kCommonBytes; }
+
+  // The alltoall's staging when the pool has no room: node rank r's area of
+  // fallback_stage_bytes(), written by r only, read by everyone.
+  char* fallback_stage(int r) { return slots() + kSlots * kLineBytes + static_cast<std::size_t>(r) * fallback_stage_bytes(ranks_); }
+  // Fixed staging (communicators that take the leaders' exchange): node rank r's area, written
+  // by r only, read by everyone; and half `h` of the node leader's inbox.
+  char* stage(int r) { return fallback_stage(ranks_) + static_cast<std::size_t>(r) * extras_.stage_bytes; }
+  std::size_t stage_bytes() const { return extras_.stage_bytes; }
+  char* inbox(int h) { return stage(ranks_) + static_cast<std::size_t>(h) * (extras_.inbox_bytes / 2); }
+  std::size_t inbox_half_bytes() const { return extras_.inbox_bytes / 2; }
+
+  // Where this communicator's leases come from.
+  NodePool& pool() { return *pool_; }
+
+ private:
+  NodeShm(void* base, std::size_t bytes, int ranks, const SegmentExtras& extras)
+      : base_(static_cast<char*>(base)), bytes_(bytes), ranks_(ranks), extras_(extras) {}
+  char* common() { return base_ + static_cast<std::size_t>(ranks_) * kRankBlockBytes; }
+  std::atomic<std::uint64_t>& line(int r, int index) {
+    return *reinterpret_cast<std::atomic<std::uint64_t>*>(
+        base_ + static_cast<std::size_t>(r) * kRankBlockBytes + static_cast<std::size_t>(index) * kLineBytes);
+  }
+  char* base_;
+  std::size_t bytes_;
+  int ranks_;
+  SegmentExtras extras_;
+  NodePool* pool_ = nullptr;
+  std::unique_ptr<NodePool> private_pool_;
+};
+
+// The bytes of a segment for `ranks` ranks, before its private pool (page-aligned).
+std::size_t segment_bytes_before_pool(int ranks, const SegmentExtras& extras);
+
+}  // namespace mcorecoll

@@ -1,0 +1,69 @@
+// The non-blocking and persistent operations of this process (operation.hpp) and their
+// progress. Operations wait in one queue per communicator, and only the first of a queue
+// takes steps, so that they keep the order in which the standard has every rank start them.
+//
+// The progress promise: an operation completes while a peer is blocked in any MPI call,
+// intercepted or not, at any thread level. Steps come from:
+//  - the application's intercepted calls (every completion call, every collective);
+//  - the MPI library's own progress engine where it lets a library hook in (Open MPI's
+//    opal_progress callbacks: any blocking call of Open MPI steps the operations);
+//  - the progress helper, a thread that sleeps until a peer rings its bell because it waits
+//    for this rank's step, then takes the steps that need no MPI call (legal at every thread
+//    level; progress_helper.hpp). What needs MPI (starting a request's carrier, unpacking)
+//    concerns only this rank and waits for its own next call.
+// The requests themselves: request_table.hpp.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "decisions/collective.hpp"
+
+#include "progress/operation.hpp"
+
+namespace mcorecoll {
+
+class CommContext;
+struct Config;
+
+// A non-blocking operation: begins `op`, queues it behind the communicator's earlier ones,
+// gives it its first steps and sets *request to its handle. Returns an MPI error code.
+int post_operation(std::unique_ptr<Operation> op, const Config& config, MPI_Request* request);
+// A persistent operation: an inactive request, started by MPI_Start. Each start is counted in
+// the statistics as `counted` says.
+struct StartCount {
+  Collective collective;
+  int path;
+  std::uint64_t bytes;
+  bool on;
+};
+int make_persistent_request(std::unique_ptr<Operation> op, const Config& config, MPI_Request* request,
+                            const StartCount& counted);
+
+// Whether any operation of this process is queued (a peer may need its steps): one load.
+bool operations_pending();
+// Whether this rank has operations queued or unfinished on the communicator.
+bool operations_pending_on(const CommContext& ctx);
+
+// One round of steps for every queue and, where `may_call_mpi` and `settle`, the local ends
+// of the operations whose steps are over (finish(), starting their carriers). Returns at once
+// when this thread is inside the engine already or another thread is at it. True when any
+// operation ended its steps.
+bool progress_operations(bool may_call_mpi = true, bool settle = true);
+
+// Gives steps, backing off between rounds, until this rank's operations on `ctx` have ended
+// their steps and finished: before a blocking call on it (they share its state), and before
+// its context goes.
+void complete_operations_on(const CommContext& ctx);
+// A context goes: out of the engine's lists (its operations are complete).
+void forget_context(CommContext& ctx);
+// The same for every operation, then the requests still held are let go: MPI_Finalize.
+void complete_all_operations();
+
+// Back-off between two rounds of a caller that waits for operations: spins while the node
+// has a CPU per rank, else yields and naps (wait.hpp).
+void progress_backoff(unsigned& polls);
+
+}  // namespace mcorecoll

@@ -1,0 +1,292 @@
+#include "topology/comm_context.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/log.hpp"
+#include "decisions/config.hpp"
+#include "entry/runtime.hpp"
+#include "node/node_shm.hpp"
+#include "node/pool_lease.hpp"
+#include "progress/progress.hpp"
+#include "progress/progress_helper.hpp"
+#include "topology/node_map.hpp"
+
+namespace mcorecoll {
+namespace {
+
+// The machine's topology (or the synthetic test one), loaded once per process.
+const Topology& process_topology(const std::string& synthetic) {
+  static std::unique_ptr<Topology> topology;
+  static std::string error;
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    try {
+      topology = std::make_unique<Topology>(synthetic);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  if (!topology) throw std::runtime_error(error);
+  return *topology;
+}
+
+void check_same_config(MPI_Comm comm, const Config& config) {
+  const std::uint64_t fp = config.fingerprint();
+  std::uint64_t mine[2] = {fp, ~fp}, most[2];
+  PMPI_Allreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, comm);
+  if (most[0] == mine[0] && most[1] == mine[1]) return;
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  say("error: the ranks of a communicator run with different MCORECOLL_* settings (or tuning "
+      "files); they would take different paths and deadlock. This rank (" +
+      std::to_string(rank) + ") has:\n" + config.describe() + "Stopping the job.");
+  stop_job(comm);
+}
+
+// What every rank tells the others about itself, once per communicator, in one
+// PMPI_Allgather on that communicator (MPI_BYTE: the ranks that share memory share an ABI, and
+// ranks on other nodes only compare the node key).
+struct RankRecord {
+  NodeKey node;
+  int place[4] = {-1, -1, -1, -1};  // package, NUMA domain (logical, OS), cache of its binding
+  int may_create_communicators = 0;
+  int calls_while_blocked = 0;  // progress_helper.hpp's mpi_calls_while_blocked()
+  int cpus_known = 0;
+  cpu_set_t cpus;  // the CPUs it may run on
+};
+
+// Whether this process can create a communicator inside a collective call without risking a
+// deadlock with other threads that create communicators at the same time. Below
+// MPI_THREAD_MULTIPLE only one thread is inside MPI at any moment. MPICH's context-id
+// allocation is made for concurrent threads; Open MPI 4.1's is not (a new id is agreed in an
+// order that threads of different processes can see differently), and a creation of ours
+// racing the application's own hangs both.
+bool may_create_communicators() {
+#if defined(MPICH_VERSION)
+  return true;
+#else
+  int initialized = 0;
+  PMPI_Initialized(&initialized);
+  if (!initialized) return false;  // sessions: no thread level of the world model to go by
+  int level = MPI_THREAD_MULTIPLE;
+  PMPI_Query_thread(&level);
+  return level < MPI_THREAD_MULTIPLE;
+#endif
+}
+
+// Test knob: the pretend node of this process (MCORECOLL_TEST_NODE_SIZE), by rank in
+// MPI_COMM_WORLD, so that a process stays on its pretend node in every communicator (as on a
+// real node) and reordered communicators see a node's ranks non-consecutively.
+std::uint64_t pretend_node(const Config& config) {
+  int initialized = 0, world_rank = 0;
+  PMPI_Initialized(&initialized);
+  if (config.test_node_size <= 0 || !initialized) return 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  return static_cast<std::uint64_t>(world_rank / config.test_node_size) + 1;
+}
+
+RankRecord this_rank(const Config& config, const Topology& topology) {
+  RankRecord mine;
+  mine.node = this_process_node_key(pretend_node(config));
+  if (config.test_topology.empty()) {
+    const Place p = topology.place_of_this_process();
+    mine.place[0] = p.package, mine.place[1] = p.numa, mine.place[2] = p.numa_os, mine.place[3] = p.cache;
+  }
+  mine.may_create_communicators = may_create_communicators() ? 1 : 0;
+  mine.calls_while_blocked = mpi_calls_while_blocked() ? 1 : 0;
+  CPU_ZERO(&mine.cpus);
+  mine.cpus_known = sched_getaffinity(0, sizeof(mine.cpus), &mine.cpus) == 0 ? 1 : 0;
+  return mine;
+}
+
+// The place of node rank `node_rank` under MCORECOLL_TEST_BINDING. Every rank has the same
+// settings, so a PU outside the topology stops every rank alike.
+Place test_binding_place(const Config& config, const Topology& topology, int node_rank, MPI_Comm comm) {
+  const int pu = config.test_binding[static_cast<std::size_t>(node_rank) % config.test_binding.size()];
+  if (pu >= topology.pu_count()) {
+    say("error: MCORECOLL_TEST_BINDING: PU " + std::to_string(pu) +
+        " is not in the synthetic topology (it has " + std::to_string(topology.pu_count()) +
+        " PUs); stopping the job.");
+    stop_job(comm);
+  }
+  return topology.place_of_pus({pu});
+}
+
+bool node_oversubscribed(const std::vector<RankRecord>& all, const std::vector<int>& members) {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int r : members) {
+    const RankRecord& rec = all[static_cast<std::size_t>(r)];
+    if (!rec.cpus_known) return true;
+    CPU_OR(&cpus, &cpus, &rec.cpus);
+  }
+  return static_cast<int>(members.size()) > CPU_COUNT(&cpus);
+}
+
+// The decision-table rows auto mode follows on this communicator: by the ranks of its fullest
+// node and whether any node is oversubscribed, both equal on every rank. Verbose mode says
+// when no row was measured for that node size.
+void choose_table_rows(CommContext& ctx, const Config& config) {
+  for (Collective c : kAllCollectives) {
+    const TableRow* row = nearest_row(config.tables[static_cast<int>(c)], ctx.max_node_size, ctx.any_oversubscribed);
+    ctx.table_rows[static_cast<int>(c)] = row;
+    if (row && (row->ranks != ctx.max_node_size || row->oversubscribed != ctx.any_oversubscribed) &&
+        config.verbose >= 1 && ctx.rank == 0 && !config.bounds_set[static_cast<int>(c)])
+      say_once(std::string(collective_name(c)) + "-row-" + std::to_string(ctx.max_node_size) + "-" +
+                   std::to_string(ctx.any_oversubscribed),
+               std::string(collective_name(c)) + ": no decision-table row measured for " +
+                   std::to_string(ctx.max_node_size) + " ranks per node" +
+                   (ctx.any_oversubscribed ? " (oversubscribed)" : "") + "; following the nearest, " +
+                   row_setting_name(c, row->ranks, row->oversubscribed) + " (" + row->source + ")");
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& config) {
+  auto ctx = std::make_unique<CommContext>();
+  ctx->comm = comm;
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) {
+    PMPI_Comm_rank(comm, &ctx->rank);
+    PMPI_Comm_remote_size(comm, &ctx->size);  // alltoall statistics count remote blocks
+    ctx->pmpi_reason = "intercommunicator";
+    return ctx;
+  }
+  PMPI_Comm_rank(comm, &ctx->rank);
+  PMPI_Comm_size(comm, &ctx->size);
+  if (ctx->size == 1) {
+    ctx->pmpi_reason = "communicator of one rank";
+    return ctx;
+  }
+  // The settings are checked even when disabled: a rank disabled alone would deadlock too.
+  check_same_config(comm, config);
+  if (config.disable) {
+    ctx->pmpi_reason = "MCORECOLL_DISABLE is set";
+    return ctx;
+  }
+
+  // A bad synthetic topology is a settings error: every rank has the same settings (checked
+  // above), so every rank stops here alike.
+  const Topology* topology = nullptr;
+  try {
+    topology = &process_topology(config.test_topology);
+  } catch (const std::exception& e) {
+    say(std::string("error: ") + e.what() + "; stopping the job.");
+    stop_job(comm);
+  }
+
+  // Where every rank is: one collective on the application's own communicator, which it is
+  // calling right now. No communicator is created to find the node's ranks.
+  const std::size_t n = static_cast<std::size_t>(ctx->size);
+  const RankRecord mine = this_rank(config, *topology);
+  std::vector<RankRecord> all(n);
+  PMPI_Allgather(&mine, sizeof(RankRecord), MPI_BYTE, all.data(), sizeof(RankRecord), MPI_BYTE, comm);
+  std::vector<NodeKey> keys(n);
+  for (std::size_t r = 0; r < n; ++r) keys[r] = all[r].node;
+  NodeMap map = group_by_node(keys);
+  const std::size_t me = static_cast<std::size_t>(ctx->rank);
+  ctx->node_index = map.node[me];
+  ctx->node_rank = map.node_rank[me];
+  ctx->node_count = map.node_count();
+  ctx->node_members = std::move(map.members);
+  const std::vector<int>& mates = ctx->node_members[static_cast<std::size_t>(ctx->node_index)];
+  ctx->node_size = static_cast<int>(mates.size());
+
+  ctx->places.resize(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    RankPlace& rp = ctx->places[r];
+    rp.node = map.node[r];
+    rp.node_rank = map.node_rank[r];
+    const int* p = all[r].place;
+    rp.place = config.test_binding.empty() ? Place{p[0], p[1], p[2], p[3]}
+                                           : test_binding_place(config, *topology, rp.node_rank, comm);
+  }
+  std::vector<Place> node_places;
+  for (int r : mates) {
+    node_places.push_back(ctx->places[static_cast<std::size_t>(r)].place);
+    ctx->node_numa_os.push_back(node_places.back().numa_os);
+  }
+  for (const auto& members : ctx->node_members)
+    ctx->max_node_size = std::max(ctx->max_node_size, static_cast<int>(members.size()));
+  ctx->remote_index.assign(n, -1);
+  int remote = 0;
+  for (int node = 0; node < ctx->node_count; ++node)
+    if (node != ctx->node_index)
+      for (int r : ctx->node_members[static_cast<std::size_t>(node)]) ctx->remote_index[static_cast<std::size_t>(r)] = remote++;
+  ctx->hierarchy = build_hierarchy(node_places);
+  const std::vector<int> parent = build_tree(ctx->hierarchy, ctx->node_size, config.barrier_radix);
+  ctx->tree_parent = parent[static_cast<std::size_t>(ctx->node_rank)];
+  for (int r = 0; r < ctx->node_size; ++r)
+    if (parent[static_cast<std::size_t>(r)] == ctx->node_rank) ctx->tree_children.push_back(r);
+
+  // Oversubscribed: a node's ranks outnumber the CPUs any of them may run on (unknown: be
+  // polite). Every rank works it out alike for every node.
+  for (int node = 0; node < ctx->node_count; ++node) {
+    const bool over = node_oversubscribed(all, ctx->node_members[static_cast<std::size_t>(node)]);
+    if (node == ctx->node_index) ctx->oversubscribed = over;
+    ctx->any_oversubscribed = ctx->any_oversubscribed || over;
+  }
+  ctx->ring_consumed_known.assign(static_cast<std::size_t>(ctx->node_size), 0);
+  ctx->operations_may_span_nodes = true;
+  for (const RankRecord& rec : all) ctx->operations_may_span_nodes = ctx->operations_may_span_nodes && rec.calls_while_blocked;
+
+  // Decided from values equal on all ranks: the exchange above.
+  if (ctx->node_count == ctx->size) {
+    ctx->pmpi_reason = "one rank per node";
+  } else if (ctx->node_count > 1) {
+    // Across nodes the node leaders talk through a communicator of their own. Created only
+    // where that is safe on every rank; else the communicator goes to PMPI.
+    bool may_create = true;
+    for (const RankRecord& rec : all) may_create = may_create && rec.may_create_communicators;
+    if (may_create)
+      PMPI_Comm_split(comm, ctx->node_rank == 0 ? 0 : MPI_UNDEFINED, ctx->rank, &ctx->leaders_comm);
+    else
+      ctx->pmpi_reason = "spans nodes under MPI_THREAD_MULTIPLE, where Open MPI 4.1 cannot create the node leaders' communicator safely";
+  }
+  if (ctx->pmpi_reason.empty()) choose_table_rows(*ctx, config);
+  return ctx;
+}
+
+CommContext::~CommContext() {
+  forget_context(*this);
+  drop_leases(*this);
+  shm.reset();
+  if (leaders_comm != MPI_COMM_NULL) PMPI_Comm_free(&leaders_comm);
+}
+
+CommunicatorView CommContext::view() const {
+  CommunicatorView v;
+  v.pmpi_reason = pmpi_reason;
+  v.node_count = node_count;
+  v.node_size = node_size;
+  v.max_node_size = max_node_size;
+  v.any_oversubscribed = any_oversubscribed;
+  v.table_rows = table_rows;
+  return v;
+}
+
+std::string CommContext::describe() const {
+  std::ostringstream out;
+  if (!pmpi_reason.empty()) {
+    out << "  every call goes to PMPI: " << pmpi_reason << "\n";
+    return out.str();
+  }
+  out << "  node " << node_index << " of " << node_count << ", node rank " << node_rank << " of "
+      << node_size << (oversubscribed ? " (oversubscribed: waits yield)" : "") << "\n";
+  const Place& p = places[static_cast<std::size_t>(rank)].place;
+  out << "  place: package " << p.package << ", numa " << p.numa << ", cache " << p.cache
+      << " (-1: unbound or spanning)\n";
+  std::istringstream levels(mcorecoll::describe(hierarchy));
+  for (std::string line; std::getline(levels, line);) out << "  node levels: " << line << "\n";
+  return out.str();
+}
+
+}  // namespace mcorecoll

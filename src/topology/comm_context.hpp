@@ -1,0 +1,119 @@
+// Everything mcorecoll knows about one communicator, built collectively on the first
+// intercepted call and cached on it as an MPI attribute.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decisions/decision_table.hpp"
+#include "decisions/route.hpp"
+#include "node/lease_protocol.hpp"
+#include "topology/hierarchy.hpp"
+#include "topology/placement.hpp"
+
+namespace mcorecoll {
+
+class NodeShm;
+struct Config;
+struct Record;
+
+struct RankPlace {
+  int node = 0;       // index of the rank's (pretend) node, 0..node_count-1
+  int node_rank = 0;  // rank inside its node communicator
+  Place place;
+};
+
+class CommContext {
+ public:
+  ~CommContext();
+
+  // Non-empty: every call on this communicator goes to PMPI, for this reason.
+  std::string pmpi_reason;
+
+  MPI_Comm comm = MPI_COMM_NULL;  // the user's communicator (not owned)
+  int rank = 0, size = 0;
+  // Node rank 0 of every node, when the communicator spans nodes; null on other ranks. The only
+  // communicator mcorecoll creates (comm_context.cpp says when that is safe).
+  MPI_Comm leaders_comm = MPI_COMM_NULL;
+  int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
+  // The communicator rank of this node's leader (node rank 0).
+  int node_leader() const { return node_members[static_cast<std::size_t>(node_index)][0]; }
+  int max_node_size = 1;  // ranks on the fullest node
+  std::vector<RankPlace> places;  // by rank in `comm`
+  // Ranks of `comm` on each node (by node index), in node-rank order.
+  std::vector<std::vector<int>> node_members;
+  // Ranks on other nodes numbered in (node, node rank) order: the order in which the node
+  // leaders exchange alltoall data. -1 for the ranks of this rank's node.
+  std::vector<int> remote_index;
+  NodeHierarchy hierarchy;        // of this rank's node
+  std::vector<int> node_numa_os;  // the NUMA domain (OS index, -1 unknown) of each node rank
+  // This rank's place in the node's gather/release tree (node ranks; parent -1 at the root).
+  int tree_parent = -1;
+  std::vector<int> tree_children;
+  // More ranks on this node than CPUs they may run on: waiting ranks must not spin.
+  bool oversubscribed = false;
+  // The same of any node of the communicator: equal on every rank, so it may route calls.
+  bool any_oversubscribed = false;
+  // Per collective: the row of its decision table that auto mode follows on this communicator,
+  // chosen by the ranks of its fullest node (decision_table.hpp); null for barrier.
+  std::array<const TableRow*, kCollectiveCount> table_rows = {nullptr, nullptr, nullptr};
+
+  // Shared-memory state of this node, created on first use by an algorithm (null before,
+  // and null for good if creating it failed: then shm_failed is set and calls go to PMPI).
+  std::unique_ptr<NodeShm> shm;
+  bool shm_failed = false;
+  // The ring's and the staging areas' leases from the node's pool (by LeaseKind; pool_lease.hpp).
+  Lease leases[kLeaseKinds];
+  // While a lease's answer is pending: the node rank it waits for (pool_lease.hpp).
+  int lease_waits_for = -1;
+
+  // Sequence number of the last shared-memory operation on this communicator; flags carry it.
+  std::uint64_t seq = 0;
+  // Sequence number of the last alltoall round in each half of the staging areas: a half is
+  // free again once every rank's `done` line has reached it.
+  std::uint64_t last_stage_seq[2] = {0, 0};
+  // Node leaders, alltoall across nodes: this node's outgoing tiles, packed for the exchange.
+  std::vector<char> exchange_buffer;
+  // Single-copy alltoall in place: the send data as it was, which peers read from.
+  std::vector<char> send_copy;
+  // Ring chunks moved so far through this node's ring (same count on every node rank).
+  std::uint64_t ring_chunks = 0;
+  // Ring chunks each node rank is known to have consumed: seen in its `consumed` line, or
+  // implied by a chunk it filled (bcast_shm.cpp).
+  std::vector<std::uint64_t> ring_consumed_known;
+  // Group leaders: the ring chunk (plus one) last relayed to the group (bcast_shm.cpp).
+  std::uint64_t relayed_chunks = 0;
+  // Single copy (Cross Memory Attach) allowed on every node: -1 not probed yet, 0 no, 1 yes.
+  int single_copy = -1;
+  // Non-blocking operations may span nodes here: every rank can make the MPI calls of the
+  // leaders' part while its application is blocked elsewhere (MPI_THREAD_MULTIPLE, or the MPI
+  // library's progress hook); equal on every rank.
+  bool operations_may_span_nodes = false;
+
+  // The engine's (progress.cpp), under its lock: this communicator's queue of operations,
+  // whether it is in the list of busy communicators, the operations that ended their steps but
+  // not their finish(), and the persistent requests that use it (the context outlives the
+  // communicator's MPI_Comm_free until they are freed).
+  Record* queue_head = nullptr;
+  Record* queue_tail = nullptr;
+  bool busy = false;
+  int unsettled = 0;
+  int persistent_requests = 0;
+  bool released = false;  // the communicator is freed; the context waits for its persistent requests
+
+  // Builds the context; collective over `comm`. Aborts the job (naming the reason) when the
+  // ranks run with different settings.
+  static std::unique_ptr<CommContext> build(MPI_Comm comm, const Config& config);
+
+  // One paragraph for mcorecoll-info: node, hierarchy, places.
+  std::string describe() const;
+  // What route.hpp's explain_routes() needs to know of this communicator.
+  CommunicatorView view() const;
+};
+
+}  // namespace mcorecoll
