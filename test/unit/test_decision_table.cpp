@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 
-#include "decision_table.hpp"
-#include "route.hpp"
+#include <fstream>
+#include <sstream>
+
+#include "decisions/decision_table.hpp"
+#include "decisions/route.hpp"
 
 using namespace mcorecoll;
 using Env = std::vector<std::pair<std::string, std::string>>;
@@ -95,6 +98,27 @@ TEST_CASE("every shipped row parses and its bounds grow", "[table]") {
       for (std::size_t k = 1; k < r.bands.size(); ++k) CHECK(r.bands[k].max_bytes > r.bands[k - 1].max_bytes);
     }
   }
+}
+
+// A shipped row stays traceable: its source names the files of bench/results it was taken
+// from ("[bench/results: a.csv b.csv]"), and they are there.
+TEST_CASE("every shipped row names the bench/results files it comes from", "[table]") {
+  const std::string tag = "[bench/results: ";
+  for (Collective c : {Collective::bcast, Collective::alltoall})
+    for (const TableRow& r : default_rows(c)) {
+      INFO(collective_name(c) << " row np " << r.ranks << ": " << r.source);
+      const auto at = r.source.find(tag);
+      REQUIRE(at != std::string::npos);
+      const auto end = r.source.find(']', at);
+      REQUIRE(end != std::string::npos);
+      std::istringstream names(r.source.substr(at + tag.size(), end - at - tag.size()));
+      int files = 0;
+      for (std::string name; names >> name; ++files) {
+        INFO("file " << name);
+        CHECK(std::ifstream(std::string(MCORECOLL_SOURCE_ROOT) + "/bench/results/" + name).good());
+      }
+      CHECK(files > 0);
+    }
 }
 
 TEST_CASE("auto mode follows the table row, and the bands shown are the router's", "[table][route]") {
