@@ -9,11 +9,14 @@
  * interposition itself. Buffers change every round and the result of the last call of each
  * round is checked, so a fast path that corrupts data cannot look fast.
  *
- * Usage: mcorecoll_bench [--coll barrier|bcast|alltoall|all] [--min BYTES] [--max BYTES]
+ * Usage: mcorecoll_bench [--coll barrier|bcast|alltoall|allreduce|reduce|allgather|all]
+ *                        [--min BYTES] [--max BYTES]
  *                        [--alltoall-max BYTES] [--factor F] [--rounds R] [--iters N]
  *                        [--budget SECONDS] [--csv FILE] [--json FILE]
- * Sizes go from --min to --max (default 1 to 16M), each F times the last (default 4); bcast:
- * the message, alltoall: the block per peer, up to --alltoall-max (default --max). --budget:
+ * "all" is barrier, bcast and alltoall. Sizes go from --min to --max (default 1 to 16M), each F
+ * times the last (default 4); bcast, allreduce and reduce: the message (MPI_SUM of doubles,
+ * below 8 bytes of unsigned chars; reduce from rotating roots); alltoall and allgather: the
+ * block per peer, up to --alltoall-max (default --max). --budget:
  * start no new size after this many seconds (the output then says "stopped"). BYTES take a
  * K, M or G suffix. */
 #define _GNU_SOURCE  /* clock_gettime, gethostname whatever the C standard chosen */
@@ -25,8 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef enum { BARRIER, BCAST, ALLTOALL } coll_t;
-static const char* coll_names[] = {"barrier", "bcast", "alltoall"};
+typedef enum { BARRIER, BCAST, ALLTOALL, ALLREDUCE, REDUCE, ALLGATHER } coll_t;
+static const char* coll_names[] = {"barrier", "bcast", "alltoall", "allreduce", "reduce", "allgather"};
+enum { kCollectives = 6 };
 
 static int rank, size;
 static int one_node;  /* every rank shares this node's clock */
@@ -46,6 +50,24 @@ static void call(coll_t c, int lib, size_t bytes, int root) {
       lib ? MPI_Alltoall(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD)
           : PMPI_Alltoall(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
       break;
+    case ALLREDUCE:
+    case REDUCE: {
+      /* Sums of doubles (bytes / 8 of them); below 8 bytes, of unsigned chars. */
+      const int doubles = bytes >= 8;
+      const int count = doubles ? (int)(bytes / 8) : (int)bytes;
+      const MPI_Datatype type = doubles ? MPI_DOUBLE : MPI_UNSIGNED_CHAR;
+      if (c == ALLREDUCE)
+        lib ? MPI_Allreduce(sendbuf, recvbuf, count, type, MPI_SUM, MPI_COMM_WORLD)
+            : PMPI_Allreduce(sendbuf, recvbuf, count, type, MPI_SUM, MPI_COMM_WORLD);
+      else
+        lib ? MPI_Reduce(sendbuf, recvbuf, count, type, MPI_SUM, root, MPI_COMM_WORLD)
+            : PMPI_Reduce(sendbuf, recvbuf, count, type, MPI_SUM, root, MPI_COMM_WORLD);
+      break;
+    }
+    case ALLGATHER:
+      lib ? MPI_Allgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD)
+          : PMPI_Allgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+      break;
   }
 }
 
@@ -60,6 +82,13 @@ static void prepare(coll_t c, size_t bytes, int root, int round) {
   } else if (c == ALLTOALL) {
     for (int d = 0; d < size; d++)
       for (size_t i = 0; i < bytes; i++) sendbuf[(size_t)d * bytes + i] = pattern(rank, d, i, round);
+  } else if (c == ALLGATHER) {
+    for (size_t i = 0; i < bytes; i++) sendbuf[i] = pattern(rank, 0, i, round);
+  } else if (c == ALLREDUCE || c == REDUCE) {
+    if (bytes >= 8)
+      for (size_t i = 0; i < bytes / 8; i++) ((double*)sendbuf)[i] = pattern(rank, 0, i, round);
+    else
+      for (size_t i = 0; i < bytes; i++) sendbuf[i] = pattern(rank, 0, i, round);
   }
 }
 
@@ -70,6 +99,17 @@ static int verify(coll_t c, size_t bytes, int root, int round) {
   } else if (c == ALLTOALL) {
     for (int s = 0; s < size && !bad; s++)
       for (size_t i = 0; i < bytes && !bad; i++) bad = recvbuf[(size_t)s * bytes + i] != pattern(s, rank, i, round);
+  } else if (c == ALLGATHER) {
+    for (int s = 0; s < size && !bad; s++)
+      for (size_t i = 0; i < bytes && !bad; i++) bad = recvbuf[(size_t)s * bytes + i] != pattern(s, 0, i, round);
+  } else if ((c == ALLREDUCE || (c == REDUCE && rank == root))) {
+    /* Sums of small integers: exact in any order. */
+    const size_t n = bytes >= 8 ? bytes / 8 : bytes;
+    for (size_t i = 0; i < n && !bad; i++) {
+      unsigned long want = 0;
+      for (int s = 0; s < size; s++) want += pattern(s, 0, i, round);
+      bad = bytes >= 8 ? ((double*)recvbuf)[i] != (double)want : recvbuf[i] != (unsigned char)want;
+    }
   }
   return bad;
 }
@@ -120,7 +160,7 @@ static double median(double* v, int n) {
 
 /* Fewer iterations for big messages, so every size takes a similar, bounded time. */
 static int iterations_for(coll_t c, size_t bytes, int iters) {
-  const size_t moved = c == ALLTOALL ? bytes * (size_t)size : bytes;
+  const size_t moved = c == ALLTOALL || c == ALLGATHER ? bytes * (size_t)size : bytes;
   int n = iters;
   while (n > 2 && moved * (size_t)n > ((size_t)64 << 20)) n /= 2;
   return n;
@@ -170,7 +210,7 @@ extern char** environ;
 
 static void usage_error(const char* what) {
   if (rank == 0)
-    fprintf(stderr, "mcorecoll_bench: %s\nusage: mcorecoll_bench [--coll barrier|bcast|alltoall|all] "
+    fprintf(stderr, "mcorecoll_bench: %s\nusage: mcorecoll_bench [--coll barrier|bcast|alltoall|allreduce|reduce|allgather|all] "
                     "[--min BYTES] [--max BYTES] [--alltoall-max BYTES] [--factor F] [--rounds R] [--iters N] "
                     "[--budget SECONDS] [--csv FILE] [--json FILE]\n", what);
   MPI_Abort(MPI_COMM_WORLD, 2);
@@ -206,8 +246,9 @@ int main(int argc, char** argv) {
   if (!alltoall_max) alltoall_max = max;
   if (rounds < 2 || iters < 1 || min < 1 || max < min || alltoall_max < min || factor < 2 || budget < 0)
     usage_error("need rounds >= 2, iters >= 1, 1 <= min <= max, min <= alltoall-max, factor >= 2, budget >= 0");
-  if (strcmp(which, "all") && strcmp(which, "barrier") && strcmp(which, "bcast") && strcmp(which, "alltoall"))
-    usage_error("--coll takes barrier, bcast, alltoall or all");
+  int known = !strcmp(which, "all");
+  for (int c = 0; c < kCollectives; c++) known |= !strcmp(which, coll_names[c]);
+  if (!known) usage_error("--coll takes barrier, bcast, alltoall, allreduce, reduce, allgather or all (the first three)");
 
   MPI_Comm node;
   int node_size;
@@ -225,7 +266,7 @@ int main(int argc, char** argv) {
   double* pmpi_t = malloc(sizeof(double) * (size_t)rounds);
   double* ratio = malloc(sizeof(double) * (size_t)rounds);
   double* diff = malloc(sizeof(double) * (size_t)rounds);
-  row_t* rows = malloc(sizeof(row_t) * 3 * 64);
+  row_t* rows = malloc(sizeof(row_t) * kCollectives * 64);
   if (!sendbuf || !recvbuf || !lib_t || !pmpi_t || !ratio || !diff || !rows) {
     fprintf(stderr, "mcorecoll_bench: rank %d: cannot allocate 2 x %zu bytes (lower --max)\n", rank, buf_bytes);
     MPI_Abort(MPI_COMM_WORLD, 2);
@@ -265,10 +306,12 @@ int main(int argc, char** argv) {
     fflush(stdout);
   }
   int all_ok = 1, nrows = 0, stopped = 0;
-  for (int c = BARRIER; c <= ALLTOALL && !stopped; c++) {
-    if (strcmp(which, "all") && strcmp(which, coll_names[c])) continue;
-    const size_t first = c == BARRIER ? 0 : min, last = c == BARRIER ? 0 : c == BCAST ? max : alltoall_max;
-    for (size_t bytes = first; bytes <= last && nrows < 3 * 64; bytes = bytes ? bytes * (size_t)factor : last + 1) {
+  for (int c = BARRIER; c < kCollectives && !stopped; c++) {
+    /* "all": the first three (the tuner's and compare-peers' runs). */
+    if (strcmp(which, coll_names[c]) && (strcmp(which, "all") || c > ALLTOALL)) continue;
+    const size_t first = c == BARRIER ? 0 : min;
+    const size_t last = c == BARRIER ? 0 : c == ALLTOALL || c == ALLGATHER ? alltoall_max : max;
+    for (size_t bytes = first; bytes <= last && nrows < kCollectives * 64; bytes = bytes ? bytes * (size_t)factor : last + 1) {
       /* The budget: rank 0 decides, so that every rank stops at the same size. */
       stopped = budget > 0 && now() - t_begin > budget;
       PMPI_Bcast(&stopped, 1, MPI_INT, 0, MPI_COMM_WORLD);

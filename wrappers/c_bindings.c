@@ -17,6 +17,25 @@ MCORECOLL_EXPORT int MPI_Alltoall(const void* sendbuf, mcorecoll_raw_t sendcount
   return mcorecoll_raw_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
+MCORECOLL_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                                   mcorecoll_raw_t datatype, mcorecoll_raw_t op,
+                                   mcorecoll_raw_t comm) {
+  return mcorecoll_raw_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+MCORECOLL_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                                mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t root,
+                                mcorecoll_raw_t comm) {
+  return mcorecoll_raw_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+MCORECOLL_EXPORT int MPI_Allgather(const void* sendbuf, mcorecoll_raw_t sendcount,
+                                   mcorecoll_raw_t sendtype, void* recvbuf,
+                                   mcorecoll_raw_t recvcount, mcorecoll_raw_t recvtype,
+                                   mcorecoll_raw_t comm) {
+  return mcorecoll_raw_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
 MCORECOLL_EXPORT int MPI_Ibarrier(mcorecoll_raw_t comm, void* request) {
   return mcorecoll_raw_ibarrier(comm, request);
 }

@@ -51,6 +51,30 @@ void fortran_alltoall(const char* self, void* sendbuf, MPI_Fint* sendcount, MPI_
                                      PMPI_Comm_f2c(*comm)));
 }
 
+void fortran_allreduce(const char* self, void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype,
+                       MPI_Fint* op, MPI_Fint* comm, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, sendbuf, recvbuf, count, datatype, op, comm, ierr);
+  set_ierr(ierr, mcorecoll::allreduce(c_buffer(sendbuf), c_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype),
+                                      PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
+}
+
+void fortran_reduce(const char* self, void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype,
+                    MPI_Fint* op, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, sendbuf, recvbuf, count, datatype, op, root, comm, ierr);
+  set_ierr(ierr, mcorecoll::reduce(c_buffer(sendbuf), c_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype),
+                                   PMPI_Op_f2c(*op), *root, PMPI_Comm_f2c(*comm)));
+}
+
+void fortran_allgather(const char* self, void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype,
+                       void* recvbuf, MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm,
+                       MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi())
+    return forward(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+  set_ierr(ierr, mcorecoll::allgather(c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
+                                      c_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype),
+                                      PMPI_Comm_f2c(*comm)));
+}
+
 void fortran_ibarrier(const char* self, MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr) {
   if (mcorecoll::foreign_mpi()) return forward(self, comm, request, ierr);
   MPI_Request r = MPI_REQUEST_NULL;
@@ -315,6 +339,18 @@ MCORECOLL_FORTRAN(bcast, BCAST,
                    MPI_Fint* comm, MPI_Fint* ierr),
                   (buffer, count, datatype, root, comm, ierr))
 MCORECOLL_FORTRAN(alltoall, ALLTOALL,
+                  (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf,
+                   MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr),
+                  (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr))
+MCORECOLL_FORTRAN(allreduce, ALLREDUCE,
+                  (void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* op,
+                   MPI_Fint* comm, MPI_Fint* ierr),
+                  (sendbuf, recvbuf, count, datatype, op, comm, ierr))
+MCORECOLL_FORTRAN(reduce, REDUCE,
+                  (void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* op,
+                   MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr),
+                  (sendbuf, recvbuf, count, datatype, op, root, comm, ierr))
+MCORECOLL_FORTRAN(allgather, ALLGATHER,
                   (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf,
                    MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr),
                   (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr))

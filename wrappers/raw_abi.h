@@ -19,6 +19,14 @@ int mcorecoll_raw_bcast(void* buffer, mcorecoll_raw_t count, mcorecoll_raw_t dat
 int mcorecoll_raw_alltoall(const void* sendbuf, mcorecoll_raw_t sendcount,
                            mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
                            mcorecoll_raw_t recvtype, mcorecoll_raw_t comm);
+int mcorecoll_raw_allreduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                            mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t comm);
+int mcorecoll_raw_reduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                         mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t root,
+                         mcorecoll_raw_t comm);
+int mcorecoll_raw_allgather(const void* sendbuf, mcorecoll_raw_t sendcount,
+                            mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
+                            mcorecoll_raw_t recvtype, mcorecoll_raw_t comm);
 int mcorecoll_raw_finalize(void);
 
 /* Non-blocking forms; `request` points to an MPI_Request. */

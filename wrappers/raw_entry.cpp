@@ -54,6 +54,30 @@ int mcorecoll_raw_alltoall(const void* sendbuf, mcorecoll_raw_t sendcount,
                              handle<MPI_Comm>(comm));
 }
 
+int mcorecoll_raw_allreduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                            mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t comm) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm);
+  return mcorecoll::allreduce(sendbuf, recvbuf, as_int(count), handle<MPI_Datatype>(datatype), handle<MPI_Op>(op),
+                              handle<MPI_Comm>(comm));
+}
+
+int mcorecoll_raw_reduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                         mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t root,
+                         mcorecoll_raw_t comm) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm);
+  return mcorecoll::reduce(sendbuf, recvbuf, as_int(count), handle<MPI_Datatype>(datatype), handle<MPI_Op>(op),
+                           as_int(root), handle<MPI_Comm>(comm));
+}
+
+int mcorecoll_raw_allgather(const void* sendbuf, mcorecoll_raw_t sendcount,
+                            mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
+                            mcorecoll_raw_t recvtype, mcorecoll_raw_t comm) {
+  if (mcorecoll::foreign_mpi())
+    return forward("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return mcorecoll::allgather(sendbuf, as_int(sendcount), handle<MPI_Datatype>(sendtype), recvbuf,
+                              as_int(recvcount), handle<MPI_Datatype>(recvtype), handle<MPI_Comm>(comm));
+}
+
 int mcorecoll_raw_ibarrier(mcorecoll_raw_t comm, void* request) {
   if (mcorecoll::foreign_mpi()) return forward("MPI_Ibarrier", comm, request);
   return mcorecoll::ibarrier(handle<MPI_Comm>(comm), static_cast<MPI_Request*>(request));

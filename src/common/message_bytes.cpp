@@ -7,13 +7,14 @@
 #include "entry/runtime.hpp"
 
 namespace mcorecoll {
-namespace {
 
 bool is_named(MPI_Datatype type) {
   int integers, addresses, types, combiner;
   PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner);
   return combiner == MPI_COMBINER_NAMED;
 }
+
+namespace {
 
 struct Layout {
   int size = 0;

@@ -52,6 +52,9 @@ struct AlltoallBytes {
   MessageBytes send;
 };
 
+// Whether `type` is a named (predefined) datatype.
+bool is_named(MPI_Datatype type);
+
 // Whether `count` elements of `type` (`bytes` of signature in all) occupy [true lower bound,
 // true lower bound + bytes) in signature order, for every type, named or derived: decided from
 // size, extent and true extent, and for derived types from how they were built (a gap-free

@@ -9,6 +9,9 @@ const char* collective_name(Collective c) {
     case Collective::barrier: return "barrier";
     case Collective::bcast: return "bcast";
     case Collective::alltoall: return "alltoall";
+    case Collective::allreduce: return "allreduce";
+    case Collective::reduce: return "reduce";
+    case Collective::allgather: return "allgather";
   }
   return "?";
 }
@@ -27,6 +30,11 @@ const std::vector<std::string>& algorithm_names(Collective c) {
     case Collective::barrier: return barrier;
     case Collective::bcast: return bcast;
     case Collective::alltoall: return alltoall;
+    // Staging (the reductions: contributions staged, combined in rank order; allgather: one
+    // block staged for all).
+    case Collective::allreduce:
+    case Collective::reduce:
+    case Collective::allgather: return barrier;
   }
   return barrier;
 }

@@ -7,12 +7,13 @@
 
 namespace mcorecoll {
 
-enum class Collective { barrier = 0, bcast = 1, alltoall = 2 };
-constexpr int kCollectiveCount = 3;
+enum class Collective { barrier = 0, bcast = 1, alltoall = 2, allreduce = 3, reduce = 4, allgather = 5 };
+constexpr int kCollectiveCount = 6;
 constexpr std::array<Collective, kCollectiveCount> kAllCollectives = {
-    Collective::barrier, Collective::bcast, Collective::alltoall};
+    Collective::barrier, Collective::bcast,  Collective::alltoall,
+    Collective::allreduce, Collective::reduce, Collective::allgather};
 
-// Lower-case name used in settings and statistics ("barrier", "bcast", "alltoall").
+// Lower-case name used in settings and statistics ("barrier", "bcast", "alltoall", ...).
 const char* collective_name(Collective c);
 // The same in capitals, as in setting names ("BARRIER", "BCAST", "ALLTOALL").
 std::string setting_name(Collective c);

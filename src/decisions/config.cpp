@@ -523,8 +523,8 @@ std::string Config::describe() const {
 std::vector<SettingSpec> setting_specs() {
   std::vector<SettingSpec> specs;
   for (const Setting& s : settings()) specs.push_back({kPrefix + s.name, s.accepted});
-  for (Collective c : {Collective::bcast, Collective::alltoall})
-    specs.push_back({kPrefix + setting_name(c) + "_PATHS_NP<N>[_OVERSUBSCRIBED]", kRowAccepted});
+  for (Collective c : kAllCollectives)
+    if (c != Collective::barrier) specs.push_back({kPrefix + setting_name(c) + "_PATHS_NP<N>[_OVERSUBSCRIBED]", kRowAccepted});
   specs.push_back({std::string(kPrefix) + "CONFIG", "the path of a tuning file"});
   specs.push_back({std::string(kPrefix) + "LIB", "the path of libmcorecoll.so (read by mcorecoll-run only)"});
   return specs;

@@ -25,19 +25,19 @@ struct Config {
   int verbose = 0;       // MCORECOLL_VERBOSE: 0 quiet, 1 say why PMPI was used, 2 also setup details
   bool stats = false;    // MCORECOLL_STATS: per-path counters printed at finalize
   // Per collective: "auto", "pmpi" or one of algorithm_names(c).
-  std::array<std::string, kCollectiveCount> mode = {"auto", "auto", "auto"};
+  std::array<std::string, kCollectiveCount> mode = {"auto", "auto", "auto", "auto", "auto", "auto"};
   // The same, as the router reads it on every call: -1 auto, 0 pmpi, k + 1 algorithm k.
-  std::array<int, kCollectiveCount> forced_path = {-1, -1, -1};
+  std::array<int, kCollectiveCount> forced_path = {-1, -1, -1, -1, -1, -1};
   // Auto mode's decision table per collective (decision_table.hpp): rows by ranks per node,
   // the defaults replaced or joined by MCORECOLL_<X>_PATHS_NP<N>[_OVERSUBSCRIBED] rows.
   std::array<std::vector<TableRow>, kCollectiveCount> tables;
   // Per collective: set when MCORECOLL_<X>_MAX_BYTES or _CMA_MIN_BYTES was given (environment
   // or tuning file, the settings before the table): then these bounds decide for every node
   // size, as they did before, instead of the table.
-  std::array<bool, kCollectiveCount> bounds_set = {false, false, false};
+  std::array<bool, kCollectiveCount> bounds_set = {};
   // Per collective, with bounds_set: largest message (bytes of the type signature) the
   // shared-memory paths take in auto mode; larger calls go to PMPI.
-  std::array<std::uint64_t, kCollectiveCount> max_bytes = {0, 0, 0};
+  std::array<std::uint64_t, kCollectiveCount> max_bytes = {};
 
   // Barrier shape: fan-in of the gather tree inside each group (0 = flat: all members report
   // straight to their leader).

@@ -142,7 +142,8 @@ std::string row_setting_name(Collective c, int ranks, bool oversubscribed) {
 }
 
 bool parse_row_setting_name(const std::string& name, Collective* c, int* ranks, bool* oversubscribed) {
-  for (Collective coll : {Collective::bcast, Collective::alltoall}) {
+  for (Collective coll : kAllCollectives) {
+    if (coll == Collective::barrier) continue;
     const std::string prefix = row_setting_prefix(coll);
     if (name.rfind(prefix, 0) != 0) continue;
     std::string rest = name.substr(prefix.size());

@@ -7,17 +7,28 @@ namespace {
 
 // Reasons are static strings: routing runs on every call and must not allocate.
 constexpr const char* kForcedPmpi[kCollectiveCount] = {
-    "MCORECOLL_BARRIER=pmpi", "MCORECOLL_BCAST=pmpi", "MCORECOLL_ALLTOALL=pmpi"};
+    "MCORECOLL_BARRIER=pmpi", "MCORECOLL_BCAST=pmpi", "MCORECOLL_ALLTOALL=pmpi",
+    "MCORECOLL_ALLREDUCE=pmpi", "MCORECOLL_REDUCE=pmpi", "MCORECOLL_ALLGATHER=pmpi"};
 constexpr const char* kNoAlgorithm[kCollectiveCount] = {
     "no shared-memory barrier in this version of mcorecoll",
     "no shared-memory bcast in this version of mcorecoll",
-    "no shared-memory alltoall in this version of mcorecoll"};
+    "no shared-memory alltoall in this version of mcorecoll",
+    "no shared-memory allreduce in this version of mcorecoll",
+    "no shared-memory reduce in this version of mcorecoll",
+    "no shared-memory allgather in this version of mcorecoll"};
+// Without a table row for the node size (or bounds given), sizes above the bound go to PMPI.
 constexpr const char* kAboveMax[kCollectiveCount] = {
     "", "bcast message above MCORECOLL_BCAST_MAX_BYTES",
-    "alltoall block above MCORECOLL_ALLTOALL_MAX_BYTES"};
+    "alltoall block above MCORECOLL_ALLTOALL_MAX_BYTES",
+    "allreduce message above MCORECOLL_ALLREDUCE_MAX_BYTES (no measured row for this node size)",
+    "reduce message above MCORECOLL_REDUCE_MAX_BYTES (no measured row for this node size)",
+    "allgather block above MCORECOLL_ALLGATHER_MAX_BYTES (no measured row for this node size)"};
 constexpr const char* kTablePmpi[kCollectiveCount] = {
     "", "the decision table gives this bcast size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this alltoall block size to PMPI (mcorecoll-info shows the bands)"};
+    "the decision table gives this alltoall block size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this allreduce size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this reduce size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this allgather block size to PMPI (mcorecoll-info shows the bands)"};
 
 }  // namespace
 
@@ -56,9 +67,9 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
     }
   } else {
     const std::uint64_t max = config.max_bytes[i];
-    const std::uint64_t cma_min = c == Collective::bcast ? config.bcast_cma_min_bytes
-                                  : spans_nodes          ? ~0ull
-                                                         : config.alltoall_cma_min_bytes;
+    const std::uint64_t cma_min = c == Collective::bcast                      ? config.bcast_cma_min_bytes
+                                  : c == Collective::alltoall && !spans_nodes ? config.alltoall_cma_min_bytes
+                                                                              : ~0ull;
     if (cma_min > 0) bands.push_back({std::min(max, cma_min - 1), 1});
     if (cma_min <= max) bands.push_back({max, c == Collective::bcast ? kBcastCma : kAlltoallCma});
   }
@@ -80,6 +91,8 @@ const char* algorithm_words(Collective c, int path) {
   if (path == 0) return "pmpi";
   if (c == Collective::barrier) return "shm";
   if (c == Collective::bcast) return path == kBcastShm ? "shm (the ring)" : "cma (single copy)";
+  if (c == Collective::allreduce || c == Collective::reduce) return "shm (staged, combined in rank order)";
+  if (c == Collective::allgather) return "shm (staging)";
   return path == kAlltoallShm ? "shm (staging)" : "cma (single copy)";
 }
 

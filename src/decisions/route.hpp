@@ -43,7 +43,7 @@ struct CommunicatorView {
   std::string pmpi_reason;  // non-empty: every call goes to PMPI
   int node_count = 1, node_size = 1, max_node_size = 1;
   bool any_oversubscribed = false;
-  std::array<const TableRow*, kCollectiveCount> table_rows = {nullptr, nullptr, nullptr};
+  std::array<const TableRow*, kCollectiveCount> table_rows = {};
 };
 std::string explain_routes(const Config& config, const CommunicatorView& view);
 

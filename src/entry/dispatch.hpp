@@ -11,6 +11,12 @@ int barrier(MPI_Comm comm);
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+// The reductions and allgather (blocking forms only, so far).
+int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+           MPI_Comm comm);
+int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm);
 // The non-blocking forms (the same routing, then progress.hpp's operations).
 int ibarrier(MPI_Comm comm, MPI_Request* request);
 int ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request);

@@ -83,6 +83,8 @@ class NodeShm {
   // The bell of node rank r's process in the node pool, plus one (0: none known; written by r
   // once its segment is mapped; progress_helper.hpp).
   std::atomic<std::uint64_t>& bell_slot(int r) { return (&line(r, 8))[2]; }
+  // Reductions: node rank r has combined its slice of the round (reduction/reduce_shm.hpp).
+  std::atomic<std::uint64_t>& reduced(int r) { return (&line(r, 8))[3]; }
   // Bcast, small messages: the relay area of node rank r, leader of a group (socket) that the
   // source is not in. Its flag (the ring chunk it holds, plus one), then kRelayBytes of data
   // from the same line on, in r's own page, so that its group reads it locally.

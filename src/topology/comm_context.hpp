@@ -61,7 +61,7 @@ class CommContext {
   bool any_oversubscribed = false;
   // Per collective: the row of its decision table that auto mode follows on this communicator,
   // chosen by the ranks of its fullest node (decision_table.hpp); null for barrier.
-  std::array<const TableRow*, kCollectiveCount> table_rows = {nullptr, nullptr, nullptr};
+  std::array<const TableRow*, kCollectiveCount> table_rows = {};
 
   // Shared-memory state of this node, created on first use by an algorithm (null before,
   // and null for good if creating it failed: then shm_failed is set and calls go to PMPI).
@@ -79,6 +79,10 @@ class CommContext {
   std::uint64_t last_stage_seq[2] = {0, 0};
   // Node leaders, alltoall across nodes: this node's outgoing tiles, packed for the exchange.
   std::vector<char> exchange_buffer;
+  // Reductions: the running result of a round and a packed copy for delivering it, kept from
+  // one call to the next (no allocation per call; collectives on one communicator never run
+  // at once).
+  std::vector<char> reduce_scratch, reduce_packed;
   // Single-copy alltoall in place: the send data as it was, which peers read from.
   std::vector<char> send_copy;
   // Ring chunks moved so far through this node's ring (same count on every node rank).

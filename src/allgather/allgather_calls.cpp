@@ -1,0 +1,45 @@
+// MPI_Allgather: routed (entry/call_decision.hpp) and checked, then the staged allgather or
+// PMPI. MPI_Iallgather is not intercepted yet.
+#include "allgather/allgather_shm.hpp"
+#include "decisions/config.hpp"
+#include "decisions/stats.hpp"
+#include "entry/call_decision.hpp"
+#include "entry/dispatch.hpp"
+#include "node/call_areas.hpp"
+#include "topology/comm_context.hpp"
+
+namespace mcorecoll {
+namespace {
+
+Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm) {
+  // The receive side describes every rank's block (the send side is ignored in place).
+  std::uint64_t block = 0;
+  if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block)) return {};
+  Decision d = decide(Collective::allgather, comm, block, Form::blocking);
+  if (!d.ctx) return d;
+  d.bytes = block * static_cast<std::uint64_t>(d.ctx->size);
+  if (d.path == kPmpiPath) return d;
+  if (d.ctx->node_count > 1) fall_back(d, Collective::allgather, "across nodes (not on mcorecoll's paths yet)");
+  if (d.bytes > kMaxShmBytes) fall_back(d, Collective::allgather, "2 GiB or more per rank");
+  if (sendbuf != MPI_IN_PLACE && (sendcount < 0 || sendtype == MPI_DATATYPE_NULL))
+    fall_back(d, Collective::allgather, "invalid send arguments");
+  if (d.path != kPmpiPath && (null_buffer(recvbuf, block, recvtype) ||
+                               (sendbuf != MPI_IN_PLACE && null_buffer(sendbuf, block, sendtype))))
+    fall_back(d, Collective::allgather, "null buffer");
+  return d;
+}
+
+}  // namespace
+
+int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm) {
+  const Decision d = route_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  complete_earlier_operations(d);
+  if (d.count) count_call(Collective::allgather, d.path, d.bytes);
+  if (d.path == kPmpiPath) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return allgather_shm(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       d.bytes / static_cast<std::uint64_t>(d.ctx->size));
+}
+
+}  // namespace mcorecoll

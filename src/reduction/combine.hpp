@@ -1,0 +1,19 @@
+// Combining two contributions of a reduction: inout = in op inout, element by element, as
+// MPI_Reduce_local defines it (`in` is the earlier rank's operand, which matters for ops that
+// do not commute). The staged algorithms fold a node's contributions from the last rank to the
+// first, so every result is c0 op (c1 op (... op c(n-1))): rank order, always, and the same
+// bits on every rank and in every run.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+
+namespace mcorecoll {
+
+// `count` elements of `type` (buffers laid out as the type says). The common predefined op and
+// type pairs run as loops of ours that the compiler vectorises; everything else (the other
+// predefined pairs, derived types, user ops) through the MPI library's PMPI_Reduce_local.
+int combine(const void* in, void* inout, int count, MPI_Datatype type, MPI_Op op);
+
+}  // namespace mcorecoll
