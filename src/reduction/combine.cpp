@@ -27,33 +27,58 @@ T multiply(T a, T b) {
   else return a * b;
 }
 
-// in op inout for the arithmetic ops, on one element type; false for other ops.
+// in op inout on one element type, where our loops cover the op; false otherwise (`run`
+// false: only says whether they do).
 template <typename T>
-bool arithmetic(MPI_Op op, const void* in, void* inout, int count) {
+bool apply(MPI_Op op, const void* in, void* inout, int count, bool run) {
+  if constexpr (std::is_floating_point_v<T>) {
+    // MIN and MAX go to the MPI library: its treatment of NaN is the one the application gets
+    // without mcorecoll, and std::min is not the same.
+    if (op != MPI_SUM && op != MPI_PROD) return false;
+  }
+  if (!run) {
+    if (op == MPI_SUM || op == MPI_PROD || op == MPI_MIN || op == MPI_MAX) return true;
+    if constexpr (std::is_integral_v<T>)
+      return op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR || op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR;
+    return false;
+  }
   if (op == MPI_SUM) loop<T>(in, inout, count, add<T>);
   else if (op == MPI_PROD) loop<T>(in, inout, count, multiply<T>);
   else if (op == MPI_MAX) loop<T>(in, inout, count, [](T a, T b) { return std::max(a, b); });
   else if (op == MPI_MIN) loop<T>(in, inout, count, [](T a, T b) { return std::min(a, b); });
-  else return false;
+  else if constexpr (std::is_integral_v<T>) {
+    if (op == MPI_BAND) loop<T>(in, inout, count, [](T a, T b) { return static_cast<T>(a & b); });
+    else if (op == MPI_BOR) loop<T>(in, inout, count, [](T a, T b) { return static_cast<T>(a | b); });
+    else if (op == MPI_BXOR) loop<T>(in, inout, count, [](T a, T b) { return static_cast<T>(a ^ b); });
+    else if (op == MPI_LAND) loop<T>(in, inout, count, [](T a, T b) { return static_cast<T>(a && b); });
+    else if (op == MPI_LOR) loop<T>(in, inout, count, [](T a, T b) { return static_cast<T>(a || b); });
+    else if (op == MPI_LXOR) loop<T>(in, inout, count, [](T a, T b) { return static_cast<T>(!a != !b); });
+    else return false;
+  } else {
+    return false;
+  }
   return true;
+}
+
+// Our loops for `type` (the widths that the common C types have on this platform).
+bool ours(MPI_Datatype type, MPI_Op op, const void* in, void* inout, int count, bool run) {
+  if (type == MPI_DOUBLE) return apply<double>(op, in, inout, count, run);
+  if (type == MPI_FLOAT) return apply<float>(op, in, inout, count, run);
+  if (type == MPI_INT || type == MPI_INT32_T) return apply<std::int32_t>(op, in, inout, count, run);
+  if (type == MPI_UNSIGNED || type == MPI_UINT32_T) return apply<std::uint32_t>(op, in, inout, count, run);
+  if (type == MPI_LONG) return apply<long>(op, in, inout, count, run);
+  if (type == MPI_UNSIGNED_LONG) return apply<unsigned long>(op, in, inout, count, run);
+  if (type == MPI_LONG_LONG || type == MPI_INT64_T) return apply<std::int64_t>(op, in, inout, count, run);
+  if (type == MPI_UNSIGNED_LONG_LONG || type == MPI_UINT64_T) return apply<std::uint64_t>(op, in, inout, count, run);
+  return false;
 }
 
 }  // namespace
 
+bool combine_without_mpi(MPI_Datatype type, MPI_Op op) { return ours(type, op, nullptr, nullptr, 0, false); }
+
 int combine(const void* in, void* inout, int count, MPI_Datatype type, MPI_Op op) {
-  // MAX and MIN of floating point go to the MPI library: its treatment of NaN is the one
-  // the application gets without mcorecoll, and std::max is not the same.
-  bool done = false;
-  if (type == MPI_DOUBLE) done = (op == MPI_SUM || op == MPI_PROD) && arithmetic<double>(op, in, inout, count);
-  else if (type == MPI_FLOAT) done = (op == MPI_SUM || op == MPI_PROD) && arithmetic<float>(op, in, inout, count);
-  else if (type == MPI_INT) done = arithmetic<int>(op, in, inout, count);
-  else if (type == MPI_LONG) done = arithmetic<long>(op, in, inout, count);
-  else if (type == MPI_LONG_LONG) done = arithmetic<long long>(op, in, inout, count);
-  else if (type == MPI_INT64_T) done = arithmetic<std::int64_t>(op, in, inout, count);
-  else if (type == MPI_UNSIGNED) done = arithmetic<unsigned>(op, in, inout, count);
-  else if (type == MPI_UNSIGNED_LONG) done = arithmetic<unsigned long>(op, in, inout, count);
-  else if (type == MPI_UINT64_T) done = arithmetic<std::uint64_t>(op, in, inout, count);
-  if (done) return MPI_SUCCESS;
+  if (ours(type, op, in, inout, count, true)) return MPI_SUCCESS;
   return PMPI_Reduce_local(in, inout, count, type, op);
 }
 

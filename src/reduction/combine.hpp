@@ -11,9 +11,14 @@
 
 namespace mcorecoll {
 
-// `count` elements of `type` (buffers laid out as the type says). The common predefined op and
-// type pairs run as loops of ours that the compiler vectorises; everything else (the other
+// `count` elements of `type` (buffers laid out as the type says). The arithmetic, bitwise and
+// logical ops on the common integer types and SUM/PROD on float and double run as loops of
+// ours that the compiler vectorises; everything else (the other
 // predefined pairs, derived types, user ops) through the MPI library's PMPI_Reduce_local.
 int combine(const void* in, void* inout, int count, MPI_Datatype type, MPI_Op op);
+
+// Whether combine() needs no MPI call for this pair (our loops): the non-blocking forms take
+// their steps where MPI may not be called (progress_helper.hpp), so they take only these.
+bool combine_without_mpi(MPI_Datatype type, MPI_Op op);
 
 }  // namespace mcorecoll

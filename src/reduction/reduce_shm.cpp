@@ -4,24 +4,23 @@
 #include <cstring>
 #include <vector>
 
-#include "alltoall/alltoall_rounds.hpp"
 #include "node/call_areas.hpp"
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "reduction/combine.hpp"
+#include "reduction/reduce_lines.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
 
-// Folds elements [first, first + k) of every node rank's staged image in rank order into
-// `acc` (room for the image of those k elements): acc = c0 op (c1 op (... op c(n-1))).
-int fold(const Round& round, int ranks, std::size_t first, int k, const ElementLayout& layout, MPI_Datatype type,
-         MPI_Op op, char* acc) {
-  const std::size_t at = first * layout.extent;
-  std::memcpy(acc, round.staged_by(ranks - 1) + at, layout.image_bytes(static_cast<std::size_t>(k)));
+// Folds k elements of every node rank's image (`image_of(r)`) in rank order into `acc` (room
+// for the image of k elements): acc = c0 op (c1 op (... op c(n-1))).
+template <typename ImageOf>
+int fold(int ranks, int k, const ElementLayout& layout, MPI_Datatype type, MPI_Op op, char* acc, ImageOf image_of) {
+  std::memcpy(acc, image_of(ranks - 1), layout.image_bytes(static_cast<std::size_t>(k)));
   int rc = MPI_SUCCESS;
-  for (int r = ranks - 2; r >= 0 && rc == MPI_SUCCESS; --r) rc = combine(round.staged_by(r) + at, acc, k, type, op);
+  for (int r = ranks - 2; r >= 0 && rc == MPI_SUCCESS; --r) rc = combine(image_of(r), acc, k, type, op);
   return rc;
 }
 
@@ -44,89 +43,209 @@ int deliver(const char* image, char* to, int k, const ElementLayout& layout, MPI
   return rc;
 }
 
+// The communicator's scratch for the image of k elements (kept from call to call).
 char* scratch_for(CommContext& ctx, const ElementLayout& layout, int k) {
   const std::size_t bytes = layout.image_bytes(static_cast<std::size_t>(k));
   if (ctx.reduce_scratch.size() < bytes) ctx.reduce_scratch.resize(bytes);
   return ctx.reduce_scratch.data();
 }
 
+// Node rank waited for, or -1 once every rank has reached `seq` on `flag_of(r)`.
+template <typename Flag>
+int first_behind(int ranks, std::uint64_t seq, Flag flag_of) {
+  for (int r = 0; r < ranks; ++r)
+    if (!reached(flag_of(r).load(std::memory_order_acquire), seq)) return r;
+  return -1;
+}
+
 }  // namespace
+
+ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
+                           MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout)
+    : ctx_(ctx), config_(config),
+      mine_(static_cast<const char*>(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf)),
+      recv_(static_cast<char*>(recvbuf)), count_(count), type_(type), op_(op), root_(root), layout_(layout),
+      gets_result_(root < 0 || root == ctx.node_rank),  // one node: node ranks are the ranks
+      needs_mpi_(!layout.contiguous || !combine_without_mpi(type, op)),
+      // A contiguous result is folded straight into the receive buffer (its staged copy is
+      // taken before); otherwise in scratch, then delivered data byte by data byte.
+      fold_in_place_(layout.contiguous && layout.data_begin == 0),
+      use_lines_(layout.image_bytes(static_cast<std::size_t>(count)) <= kReduceLineBytes) {}
+
+bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
+  if (count_ == 0) return true;
+  const int n = ctx_.node_size;
+  if (use_lines_) return line_step(may_call_mpi, waiting_on);
+  if (stage_ == Stage::lease) {
+    // Two halves, each of a round's image per rank: the whole image spread over the peers.
+    const std::size_t image = layout_.image_bytes(static_cast<std::size_t>(count_));
+    if (!try_staging_areas(ctx_, config_, (image + n - 1) / static_cast<std::size_t>(n), &staging_)) {
+      *waiting_on = ctx_.lease_waits_for;
+      return false;
+    }
+    // Every rank holds the same areas (the lease protocol), so all agree on this.
+    const std::size_t half = staging_.area / 2;
+    if (half < layout_.extent) {
+      too_small_ = true;
+      return true;
+    }
+    per_round_ = static_cast<int>(std::min<std::size_t>(half / layout_.extent, static_cast<std::size_t>(count_)));
+    stage_ = Stage::stage;
+  }
+  while (first_ < count_) {
+    switch (stage_) {
+      case Stage::lease:
+      case Stage::stage:
+        if (!stage_round()) {
+          *waiting_on = rank_using_half(ctx_, *ctx_.shm, round_);
+          return false;
+        }
+        break;
+      case Stage::fold:
+        if (!fold_round(may_call_mpi, waiting_on)) return false;
+        break;
+      case Stage::slices_out:
+        if (!gather_slices(may_call_mpi, waiting_on)) return false;
+        break;
+    }
+  }
+  return true;
+}
+
+// A reduction of one line (reduce_lines.hpp): post, then fold every rank's line.
+bool ReduceRounds::line_step(bool may_call_mpi, int* waiting_on) {
+  NodeShm& shm = *ctx_.shm;
+  const int n = ctx_.node_size, me = ctx_.node_rank;
+  if (stage_ == Stage::lease) {
+    if (line_.seq == 0) line_ = next_line_call(ctx_);
+    const int behind = line_reader_behind(shm, n, line_);
+    if (behind >= 0) {
+      *waiting_on = behind;
+      return false;
+    }
+    post_line(shm, me, line_, mine_, layout_.image_bytes(static_cast<std::size_t>(count_)));
+    stage_ = Stage::fold;
+  }
+  if (!gets_result_) return true;
+  for (int r = 0; r < n; ++r)
+    if (!line_posted(shm, r, line_)) {
+      *waiting_on = r;
+      return false;
+    }
+  if (needs_mpi_ && !may_call_mpi) return false;
+  char* acc = fold_in_place_ ? recv_ : scratch_for(ctx_, layout_, count_);
+  int folded = fold(n, count_, layout_, type_, op_, acc, [&](int r) { return line_data(shm, r, line_); });
+  if (folded == MPI_SUCCESS && !fold_in_place_)
+    folded = deliver(acc, recv_, count_, layout_, type_, ctx_.comm, ctx_.reduce_packed);
+  rc = folded;
+  return true;
+}
+
+// The round's image of this rank's contribution, at the same offsets as in its buffer, once
+// the half is free (every rank done with the round that last used it).
+bool ReduceRounds::stage_round() {
+  NodeShm& shm = *ctx_.shm;
+  if (!have_round_) {
+    k_ = std::min(per_round_, count_ - first_);
+    round_ = next_round(ctx_, staging_, layout_.image_bytes(static_cast<std::size_t>(k_)));
+    have_round_ = true;
+  }
+  if (rank_using_half(ctx_, shm, round_) >= 0) return false;
+  std::memcpy(const_cast<char*>(round_.staged_by(ctx_.node_rank)), mine_ + static_cast<std::size_t>(first_) * layout_.extent,
+              layout_.image_bytes(static_cast<std::size_t>(k_)));
+  shm.post(ctx_.node_rank).store(round_.seq, std::memory_order_release);
+  slices_ = static_cast<std::size_t>(k_) * layout_.extent >= static_cast<std::size_t>(ctx_.node_size) * kSliceMinBytes;
+  stage_ = Stage::fold;
+  return true;
+}
+
+bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
+  NodeShm& shm = *ctx_.shm;
+  const int n = ctx_.node_size, me = ctx_.node_rank;
+  if (!slices_ && !gets_result_) {
+    end_round();
+    return true;
+  }
+  const int behind = first_behind(n, round_.seq, [&](int r) -> std::atomic<std::uint64_t>& { return shm.post(r); });
+  if (behind >= 0) {
+    *waiting_on = behind;
+    return false;
+  }
+  if (needs_mpi_ && !may_call_mpi) return false;
+  const std::size_t at = static_cast<std::size_t>(first_) * layout_.extent;
+  if (!slices_) {
+    char* acc = fold_in_place_ ? recv_ + at : scratch_for(ctx_, layout_, k_);
+    int folded = fold(n, k_, layout_, type_, op_, acc, [&](int r) { return round_.staged_by(r); });
+    if (folded == MPI_SUCCESS && !fold_in_place_)
+      folded = deliver(acc, recv_ + at, k_, layout_, type_, ctx_.comm, ctx_.reduce_packed);
+    if (rc == MPI_SUCCESS) rc = folded;
+    end_round();
+    return true;
+  }
+  // Slice s: elements [k * s / n, k * (s + 1) / n) of the round. Only this rank reads slice
+  // `me` of the staged images, so its result goes there (folded in scratch first).
+  const int a = static_cast<int>(static_cast<long long>(k_) * me / n);
+  const int b = static_cast<int>(static_cast<long long>(k_) * (me + 1) / n);
+  if (b > a) {
+    char* acc = scratch_for(ctx_, layout_, b - a);
+    const std::size_t from = static_cast<std::size_t>(a) * layout_.extent;
+    const int folded = fold(n, b - a, layout_, type_, op_, acc, [&](int r) { return round_.staged_by(r) + from; });
+    if (rc == MPI_SUCCESS) rc = folded;
+    std::memcpy(const_cast<char*>(round_.staged_by(me)) + static_cast<std::size_t>(a) * layout_.extent, acc,
+                layout_.image_bytes(static_cast<std::size_t>(b - a)));
+  }
+  shm.reduced(me).store(round_.seq, std::memory_order_release);
+  if (!gets_result_) {
+    end_round();
+    return true;
+  }
+  slice_next_ = 0;
+  stage_ = Stage::slices_out;
+  return true;
+}
+
+// Every slice's result into the receive buffer, staggered like every read of the node.
+bool ReduceRounds::gather_slices(bool may_call_mpi, int* waiting_on) {
+  NodeShm& shm = *ctx_.shm;
+  const int n = ctx_.node_size, me = ctx_.node_rank;
+  if (!layout_.contiguous && !may_call_mpi) return false;
+  for (; slice_next_ < n; ++slice_next_) {
+    const int s = (me + slice_next_) % n;
+    const int sa = static_cast<int>(static_cast<long long>(k_) * s / n);
+    const int sb = static_cast<int>(static_cast<long long>(k_) * (s + 1) / n);
+    if (sb == sa) continue;
+    if (!reached(shm.reduced(s).load(std::memory_order_acquire), round_.seq)) {
+      *waiting_on = s;
+      return false;
+    }
+    const std::size_t from = static_cast<std::size_t>(first_ + sa) * layout_.extent;
+    const std::size_t in_round = static_cast<std::size_t>(sa) * layout_.extent;
+    const int delivered = deliver(round_.staged_by(s) + in_round, recv_ + from, sb - sa, layout_, type_, ctx_.comm,
+                                  ctx_.reduce_packed);
+    if (rc == MPI_SUCCESS) rc = delivered;
+  }
+  end_round();
+  return true;
+}
+
+void ReduceRounds::end_round() {
+  ctx_.shm->done(ctx_.node_rank).store(round_.seq, std::memory_order_release);
+  ctx_.last_stage_seq[round_.h] = round_.seq;
+  first_ += k_;
+  have_round_ = false;
+  stage_ = Stage::stage;
+}
 
 int reduce_shm(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout) {
-  if (count == 0) return MPI_SUCCESS;
-  const int n = ctx.node_size, me = ctx.node_rank;  // one node: node ranks are the ranks
-  const bool gets_result = root < 0 || root == me;
-  const char* mine = static_cast<const char*>(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf);
-  char* recv = static_cast<char*>(recvbuf);
-
-  NodeShm& shm = *ctx.shm;
+  ReduceRounds rounds(ctx, config, sendbuf, recvbuf, count, type, op, root, layout);
   Waiter waiter = Waiter::for_context(ctx, config);
-  // Two halves, each of a round's image per rank: ask for the whole image spread over the peers.
-  const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
-  const StagingAreas staging = staging_areas(ctx, config, waiter, (image + n - 1) / static_cast<std::size_t>(n));
-  const std::size_t half = staging.area / 2;
-  // Every rank holds the same areas (the lease protocol), so all agree on this; a fallback
-  // area too small for one element sends every rank to the MPI library alike.
-  if (half < layout.extent) {
+  int waiting_on = -1;
+  for (unsigned polls = 0; !rounds.advance(true, &waiting_on);) waiter.backoff(polls);
+  if (rounds.too_small())  // a fallback staging area too small for one element: every rank alike
     return root < 0 ? PMPI_Allreduce(sendbuf, recvbuf, count, type, op, ctx.comm)
                     : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, ctx.comm);
-  }
-  const int per_round = static_cast<int>(std::min<std::size_t>(half / layout.extent, static_cast<std::size_t>(count)));
-  // A contiguous result is folded straight into the receive buffer (its staged copy is taken
-  // before); otherwise in scratch, then delivered data byte by data byte.
-  const bool fold_in_place = layout.contiguous && layout.data_begin == 0;
-  std::vector<char>& packed = ctx.reduce_packed;
-  char* const scratch = fold_in_place ? nullptr : scratch_for(ctx, layout, per_round);
-  int rc = MPI_SUCCESS;
-  for (int first = 0; first < count; first += per_round) {
-    const int k = std::min(per_round, count - first);
-    const std::size_t at = static_cast<std::size_t>(first) * layout.extent;
-    const Round round = next_round(ctx, staging, layout.image_bytes(static_cast<std::size_t>(k)));
-    for (unsigned polls = 0; rank_using_half(ctx, shm, round) >= 0;) waiter.backoff(polls);
-    // This round's image of this rank's contribution, at the same offsets as in its buffer.
-    char* staged = const_cast<char*>(round.staged_by(me));
-    std::memcpy(staged, mine + at, layout.image_bytes(static_cast<std::size_t>(k)));
-    shm.post(me).store(round.seq, std::memory_order_release);
-
-    const bool slices = static_cast<std::size_t>(k) * layout.extent >= static_cast<std::size_t>(n) * kSliceMinBytes;
-    if (!slices) {
-      if (gets_result) {
-        for (int r = 0; r < n; ++r) waiter.wait_for(shm.post(r), round.seq);
-        const int folded = fold(round, n, 0, k, layout, type, op, fold_in_place ? recv + at : scratch);
-        const int delivered = fold_in_place ? MPI_SUCCESS : deliver(scratch, recv + at, k, layout, type, ctx.comm, packed);
-        if (rc == MPI_SUCCESS) rc = folded != MPI_SUCCESS ? folded : delivered;
-      }
-    } else {
-      // Slice s: elements [k * s / n, k * (s + 1) / n) of the round.
-      auto slice_begin = [&](int s) { return static_cast<int>(static_cast<long long>(k) * s / n); };
-      const int a = slice_begin(me), b = slice_begin(me + 1);
-      for (int r = 0; r < n; ++r) waiter.wait_for(shm.post(r), round.seq);
-      // Only this rank reads slice `me` of the staged images, so its result goes there (after
-      // the fold has read it: folded in scratch first).
-      if (b > a) {
-        const int folded = fold(round, n, static_cast<std::size_t>(a), b - a, layout, type, op, scratch_for(ctx, layout, b - a));
-        if (rc == MPI_SUCCESS) rc = folded;
-        std::memcpy(staged + static_cast<std::size_t>(a) * layout.extent, ctx.reduce_scratch.data(),
-                    layout.image_bytes(static_cast<std::size_t>(b - a)));
-      }
-      shm.reduced(me).store(round.seq, std::memory_order_release);
-      if (gets_result) {
-        for (int i = 0; i < n; ++i) {
-          const int s = (me + i) % n;  // staggered, like every read of the node
-          const int sa = slice_begin(s), sb = slice_begin(s + 1);
-          if (sb == sa) continue;
-          waiter.wait_for(shm.reduced(s), round.seq);
-          const std::size_t from = static_cast<std::size_t>(sa) * layout.extent;
-          const int delivered = deliver(round.staged_by(s) + from, recv + at + from, sb - sa, layout, type, ctx.comm, packed);
-          if (rc == MPI_SUCCESS) rc = delivered;
-        }
-      }
-    }
-    shm.done(me).store(round.seq, std::memory_order_release);
-    ctx.last_stage_seq[round.h] = round.seq;
-  }
-  return rc;
+  return rounds.rc;
 }
 
 }  // namespace mcorecoll

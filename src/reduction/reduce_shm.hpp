@@ -1,4 +1,5 @@
-// MPI_Reduce and MPI_Allreduce inside one node, through the staging areas (node/call_areas):
+// MPI_Reduce and MPI_Allreduce inside one node. A contribution of one line goes through the
+// ranks' reduction lines (reduce_lines.hpp); larger ones through the staging areas (node/call_areas):
 // in rounds of as many elements as half a staging area holds, every rank stages the image of
 // its contribution, then
 //  - small rounds: the rank(s) that need the result fold every contribution in rank order;
@@ -6,12 +7,18 @@
 //    s folds slice s of every contribution in rank order and leaves the result in its own
 //    staging area, from which the rank(s) that need it copy every slice (an allgather).
 // Either way each element is folded once, in one order (combine.hpp), so every rank gets the
-// same bits, run after run.
+// same bits, run after run. The rounds are resumable (ReduceRounds): the blocking call waits
+// between its steps, the non-blocking and persistent forms (ireduce_shm.hpp) take them as the
+// progress engine gives them.
 #pragma once
 
 #include <mpi.h>
 
+#include <cstdint>
+
+#include "alltoall/alltoall_rounds.hpp"
 #include "reduction/element_layout.hpp"
+#include "reduction/reduce_lines.hpp"
 
 namespace mcorecoll {
 
@@ -21,9 +28,49 @@ struct Config;
 // Bytes of a slice below which a round is folded whole by the rank(s) that need it.
 constexpr std::size_t kSliceMinBytes = 2048;
 
-// `root`: the rank that gets the result, or -1 for every rank (allreduce). `sendbuf` may be
-// MPI_IN_PLACE where the standard allows it (every rank for allreduce, the root for reduce).
-// The communicator lies on one node; `layout` is element_layout()'s answer for the call.
+// One activation's rounds. `root`: the rank that gets the result, or -1 for every rank
+// (allreduce). `sendbuf` may be MPI_IN_PLACE where the standard allows it. The communicator
+// lies on one node; `layout` is element_layout()'s answer for the call.
+class ReduceRounds {
+ public:
+  ReduceRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
+               MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout);
+  // Does what it can without waiting; true when this rank's part is over. Where it waits for a
+  // rank, *waiting_on says which. With `may_call_mpi` false it stops before any MPI call.
+  bool advance(bool may_call_mpi, int* waiting_on);
+  // Whether the staging areas are too small for one element (every rank alike): the caller
+  // hands the call to PMPI. Known after the first advance() that got past the lease.
+  bool too_small() const { return too_small_; }
+  int rc = MPI_SUCCESS;
+
+ private:
+  enum class Stage { lease, stage, fold, slices_out };
+  bool stage_round();
+  bool fold_round(bool may_call_mpi, int* waiting_on);
+  bool gather_slices(bool may_call_mpi, int* waiting_on);
+  void end_round();
+
+  CommContext& ctx_;
+  const Config& config_;
+  const char* mine_;
+  char* recv_;
+  int count_;
+  MPI_Datatype type_;
+  MPI_Op op_;
+  int root_;
+  ElementLayout layout_;
+  bool line_step(bool may_call_mpi, int* waiting_on);
+
+  bool gets_result_, needs_mpi_, fold_in_place_, use_lines_;
+  LineCall line_{};
+  StagingAreas staging_{};
+  int per_round_ = 0, first_ = 0, k_ = 0, slice_next_ = 0;
+  bool too_small_ = false, slices_ = false, have_round_ = false;
+  Stage stage_ = Stage::lease;
+  Round round_{};
+};
+
+// The blocking call: ReduceRounds to the end, waiting politely between steps.
 int reduce_shm(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout);
 
