@@ -36,6 +36,25 @@ MCORECOLL_EXPORT int MPI_Allgather(const void* sendbuf, mcorecoll_raw_t sendcoun
   return mcorecoll_raw_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
+MCORECOLL_EXPORT int MPI_Iallreduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                                    mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t comm,
+                                    void* request) {
+  return mcorecoll_raw_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+MCORECOLL_EXPORT int MPI_Ireduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                                 mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t root,
+                                 mcorecoll_raw_t comm, void* request) {
+  return mcorecoll_raw_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+}
+
+MCORECOLL_EXPORT int MPI_Iallgather(const void* sendbuf, mcorecoll_raw_t sendcount,
+                                    mcorecoll_raw_t sendtype, void* recvbuf,
+                                    mcorecoll_raw_t recvcount, mcorecoll_raw_t recvtype,
+                                    mcorecoll_raw_t comm, void* request) {
+  return mcorecoll_raw_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
 MCORECOLL_EXPORT int MPI_Ibarrier(mcorecoll_raw_t comm, void* request) {
   return mcorecoll_raw_ibarrier(comm, request);
 }
@@ -108,6 +127,28 @@ MCORECOLL_EXPORT int MPI_Startall(mcorecoll_raw_t count, void* requests) {
                                             void* request) {                                       \
     return raw##_alltoall_init(#name "_Alltoall_init", sendbuf, sendcount, sendtype, recvbuf,      \
                                recvcount, recvtype, comm, info, request);                          \
+  }                                                                                              \
+  MCORECOLL_EXPORT int name##_Allreduce_init(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count, \
+                                             mcorecoll_raw_t datatype, mcorecoll_raw_t op,          \
+                                             mcorecoll_raw_t comm, mcorecoll_raw_t info,            \
+                                             void* request) {                                       \
+    return raw##_allreduce_init(#name "_Allreduce_init", sendbuf, recvbuf, count, datatype, op, comm, \
+                                info, request);                                                    \
+  }                                                                                              \
+  MCORECOLL_EXPORT int name##_Reduce_init(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,  \
+                                          mcorecoll_raw_t datatype, mcorecoll_raw_t op,             \
+                                          mcorecoll_raw_t root, mcorecoll_raw_t comm,               \
+                                          mcorecoll_raw_t info, void* request) {                    \
+    return raw##_reduce_init(#name "_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm, \
+                             info, request);                                                       \
+  }                                                                                              \
+  MCORECOLL_EXPORT int name##_Allgather_init(const void* sendbuf, mcorecoll_raw_t sendcount,       \
+                                             mcorecoll_raw_t sendtype, void* recvbuf,              \
+                                             mcorecoll_raw_t recvcount, mcorecoll_raw_t recvtype,  \
+                                             mcorecoll_raw_t comm, mcorecoll_raw_t info,           \
+                                             void* request) {                                      \
+    return raw##_allgather_init(#name "_Allgather_init", sendbuf, sendcount, sendtype, recvbuf,    \
+                                recvcount, recvtype, comm, info, request);                         \
   }
 MCORECOLL_PERSISTENT(MPI, mcorecoll_raw)
 MCORECOLL_PERSISTENT(MPIX, mcorecoll_raw)

@@ -75,6 +75,36 @@ void fortran_allgather(const char* self, void* sendbuf, MPI_Fint* sendcount, MPI
                                       PMPI_Comm_f2c(*comm)));
 }
 
+void fortran_iallreduce(const char* self, void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype,
+                        MPI_Fint* op, MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi()) return forward(self, sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
+  MPI_Request r = MPI_REQUEST_NULL;
+  set_ierr(ierr, mcorecoll::iallreduce(c_buffer(sendbuf), c_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype),
+                                       PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm), &r));
+  *request = PMPI_Request_c2f(r);
+}
+
+void fortran_ireduce(const char* self, void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype,
+                     MPI_Fint* op, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi())
+    return forward(self, sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr);
+  MPI_Request r = MPI_REQUEST_NULL;
+  set_ierr(ierr, mcorecoll::ireduce(c_buffer(sendbuf), c_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype),
+                                    PMPI_Op_f2c(*op), *root, PMPI_Comm_f2c(*comm), &r));
+  *request = PMPI_Request_c2f(r);
+}
+
+void fortran_iallgather(const char* self, void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf,
+                        MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* request,
+                        MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi())
+    return forward(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
+  MPI_Request r = MPI_REQUEST_NULL;
+  set_ierr(ierr, mcorecoll::iallgather(c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), c_buffer(recvbuf),
+                                       *recvcount, PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm), &r));
+  *request = PMPI_Request_c2f(r);
+}
+
 void fortran_ibarrier(const char* self, MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr) {
   if (mcorecoll::foreign_mpi()) return forward(self, comm, request, ierr);
   MPI_Request r = MPI_REQUEST_NULL;
@@ -293,6 +323,39 @@ void fortran_barrier_init(const char* self, MPI_Fint* comm, MPI_Fint* info, MPI_
   *request = PMPI_Request_c2f(r);
 }
 
+void fortran_allreduce_init(const char* self, void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype,
+                            MPI_Fint* op, MPI_Fint* comm, MPI_Fint* info, MPI_Fint* request, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi())
+    return forward(self, sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr);
+  MPI_Request r = MPI_REQUEST_NULL;
+  set_ierr(ierr, mcorecoll::allreduce_init(c_buffer(sendbuf), c_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype),
+                                           PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm), PMPI_Info_f2c(*info), &r));
+  *request = PMPI_Request_c2f(r);
+}
+
+void fortran_reduce_init(const char* self, void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype,
+                         MPI_Fint* op, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* info, MPI_Fint* request,
+                         MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi())
+    return forward(self, sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierr);
+  MPI_Request r = MPI_REQUEST_NULL;
+  set_ierr(ierr, mcorecoll::reduce_init(c_buffer(sendbuf), c_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype),
+                                        PMPI_Op_f2c(*op), *root, PMPI_Comm_f2c(*comm), PMPI_Info_f2c(*info), &r));
+  *request = PMPI_Request_c2f(r);
+}
+
+void fortran_allgather_init(const char* self, void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype,
+                            void* recvbuf, MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* info,
+                            MPI_Fint* request, MPI_Fint* ierr) {
+  if (mcorecoll::foreign_mpi())
+    return forward(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr);
+  MPI_Request r = MPI_REQUEST_NULL;
+  set_ierr(ierr, mcorecoll::allgather_init(c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), c_buffer(recvbuf),
+                                           *recvcount, PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm),
+                                           PMPI_Info_f2c(*info), &r));
+  *request = PMPI_Request_c2f(r);
+}
+
 void fortran_bcast_init(const char* self, void* buffer, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* root,
                         MPI_Fint* comm, MPI_Fint* info, MPI_Fint* request, MPI_Fint* ierr) {
   if (mcorecoll::foreign_mpi()) return forward(self, buffer, count, datatype, root, comm, info, request, ierr);
@@ -413,6 +476,31 @@ MCORECOLL_FORTRAN_PERSISTENT(bcast_init, BCAST_INIT,
                               MPI_Fint* info, MPI_Fint* request, MPI_Fint* ierr),
                              (buffer, count, datatype, root, comm, info, request, ierr))
 MCORECOLL_FORTRAN_PERSISTENT(alltoall_init, ALLTOALL_INIT,
+                             (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf,
+                              MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* info,
+                              MPI_Fint* request, MPI_Fint* ierr),
+                             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr))
+MCORECOLL_FORTRAN(iallreduce, IALLREDUCE,
+                  (void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* op,
+                   MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr),
+                  (sendbuf, recvbuf, count, datatype, op, comm, request, ierr))
+MCORECOLL_FORTRAN(ireduce, IREDUCE,
+                  (void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* op,
+                   MPI_Fint* root, MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr),
+                  (sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr))
+MCORECOLL_FORTRAN(iallgather, IALLGATHER,
+                  (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf,
+                   MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr),
+                  (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr))
+MCORECOLL_FORTRAN_PERSISTENT(allreduce_init, ALLREDUCE_INIT,
+                             (void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* op,
+                              MPI_Fint* comm, MPI_Fint* info, MPI_Fint* request, MPI_Fint* ierr),
+                             (sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr))
+MCORECOLL_FORTRAN_PERSISTENT(reduce_init, REDUCE_INIT,
+                             (void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* op,
+                              MPI_Fint* root, MPI_Fint* comm, MPI_Fint* info, MPI_Fint* request, MPI_Fint* ierr),
+                             (sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierr))
+MCORECOLL_FORTRAN_PERSISTENT(allgather_init, ALLGATHER_INIT,
                              (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf,
                               MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* info,
                               MPI_Fint* request, MPI_Fint* ierr),

@@ -27,6 +27,14 @@ int mcorecoll_raw_reduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t cou
 int mcorecoll_raw_allgather(const void* sendbuf, mcorecoll_raw_t sendcount,
                             mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
                             mcorecoll_raw_t recvtype, mcorecoll_raw_t comm);
+int mcorecoll_raw_iallreduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                             mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t comm, void* request);
+int mcorecoll_raw_ireduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                          mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t root,
+                          mcorecoll_raw_t comm, void* request);
+int mcorecoll_raw_iallgather(const void* sendbuf, mcorecoll_raw_t sendcount,
+                             mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
+                             mcorecoll_raw_t recvtype, mcorecoll_raw_t comm, void* request);
 int mcorecoll_raw_finalize(void);
 
 /* Non-blocking forms; `request` points to an MPI_Request. */
@@ -63,6 +71,17 @@ int mcorecoll_raw_alltoall_init(const char* name, const void* sendbuf, mcorecoll
                                 mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
                                 mcorecoll_raw_t recvtype, mcorecoll_raw_t comm, mcorecoll_raw_t info,
                                 void* request);
+
+int mcorecoll_raw_allreduce_init(const char* name, const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                                 mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t comm,
+                                 mcorecoll_raw_t info, void* request);
+int mcorecoll_raw_reduce_init(const char* name, const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                              mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t root,
+                              mcorecoll_raw_t comm, mcorecoll_raw_t info, void* request);
+int mcorecoll_raw_allgather_init(const char* name, const void* sendbuf, mcorecoll_raw_t sendcount,
+                                 mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
+                                 mcorecoll_raw_t recvtype, mcorecoll_raw_t comm, mcorecoll_raw_t info,
+                                 void* request);
 
 #ifdef __cplusplus
 }

@@ -78,6 +78,32 @@ int mcorecoll_raw_allgather(const void* sendbuf, mcorecoll_raw_t sendcount,
                               as_int(recvcount), handle<MPI_Datatype>(recvtype), handle<MPI_Comm>(comm));
 }
 
+int mcorecoll_raw_iallreduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                             mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t comm, void* request) {
+  if (mcorecoll::foreign_mpi()) return forward("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request);
+  return mcorecoll::iallreduce(sendbuf, recvbuf, as_int(count), handle<MPI_Datatype>(datatype), handle<MPI_Op>(op),
+                               handle<MPI_Comm>(comm), static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_ireduce(const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                          mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t root,
+                          mcorecoll_raw_t comm, void* request) {
+  if (mcorecoll::foreign_mpi())
+    return forward("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request);
+  return mcorecoll::ireduce(sendbuf, recvbuf, as_int(count), handle<MPI_Datatype>(datatype), handle<MPI_Op>(op),
+                            as_int(root), handle<MPI_Comm>(comm), static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_iallgather(const void* sendbuf, mcorecoll_raw_t sendcount,
+                             mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
+                             mcorecoll_raw_t recvtype, mcorecoll_raw_t comm, void* request) {
+  if (mcorecoll::foreign_mpi())
+    return forward("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  return mcorecoll::iallgather(sendbuf, as_int(sendcount), handle<MPI_Datatype>(sendtype), recvbuf,
+                               as_int(recvcount), handle<MPI_Datatype>(recvtype), handle<MPI_Comm>(comm),
+                               static_cast<MPI_Request*>(request));
+}
+
 int mcorecoll_raw_ibarrier(mcorecoll_raw_t comm, void* request) {
   if (mcorecoll::foreign_mpi()) return forward("MPI_Ibarrier", comm, request);
   return mcorecoll::ibarrier(handle<MPI_Comm>(comm), static_cast<MPI_Request*>(request));
@@ -191,6 +217,36 @@ int mcorecoll_raw_alltoall_init(const char* name, const void* sendbuf, mcorecoll
   return mcorecoll::alltoall_init(sendbuf, as_int(sendcount), handle<MPI_Datatype>(sendtype), recvbuf,
                                   as_int(recvcount), handle<MPI_Datatype>(recvtype), handle<MPI_Comm>(comm),
                                   handle<MPI_Info>(info), static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_allreduce_init(const char* name, const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                                 mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t comm,
+                                 mcorecoll_raw_t info, void* request) {
+  if (mcorecoll::foreign_mpi()) return forward(name, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+  return mcorecoll::allreduce_init(sendbuf, recvbuf, as_int(count), handle<MPI_Datatype>(datatype),
+                                   handle<MPI_Op>(op), handle<MPI_Comm>(comm), handle<MPI_Info>(info),
+                                   static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_reduce_init(const char* name, const void* sendbuf, void* recvbuf, mcorecoll_raw_t count,
+                              mcorecoll_raw_t datatype, mcorecoll_raw_t op, mcorecoll_raw_t root,
+                              mcorecoll_raw_t comm, mcorecoll_raw_t info, void* request) {
+  if (mcorecoll::foreign_mpi())
+    return forward(name, sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+  return mcorecoll::reduce_init(sendbuf, recvbuf, as_int(count), handle<MPI_Datatype>(datatype), handle<MPI_Op>(op),
+                                as_int(root), handle<MPI_Comm>(comm), handle<MPI_Info>(info),
+                                static_cast<MPI_Request*>(request));
+}
+
+int mcorecoll_raw_allgather_init(const char* name, const void* sendbuf, mcorecoll_raw_t sendcount,
+                                 mcorecoll_raw_t sendtype, void* recvbuf, mcorecoll_raw_t recvcount,
+                                 mcorecoll_raw_t recvtype, mcorecoll_raw_t comm, mcorecoll_raw_t info,
+                                 void* request) {
+  if (mcorecoll::foreign_mpi())
+    return forward(name, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+  return mcorecoll::allgather_init(sendbuf, as_int(sendcount), handle<MPI_Datatype>(sendtype), recvbuf,
+                                   as_int(recvcount), handle<MPI_Datatype>(recvtype), handle<MPI_Comm>(comm),
+                                   handle<MPI_Info>(info), static_cast<MPI_Request*>(request));
 }
 
 int mcorecoll_raw_finalize(void) {

@@ -1,22 +1,23 @@
-// MPI_Allgather: routed (entry/call_decision.hpp) and checked, then the staged allgather or
-// PMPI. MPI_Iallgather is not intercepted yet.
+// MPI_Allgather, MPI_Iallgather and MPI_Allgather_init: routed (entry/call_decision.hpp) and
+// checked, then the staged allgather (allgather_shm.hpp, iallgather_shm.hpp) or PMPI.
 #include "allgather/allgather_shm.hpp"
+#include "allgather/iallgather_shm.hpp"
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
-#include "node/call_areas.hpp"
+#include "entry/pmpi_persistent.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
 
 Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                         MPI_Datatype recvtype, MPI_Comm comm) {
+                         MPI_Datatype recvtype, MPI_Comm comm, Form form) {
   // The receive side describes every rank's block (the send side is ignored in place).
   std::uint64_t block = 0;
   if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block)) return {};
-  Decision d = decide(Collective::allgather, comm, block, Form::blocking);
+  Decision d = decide(Collective::allgather, comm, block, form);
   if (!d.ctx) return d;
   d.bytes = block * static_cast<std::uint64_t>(d.ctx->size);
   if (d.path == kPmpiPath) return d;
@@ -30,16 +31,46 @@ Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendty
   return d;
 }
 
+std::uint64_t block_of(const Decision& d) { return d.bytes / static_cast<std::uint64_t>(d.ctx->size); }
+
 }  // namespace
 
 int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm) {
-  const Decision d = route_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  const Decision d = route_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::blocking);
   complete_earlier_operations(d);
   if (d.count) count_call(Collective::allgather, d.path, d.bytes);
   if (d.path == kPmpiPath) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return allgather_shm(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                       d.bytes / static_cast<std::uint64_t>(d.ctx->size));
+                       block_of(d));
+}
+
+int iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  const Decision d = route_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                     Form::nonblocking);
+  if (d.count) count_call(Collective::allgather, d.path, d.bytes, CallKind::nonblocking);
+  if (d.path == kPmpiPath)
+    return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  return post(d,
+              make_iallgather(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                              recvtype, block_of(d)),
+              request);
+}
+
+int allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const Decision d = route_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                     Form::persistent);
+  complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::allgather, d.path, d.bytes, CallKind::persistent);
+    return pmpi_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+  }
+  return make_persistent(Collective::allgather, d,
+                         make_iallgather(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf,
+                                         recvcount, recvtype, block_of(d)),
+                         request);
 }
 
 }  // namespace mcorecoll

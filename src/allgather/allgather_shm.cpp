@@ -4,51 +4,102 @@
 #include <cstring>
 #include <memory>
 
-#include "alltoall/alltoall_rounds.hpp"
-#include "common/message_bytes.hpp"
+#include "allgather/allgather_bytes.hpp"
 #include "decisions/config.hpp"
 #include "node/call_areas.hpp"
-#include "node/node_reads.hpp"
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 
+AllgatherRounds::AllgatherRounds(CommContext& ctx, const Config& config, const char* out, char* recv,
+                                 std::uint64_t block)
+    : ctx_(ctx), config_(config), out_(out), recv_(recv), block_(block) {}
+
+bool AllgatherRounds::line_step(int* waiting_on) {
+  NodeShm& shm = *ctx_.shm;
+  const int n = ctx_.node_size;
+  if (!posted_) {
+    if (line_.seq == 0) line_ = next_line_call(ctx_);
+    const int behind = line_reader_behind(shm, n, line_);
+    if (behind >= 0) {
+      *waiting_on = behind;
+      return false;
+    }
+    post_line(shm, ctx_.node_rank, line_, out_, block_);
+    posted_ = true;
+    read_.assign(static_cast<std::size_t>(n), 0);
+  }
+  // Every line in turn from this rank's next one on; a line not posted yet ends the step.
+  for (int i = 0; i < n; ++i) {
+    const int r = (ctx_.node_rank + i) % n;
+    if (read_[static_cast<std::size_t>(r)]) continue;
+    if (!line_posted(shm, r, line_)) {
+      *waiting_on = r;
+      return false;
+    }
+    std::memcpy(recv_ + static_cast<std::uint64_t>(r) * block_, line_data(shm, r, line_), block_);
+    read_[static_cast<std::size_t>(r)] = 1;
+  }
+  return true;
+}
+
+bool AllgatherRounds::advance(int* waiting_on) {
+  if (block_ == 0) return true;
+  if (block_ <= kReduceLineBytes) return line_step(waiting_on);
+  NodeShm& shm = *ctx_.shm;
+  const int n = ctx_.node_size, me = ctx_.node_rank;
+  if (!begun_) {
+    if (!try_staging_areas(ctx_, config_, block_, &staging_)) {
+      *waiting_on = ctx_.lease_waits_for;
+      return false;
+    }
+    tile_ = std::max<std::uint64_t>(staging_.area / 2, 1);
+    begun_ = true;
+  }
+  while (offset_ < block_) {
+    if (!round_) {
+      round_ = next_round(ctx_, staging_, std::min(tile_, block_ - offset_));
+      reads_.reset();
+    }
+    if (!reads_) {
+      const int busy = rank_using_half(ctx_, shm, *round_);
+      if (busy >= 0) {
+        *waiting_on = busy;
+        return false;
+      }
+      std::memcpy(const_cast<char*>(round_->staged_by(me)), out_ + offset_, round_->len);
+      shm.post(me).store(round_->seq, std::memory_order_release);
+      reads_.emplace(me, n, round_->seq, config_.alltoall_readers);
+    }
+    const std::uint64_t offset = offset_;
+    const Round& round = *round_;
+    if (!reads_->advance(shm, [&](int r) {
+          std::memcpy(recv_ + static_cast<std::uint64_t>(r) * block_ + offset, round.staged_by(r), round.len);
+        })) {
+      *waiting_on = reads_->next();
+      return false;
+    }
+    shm.done(me).store(round_->seq, std::memory_order_release);
+    ctx_.last_stage_seq[round_->h] = round_->seq;
+    offset_ += round_->len;
+    round_.reset();
+  }
+  return true;
+}
+
 int allgather_shm(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                   std::uint64_t block) {
   if (block == 0) return MPI_SUCCESS;
-  const int n = ctx.node_size, me = ctx.node_rank;  // one node: node ranks are the ranks
-  MessageBytes recv(recvbuf, recvcount * n, recvtype, block * static_cast<std::uint64_t>(n));
-  // The block this rank gives: its send side, or in place its own block of the receive buffer.
-  std::unique_ptr<MessageBytes> send;
-  const char* out = nullptr;
-  if (sendbuf == MPI_IN_PLACE) {
-    recv.pack();  // a no-op when contiguous
-    out = recv.data() + static_cast<std::uint64_t>(me) * block;
-  } else {
-    send = std::make_unique<MessageBytes>(const_cast<void*>(sendbuf), sendcount, sendtype, block);
-    send->pack();
-    out = send->data();
-  }
-
-  NodeShm& shm = *ctx.shm;
+  AllgatherBytes sides(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
+  sides.pack();
+  AllgatherRounds rounds(ctx, config, sides.out(), sides.recv.data(), block);
   Waiter waiter = Waiter::for_context(ctx, config);
-  const StagingAreas staging = staging_areas(ctx, config, waiter, block);
-  const std::uint64_t tile = std::max<std::uint64_t>(staging.area / 2, 1);
-  for (std::uint64_t offset = 0; offset < block; offset += tile) {
-    const Round round = next_round(ctx, staging, std::min(tile, block - offset));
-    for (unsigned polls = 0; rank_using_half(ctx, shm, round) >= 0;) waiter.backoff(polls);
-    std::memcpy(const_cast<char*>(round.staged_by(me)), out + offset, round.len);
-    shm.post(me).store(round.seq, std::memory_order_release);
-    read_from_node(shm, me, n, round.seq, config.alltoall_readers, waiter, [&](int r) {
-      std::memcpy(recv.data() + static_cast<std::uint64_t>(r) * block + offset, round.staged_by(r), round.len);
-    });
-    shm.done(me).store(round.seq, std::memory_order_release);
-    ctx.last_stage_seq[round.h] = round.seq;
-  }
-  recv.unpack();
+  int waiting_on = -1;
+  for (unsigned polls = 0; !rounds.advance(&waiting_on);) waiter.backoff(polls);
+  sides.recv.unpack();
   return MPI_SUCCESS;
 }
 

@@ -1,17 +1,52 @@
-// MPI_Allgather inside one node through the staging areas: the alltoall's rounds with one block
-// for all. Each round every rank stages a tile of its block once, then copies every rank's tile
-// into its place in the receive buffer, staggered with at most MCORECOLL_ALLTOALL_READERS
-// readers on one area.
+// MPI_Allgather inside one node. A block of one line goes through the ranks' reduction lines
+// (reduction/reduce_lines.hpp: every rank posts its block, everyone reads every line); larger
+// ones through the staging areas, the alltoall's rounds with one block for all: each round
+// every rank stages a tile of its block once, then copies every rank's tile into its place,
+// staggered, with at most MCORECOLL_ALLTOALL_READERS readers on one area. The rounds are
+// resumable (AllgatherRounds): the blocking call waits between steps, the non-blocking and
+// persistent forms (iallgather_shm.hpp) take them as the progress engine gives them. Steps
+// call no MPI function (packing and unpacking are the caller's, in the application's thread).
 #pragma once
 
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "alltoall/alltoall_rounds.hpp"
+#include "node/node_reads.hpp"
+#include "reduction/reduce_lines.hpp"
 
 namespace mcorecoll {
 
 class CommContext;
 struct Config;
+
+class AllgatherRounds {
+ public:
+  // `out`: this rank's block as bytes in signature order; `recv`: the n blocks' bytes.
+  AllgatherRounds(CommContext& ctx, const Config& config, const char* out, char* recv, std::uint64_t block);
+  // Does what it can without waiting; true when this rank's part is over. Where it waits for a
+  // rank, *waiting_on says which.
+  bool advance(int* waiting_on);
+
+ private:
+  bool line_step(int* waiting_on);
+
+  CommContext& ctx_;
+  const Config& config_;
+  const char* out_;
+  char* recv_;
+  std::uint64_t block_;
+  bool begun_ = false, posted_ = false;
+  StagingAreas staging_{};
+  std::uint64_t tile_ = 0, offset_ = 0;
+  std::optional<Round> round_;
+  std::optional<NodeReads> reads_;
+  LineCall line_{};
+  std::vector<char> read_;  // lines: which ranks' blocks are in
+};
 
 // `block`: the signature bytes each rank contributes (> 0 or the call returns at once).
 int allgather_shm(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,

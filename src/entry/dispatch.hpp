@@ -11,12 +11,24 @@ int barrier(MPI_Comm comm);
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
-// The reductions and allgather (blocking forms only, so far).
+// The reductions and allgather, in their three forms.
 int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
            MPI_Comm comm);
 int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm);
+int iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+               MPI_Request* request);
+int ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+            MPI_Comm comm, MPI_Request* request);
+int iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request);
+int allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Info info, MPI_Request* request);
+int reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Info info, MPI_Request* request);
+int allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request);
 // The non-blocking forms (the same routing, then progress.hpp's operations).
 int ibarrier(MPI_Comm comm, MPI_Request* request);
 int ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request);

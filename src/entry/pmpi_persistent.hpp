@@ -12,6 +12,12 @@ int PMPIX_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, M
                      MPI_Request* request);
 int PMPIX_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request);
+int PMPIX_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm, MPI_Info info, MPI_Request* request);
+int PMPIX_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request* request);
+int PMPIX_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request);
 }
 #endif
 
@@ -35,6 +41,21 @@ inline int pmpi_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype s
                               MPI_Request* request) {
   return MCORECOLL_PMPI_INIT(Alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                                        request);
+}
+
+inline int pmpi_allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return MCORECOLL_PMPI_INIT(Allreduce)(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+inline int pmpi_reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return MCORECOLL_PMPI_INIT(Reduce)(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+}
+inline int pmpi_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                               MPI_Request* request) {
+  return MCORECOLL_PMPI_INIT(Allgather)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                        request);
 }
 
 #undef MCORECOLL_PMPI_INIT

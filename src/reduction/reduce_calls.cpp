@@ -1,12 +1,15 @@
-// MPI_Allreduce and MPI_Reduce: routed (entry/call_decision.hpp) and checked, then the staged
-// reduction (reduce_shm.hpp) or PMPI. The non-blocking and persistent forms are not on the
-// library's paths yet: MPI_Iallreduce and MPI_Ireduce are not intercepted.
+// MPI_Allreduce, MPI_Reduce, their non-blocking forms and their persistent ones: routed
+// (entry/call_decision.hpp) and checked, then the staged reduction (reduce_shm.hpp,
+// ireduce_shm.hpp) or PMPI.
 #include "common/message_bytes.hpp"
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
+#include "entry/pmpi_persistent.hpp"
+#include "reduction/combine.hpp"
 #include "reduction/element_layout.hpp"
+#include "reduction/ireduce_shm.hpp"
 #include "reduction/reduce_shm.hpp"
 #include "topology/comm_context.hpp"
 
@@ -20,50 +23,116 @@ bool predefined_op(MPI_Op op) {
   return false;
 }
 
-// `root` -1: allreduce. Everything decided here is equal on every rank: the standard has them
-// all pass the same count, datatype, op and root.
-Decision route_reduction(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                         int root, MPI_Comm comm, ElementLayout* layout) {
+// One call's arguments.
+struct Reduction {
+  const void* sendbuf;
+  void* recvbuf;
+  int count;
+  MPI_Datatype type;
+  MPI_Op op;
+  int root;  // -1: allreduce
+  MPI_Comm comm;
+};
+
+// Everything decided here is equal on every rank: the standard has them all pass the same
+// count, datatype, op and root.
+Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layout) {
   std::uint64_t bytes = 0;
-  if (comm == MPI_COMM_NULL || !signature_bytes(count, type, &bytes)) return {};
-  Decision d = decide(c, comm, bytes, Form::blocking);
+  if (a.comm == MPI_COMM_NULL || !signature_bytes(a.count, a.type, &bytes)) return {};
+  Decision d = decide(c, a.comm, bytes, form);
   d.bytes = bytes;
   if (!d.ctx || d.path == kPmpiPath) return d;
   if (d.ctx->node_count > 1) fall_back(d, c, "across nodes (not on mcorecoll's paths yet)");
   if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
-  if (op == MPI_OP_NULL || op == MPI_REPLACE || op == MPI_NO_OP) fall_back(d, c, "an op only PMPI can judge");
+  if (a.op == MPI_OP_NULL || a.op == MPI_REPLACE || a.op == MPI_NO_OP) fall_back(d, c, "an op only PMPI can judge");
   // Open MPI 4.1 and MPICH 4.0 refuse a predefined op on a derived datatype (MPI_ERR_OP): that
   // error is theirs to raise, through the communicator's handler.
-  if (predefined_op(op) && !is_named(type)) fall_back(d, c, "a predefined op on a derived datatype");
-  if (c == Collective::reduce && (root < 0 || root >= d.ctx->size)) fall_back(d, c, "invalid root");
-  if (d.path != kPmpiPath && !element_layout(type, count, static_cast<std::size_t>(bytes), layout))
+  if (predefined_op(a.op) && !is_named(a.type)) fall_back(d, c, "a predefined op on a derived datatype");
+  // The non-blocking and persistent steps may run where MPI may not be called, and a user op
+  // or a derived type may be freed while they run: only what combine() does itself.
+  if (form != Form::blocking && !(is_named(a.type) && combine_without_mpi(a.type, a.op)))
+    fall_back(d, c, "non-blocking or persistent: only predefined ops that mcorecoll combines itself "
+                    "(SUM/PROD/MIN/MAX, bitwise and logical, on the common integer types; SUM/PROD on float and double)");
+  if (c == Collective::reduce && (a.root < 0 || a.root >= d.ctx->size)) fall_back(d, c, "invalid root");
+  if (d.path != kPmpiPath && !element_layout(a.type, a.count, static_cast<std::size_t>(bytes), layout))
     fall_back(d, c, "a datatype whose data does not lie inside its extent");
-  const bool gets_result = c == Collective::allreduce || d.ctx->rank == root;
-  if (d.path != kPmpiPath && ((gets_result && null_buffer(recvbuf, bytes, type)) ||
-                               (sendbuf != MPI_IN_PLACE && null_buffer(sendbuf, bytes, type))))
+  const bool gets_result = c == Collective::allreduce || d.ctx->rank == a.root;
+  if (d.path != kPmpiPath && ((gets_result && null_buffer(a.recvbuf, bytes, a.type)) ||
+                               (a.sendbuf != MPI_IN_PLACE && null_buffer(a.sendbuf, bytes, a.type))))
     fall_back(d, c, "null buffer");
   return d;
+}
+
+int pmpi(const Reduction& a) {
+  return a.root < 0 ? PMPI_Allreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm)
+                    : PMPI_Reduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm);
+}
+
+int blocking(Collective c, const Reduction& a) {
+  ElementLayout layout;
+  const Decision d = route(c, a, Form::blocking, &layout);
+  complete_earlier_operations(d);
+  if (d.count) count_call(c, d.path, d.bytes);
+  if (d.path == kPmpiPath) return pmpi(a);
+  return reduce_shm(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
+}
+
+int nonblocking(Collective c, const Reduction& a, MPI_Request* request) {
+  ElementLayout layout;
+  const Decision d = route(c, a, Form::nonblocking, &layout);
+  if (d.count) count_call(c, d.path, d.bytes, CallKind::nonblocking);
+  if (d.path == kPmpiPath)
+    return a.root < 0 ? PMPI_Iallreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, request)
+                      : PMPI_Ireduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, request);
+  return post(d, make_ireduce(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root,
+                              layout),
+              request);
+}
+
+int persistent(Collective c, const Reduction& a, MPI_Info info, MPI_Request* request) {
+  ElementLayout layout;
+  const Decision d = route(c, a, Form::persistent, &layout);
+  complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(c, d.path, d.bytes, CallKind::persistent);
+    return a.root < 0 ? pmpi_allreduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, request)
+                      : pmpi_reduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, info, request);
+  }
+  return make_persistent(c, d,
+                         make_ireduce(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op,
+                                      a.root, layout),
+                         request);
 }
 
 }  // namespace
 
 int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  ElementLayout layout;
-  const Decision d = route_reduction(Collective::allreduce, sendbuf, recvbuf, count, datatype, op, -1, comm, &layout);
-  complete_earlier_operations(d);
-  if (d.count) count_call(Collective::allreduce, d.path, d.bytes);
-  if (d.path == kPmpiPath) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  return reduce_shm(*d.ctx, process_config().config, sendbuf, recvbuf, count, datatype, op, -1, layout);
+  return blocking(Collective::allreduce, {sendbuf, recvbuf, count, datatype, op, -1, comm});
 }
 
 int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
            MPI_Comm comm) {
-  ElementLayout layout;
-  const Decision d = route_reduction(Collective::reduce, sendbuf, recvbuf, count, datatype, op, root, comm, &layout);
-  complete_earlier_operations(d);
-  if (d.count) count_call(Collective::reduce, d.path, d.bytes);
-  if (d.path == kPmpiPath) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-  return reduce_shm(*d.ctx, process_config().config, sendbuf, recvbuf, count, datatype, op, root, layout);
+  return blocking(Collective::reduce, {sendbuf, recvbuf, count, datatype, op, root, comm});
+}
+
+int iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+               MPI_Request* request) {
+  return nonblocking(Collective::allreduce, {sendbuf, recvbuf, count, datatype, op, -1, comm}, request);
+}
+
+int ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+            MPI_Comm comm, MPI_Request* request) {
+  return nonblocking(Collective::reduce, {sendbuf, recvbuf, count, datatype, op, root, comm}, request);
+}
+
+int allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Info info, MPI_Request* request) {
+  return persistent(Collective::allreduce, {sendbuf, recvbuf, count, datatype, op, -1, comm}, info, request);
+}
+
+int reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return persistent(Collective::reduce, {sendbuf, recvbuf, count, datatype, op, root, comm}, info, request);
 }
 
 }  // namespace mcorecoll

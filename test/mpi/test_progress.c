@@ -6,7 +6,8 @@
  *
  * Usage: test_progress OP BYTES BLOCKING [single|funneled|serialized|multiple] [persistent]
  *        test_progress all [single|funneled|serialized|multiple]
- *   OP: ibarrier, ibcast, ialltoall; BYTES: the message (bcast) or block (alltoall)
+ *   OP: ibarrier, ibcast, ialltoall, iallreduce (MPI_SUM of doubles), iallgather; BYTES: the
+ *   message (bcast, allreduce) or block (alltoall, allgather)
  *   all: every OP (bcast 4 MiB, alltoall 64 KiB blocks) with every BLOCKING call, started by
  *   the non-blocking call and by a persistent request, one case after the other
  *   BLOCKING, what rank 0 blocks in while the others wait for the collective:
@@ -88,11 +89,19 @@ static void block_or_signal(const char* how, MPI_Comm aside) {
 }
 
 static void run_case(const char* op, size_t bytes, const char* how, int persistent, MPI_Comm aside) {
+#if defined(MPICH_VERSION)
+  /* MPICH 4.0.2's own MPI_Allgather_init delivers the other ranks' blocks at the first start
+   * only: where mcorecoll hands it to MPICH (its path not forced), the case is not run. */
+  const char* forced = getenv("MCORECOLL_ALLGATHER");
+  if (persistent && !strcmp(op, "iallgather") && !(forced && !strcmp(forced, "shm"))) return;
+#endif
   snprintf(g_case, sizeof(g_case), "%s of %zu bytes, %s, rank 0 in %s", op, bytes,
            persistent ? "persistent" : "non-blocking", how);
   alarm(60);
   const int is_bcast = !strcmp(op, "ibcast"), is_alltoall = !strcmp(op, "ialltoall");
-  const size_t total = is_alltoall ? bytes * (size_t)size : bytes;
+  const int is_allreduce = !strcmp(op, "iallreduce"), is_allgather = !strcmp(op, "iallgather");
+  const size_t total = is_alltoall || is_allgather ? bytes * (size_t)size : bytes;
+  const int doubles = (int)(bytes / sizeof(double));
   unsigned char* send = malloc(total + 1);
   unsigned char* recv = malloc(total + 1);
   MPI_Request req = MPI_REQUEST_NULL;
@@ -100,16 +109,25 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
     if (is_bcast) PERSISTENT_BCAST_INIT(recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
     else if (is_alltoall)
       PERSISTENT_ALLTOALL_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else if (is_allreduce)
+      PERSISTENT_ALLREDUCE_INIT(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else if (is_allgather)
+      PERSISTENT_ALLGATHER_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
     else PERSISTENT_BARRIER_INIT(MPI_COMM_WORLD, MPI_INFO_NULL, &req);
   }
   for (int round = 0; round < 3; round++) {
     for (size_t i = 0; i < total; i++) {
-      send[i] = is_alltoall ? pattern(rank, (int)(i / bytes), i % bytes + (size_t)round) : pattern(0, 0, i + (size_t)round);
+      send[i] = is_alltoall ? pattern(rank, (int)(i / bytes), i % bytes + (size_t)round)
+              : is_allgather ? pattern(rank, 0, i + (size_t)round) : pattern(0, 0, i + (size_t)round);
       recv[i] = rank == 0 && is_bcast ? send[i] : 0;
     }
+    if (is_allreduce)
+      for (int i = 0; i < doubles; i++) ((double*)send)[i] = rank + i % 7 + round;
     if (persistent) MPI_Start(&req);
     else if (is_bcast) MPI_Ibcast(recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
     else if (is_alltoall) MPI_Ialltoall(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, &req);
+    else if (is_allreduce) MPI_Iallreduce(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+    else if (is_allgather) MPI_Iallgather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, &req);
     else MPI_Ibarrier(MPI_COMM_WORLD, &req);
     if (rank == 0) {
       block_or_signal(how, aside);
@@ -120,6 +138,11 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
     }
     CHECK(persistent ? req != MPI_REQUEST_NULL : req == MPI_REQUEST_NULL, "round %d: the request after MPI_Wait", round);
     int bad = 0;
+    /* Sum over ranks r of (r + i % 7 + round): exact in doubles. */
+    for (int i = 0; is_allreduce && i < doubles && !bad; i++)
+      bad = ((double*)recv)[i] != size * (size - 1) / 2.0 + (double)size * (i % 7 + round);
+    for (size_t i = 0; is_allgather && i < total && !bad; i++)
+      bad = recv[i] != pattern((int)(i / bytes), 0, i % bytes + (size_t)round);
     for (size_t i = 0; i < total && !bad; i++) {
       const unsigned char want = is_alltoall ? pattern((int)(i / bytes), rank, i % bytes + (size_t)round)
                                              : pattern(0, 0, i + (size_t)round);
@@ -155,10 +178,10 @@ int main(int argc, char** argv) {
   /* A first blocking call sets the communicator up (non-blocking calls may not). */
   MPI_Barrier(MPI_COMM_WORLD);
   if (all) {
-    static const char* ops[] = {"ibcast", "ialltoall", "ibarrier"};
-    static const size_t sizes[] = {4u << 20, 64u << 10, 0};
+    static const char* ops[] = {"ibcast", "ialltoall", "ibarrier", "iallreduce", "iallgather"};
+    static const size_t sizes[] = {4u << 20, 64u << 10, 0, 4u << 20, 64u << 10};
     static const char* calls[] = {"recv", "allreduce", "iprobe", "ssend", "comm_dup", "barrier"};
-    for (int o = 0; o < 3; o++)
+    for (int o = 0; o < 5; o++)
       for (int c = 0; c < 6; c++)
         for (int p = 0; p < 2; p++) run_case(ops[o], sizes[o], calls[c], p, aside);
   } else {

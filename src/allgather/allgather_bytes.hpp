@@ -1,0 +1,37 @@
+// One rank's two sides of an allgather as bytes in signature order: the n blocks it receives,
+// and the block it gives (its send side, or with MPI_IN_PLACE its own block of the receive
+// buffer as it is before the call).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "common/message_bytes.hpp"
+#include "topology/comm_context.hpp"
+
+namespace mcorecoll {
+
+struct AllgatherBytes {
+  AllgatherBytes(const CommContext& ctx, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, std::uint64_t block)
+      : recv(recvbuf, recvcount * ctx.size, recvtype, block * static_cast<std::uint64_t>(ctx.size)),
+        own_block(block * static_cast<std::uint64_t>(ctx.rank)) {
+    if (sendbuf != MPI_IN_PLACE) send = std::make_unique<MessageBytes>(const_cast<void*>(sendbuf), sendcount, sendtype, block);
+  }
+  // Brings the given block into bytes (in place: the whole receive side, a no-op when contiguous).
+  void pack() { send ? send->pack() : recv.pack(); }
+  const char* out() { return send ? send->data() : recv.data() + own_block; }
+  // For an operation that outlives its call: duplicates of derived datatypes.
+  void hold_types() {
+    recv.hold_type();
+    if (send) send->hold_type();
+  }
+
+  MessageBytes recv;
+  std::unique_ptr<MessageBytes> send;
+  std::uint64_t own_block;
+};
+
+}  // namespace mcorecoll
