@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "complete.h"
@@ -369,6 +370,27 @@ static void run_form(const layout_t* l, MPI_Op op, int count, int root, int in_p
   free(send), free(recv), free(want);
 }
 
+/* Back-to-back reduces of one line to a slow root: the non-roots return as soon as they have
+ * posted, so they run ahead by calls; a rank may not rewrite its line while the root has yet
+ * to read it (reduce_lines.hpp). Every result checked. */
+static void run_burst(void) {
+  enum { kCalls = 300, kInts = 4 };
+  int send[kInts], recv[kInts];
+  for (int call = 0; call < kCalls; ++call) {
+    for (int i = 0; i < kInts; ++i) send[i] = call * 1000 + me * 10 + i;
+    if (me == 0 && call % 3 == 0) usleep(200); /* the root lags behind */
+    CHECK(MPI_Reduce(send, recv, kInts, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD) == MPI_SUCCESS, "burst call %d", call);
+    if (me == 0)
+      for (int i = 0; i < kInts; ++i) {
+        const int want = nranks * (call * 1000 + i) + 10 * nranks * (nranks - 1) / 2;
+        if (recv[i] != want) {
+          CHECK(0, "burst reduce call %d element %d: %d, expected %d", call, i, recv[i], want);
+          break;
+        }
+      }
+  }
+}
+
 /* ---- allgather: blocks of ints, each side its own layout of one signature ---- */
 
 static void run_allgather(int count, int strided_recv, int in_place, int form, int method) {
@@ -504,6 +526,7 @@ int main(int argc, char** argv) {
     run_reduction(&matrices, sum, all[c], "user sum (commutative)");
   }
   cases += 2;
+  run_burst();
   int method = 0;
   for (int c = 0; c < 6; ++c)
     for (int strided_recv = 0; strided_recv < 2; ++strided_recv)

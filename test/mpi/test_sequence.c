@@ -8,7 +8,8 @@
  *
  * A sequence is a list of calls on four communicator slots (the world, a dup, a reversed
  * split, all ranks but the last), recreated and freed mid-sequence:
- *   - barrier, bcast, alltoall, their non-blocking forms, and their persistent forms (initialized
+ *   - barrier, bcast, alltoall, allreduce, reduce (MPI_SUM of doubles, MPI_BXOR of ints) and
+ *     allgather, their non-blocking forms, and their persistent forms (initialized
  *     on the slots, started by MPI_Start or MPI_Startall, freed), left pending and completed later
  *     in each rank's own random order by every completion call;
  *   - counts 0 and sizes on both sides of the library's thresholds and lease steps (slots,
@@ -185,16 +186,34 @@ static unsigned char data_byte(uint64_t seed, int call, int src, int dst, size_t
 enum kind {
   BARRIER, BCAST, ALLTOALL, IBARRIER, IBCAST, IALLTOALL,
   PBARRIER, PBCAST, PALLTOALL,  /* persistent: initialized into a persistent slot */
+  ALLREDUCE, REDUCE, ALLGATHER, IALLREDUCE, IREDUCE, IALLGATHER, PALLREDUCE, PREDUCE, PALLGATHER,
   RECREATE, FREE, COMPLETE, PSTART, PSTARTALL, PFREE, kKinds
 };
 static const char* kind_names[kKinds] = {"MPI_Barrier", "MPI_Bcast", "MPI_Alltoall", "MPI_Ibarrier", "MPI_Ibcast",
                                          "MPI_Ialltoall", "MPI_Barrier_init", "MPI_Bcast_init", "MPI_Alltoall_init",
+                                         "MPI_Allreduce", "MPI_Reduce", "MPI_Allgather", "MPI_Iallreduce",
+                                         "MPI_Ireduce", "MPI_Iallgather", "MPI_Allreduce_init", "MPI_Reduce_init",
+                                         "MPI_Allgather_init",
                                          "recreate", "MPI_Comm_free", "complete", "MPI_Start", "MPI_Startall",
                                          "MPI_Request_free"};
 static int is_bcast(int k) { return k == BCAST || k == IBCAST || k == PBCAST; }
 static int is_alltoall(int k) { return k == ALLTOALL || k == IALLTOALL || k == PALLTOALL; }
-static int is_nonblocking(int k) { return k == IBARRIER || k == IBCAST || k == IALLTOALL; }
-static int is_persistent(int k) { return k == PBARRIER || k == PBCAST || k == PALLTOALL; }
+static int is_allreduce(int k) { return k == ALLREDUCE || k == IALLREDUCE || k == PALLREDUCE; }
+static int is_reduce(int k) { return k == REDUCE || k == IREDUCE || k == PREDUCE; }
+static int is_reduction(int k) { return is_allreduce(k) || is_reduce(k); }
+static int is_allgather(int k) { return k == ALLGATHER || k == IALLGATHER || k == PALLGATHER; }
+static int is_nonblocking(int k) {
+  return k == IBARRIER || k == IBCAST || k == IALLTOALL || k == IALLREDUCE || k == IREDUCE || k == IALLGATHER;
+}
+static int is_persistent(int k) {
+  return k == PBARRIER || k == PBCAST || k == PALLTOALL || k == PALLREDUCE || k == PREDUCE || k == PALLGATHER;
+}
+
+/* Reductions: MPI_SUM of doubles (small integers: exact in any order, through mcorecoll or
+ * PMPI) or MPI_BXOR of ints, as the call's type draw says. */
+static MPI_Datatype reduction_type(int type_draw) { return type_draw % 2 ? MPI_INT : MPI_DOUBLE; }
+static MPI_Op reduction_op(int type_draw) { return type_draw % 2 ? MPI_BXOR : MPI_SUM; }
+static size_t reduction_width(int type_draw) { return type_draw % 2 ? sizeof(int) : sizeof(double); }
 
 typedef struct {
   int kind, slot;
@@ -211,7 +230,7 @@ static const long kEdges[] = {1,    8,    64,    120,   121,   1024,  2936,  293
                               8192, 8193, 16384, 16385, 65536, 65537, 131072, 262144, 1048576};
 
 static long draw_bytes(rng_t* r, int kind) {
-  const int alltoall = is_alltoall(kind);
+  const int alltoall = is_alltoall(kind) || is_allgather(kind);
   const long cap = alltoall ? 131072 : 1048576;
   switch (below(r, 10)) {
     case 0: return 0;
@@ -235,6 +254,12 @@ static long draw_bytes(rng_t* r, int kind) {
 static int pair_type(int t) { return types[t].nfields > 1 && types[t].type != MPI_2INT && types[t].extent != types[t].size; }
 static void avoid_mpi_defects(call_t* c) {
   const int bcast = is_bcast(c->kind), alltoall = is_alltoall(c->kind);
+#if defined(MPICH_VERSION)
+  /* MPICH 4.0.2: MPI_Reduce in place at a root other than 0 crashes above 2 KiB; its
+   * MPI_Allgather_init delivers the other ranks' blocks at the first start only. */
+  if (is_reduce(c->kind) && c->in_place && c->bytes > 2048) c->root_draw = 0;
+  if (c->kind == PALLGATHER) c->kind = IALLGATHER;
+#endif
   const int pairs = pair_type(c->type) || pair_type(types[c->type].twin);
 #if defined(MPICH_VERSION)
   if (bcast && c->recv_twin && types[c->type].twin != c->type && c->bytes > 8192) c->recv_twin = 0;
@@ -253,11 +278,14 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
   for (int i = 0; i < n; i++) {
     call_t* c = &calls[i];
     memset(c, 0, sizeof(*c));
-    const int pick = below(&r, 100);
+    const int pick = below(&r, 125);
     c->kind = pick < 7 ? BARRIER : pick < 22 ? BCAST : pick < 37 ? ALLTOALL : pick < 42 ? IBARRIER
             : pick < 55 ? IBCAST : pick < 68 ? IALLTOALL : pick < 73 ? RECREATE : pick < 76 ? FREE
             : pick < 82 ? COMPLETE : pick < 83 ? PBARRIER : pick < 85 ? PBCAST : pick < 87 ? PALLTOALL
-            : pick < 95 ? PSTART : pick < 97 ? PSTARTALL : PFREE;
+            : pick < 95 ? PSTART : pick < 97 ? PSTARTALL : pick < 100 ? PFREE
+            : pick < 105 ? ALLREDUCE : pick < 108 ? IALLREDUCE : pick < 110 ? PALLREDUCE
+            : pick < 114 ? REDUCE : pick < 116 ? IREDUCE : pick < 117 ? PREDUCE
+            : pick < 121 ? ALLGATHER : pick < 123 ? IALLGATHER : PALLGATHER;
     c->pslot = below(&r, kPersistentSlots);
     c->slot = below(&r, 10) < 4 ? 0 : 1 + below(&r, kSlots - 1);
     if ((c->kind == RECREATE || c->kind == FREE) && c->slot == 0) c->slot = 1 + below(&r, kSlots - 1);
@@ -265,7 +293,7 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
     c->recv_twin = below(&r, 3) == 0;
     c->bytes = draw_bytes(&r, c->kind);
     c->root_draw = below(&r, 1 << 20);
-    c->in_place = is_alltoall(c->kind) && below(&r, 6) == 0;
+    c->in_place = (is_alltoall(c->kind) || is_reduction(c->kind) || is_allgather(c->kind)) && below(&r, 6) == 0;
     c->leave_pending = below(&r, 3) != 0;
     avoid_mpi_defects(c);
   }
@@ -367,22 +395,74 @@ static void prepare(op_t* op) {
     op->recv_len = span(mine, my_count);
     op->recv = malloc(op->recv_len);
     op->send_copy = malloc(op->recv_len);
-  } else if (is_alltoall(c->kind)) {
+  } else if (is_alltoall(c->kind) || is_allgather(c->kind)) {
     const int rcount = (int)((long)op->count * st->size / rt->size);
     const size_t rblock = (size_t)rt->extent * (size_t)rcount;
+    const int blocks = is_alltoall(c->kind) ? op->size : 1;
     op->recv_len = rblock * (size_t)op->size + kGuard;
     op->recv = malloc(op->recv_len);
     if (!c->in_place) {
-      op->send_len = (size_t)st->extent * (size_t)op->count * (size_t)op->size + kGuard;
+      op->send_len = (size_t)st->extent * (size_t)op->count * (size_t)blocks + kGuard;
       op->send = malloc(op->send_len);
       op->send_copy = malloc(op->send_len);
     }
+  } else if (is_reduction(c->kind)) {
+    const size_t width = reduction_width(c->type);
+    op->count = (int)(c->bytes / (long)width);
+    op->recv_len = op->send_len = (size_t)op->count * width + kGuard;
+    op->recv = malloc(op->recv_len);
+    op->send = malloc(op->send_len);
+    op->send_copy = malloc(op->send_len);
   }
   fill(op);
 }
 
+/* Element k of rank r's contribution to a reduction. */
+static void reduction_value(const op_t* op, int r, int k, void* at) {
+  const unsigned char* b = NULL;
+  unsigned char bytes[4];
+  for (int i = 0; i < 4; i++) bytes[i] = data_byte(g_seed, op->call, r, 0, (size_t)k * 4 + (size_t)i);
+  b = bytes;
+  if (reduction_type(op->c.type) == MPI_DOUBLE) {
+    const double v = b[0];
+    memcpy(at, &v, sizeof v);
+  } else {
+    int v;
+    memcpy(&v, b, sizeof v);
+    memcpy(at, &v, sizeof v);
+  }
+}
+
+static int in_place_here(const op_t* op) {
+  return op->c.in_place && (!is_reduce(op->c.kind) || op->rank == op->root);
+}
+
 static void fill(op_t* op) {
   const call_t* c = &op->c;
+  if (is_reduction(c->kind)) {
+    const size_t width = reduction_width(c->type);
+    memset(op->send, kMarker, op->send_len);
+    memset(op->recv, kMarker, op->recv_len);
+    for (int k = 0; k < op->count; k++) reduction_value(op, op->rank, k, op->send + (size_t)k * width);
+    if (in_place_here(op)) memcpy(op->recv, op->send, (size_t)op->count * width);
+    memcpy(op->send_copy, op->send, op->send_len);
+    return;
+  }
+  if (is_allgather(c->kind)) {
+    const type_t* st = &types[c->type];
+    const type_t* rt = c->recv_twin ? &types[st->twin] : st;
+    const int rcount = (int)((long)op->count * st->size / rt->size);
+    const size_t rblock = (size_t)rt->extent * (size_t)rcount;
+    memset(op->recv, kMarker, op->recv_len);
+    if (c->in_place) {
+      fill_or_check(op->recv + (size_t)op->rank * rblock, rblock, rt, rcount, op->call, op->rank, 0, 0, "");
+    } else {
+      memset(op->send, kMarker, op->send_len);
+      fill_or_check(op->send, (size_t)st->extent * (size_t)op->count, st, op->count, op->call, op->rank, 0, 0, "");
+      memcpy(op->send_copy, op->send, op->send_len);
+    }
+    return;
+  }
   const type_t* st = &types[c->type];
   const type_t* rt = c->recv_twin ? &types[st->twin] : st;
   if (is_bcast(c->kind)) {
@@ -431,6 +511,22 @@ static int start(op_t* op) {
     case IALLTOALL: return MPI_Ialltoall(s, op->count, st->type, op->recv, rcount, rt->type, comm, req);
     case PALLTOALL:
       return PERSISTENT_ALLTOALL_INIT(s, op->count, st->type, op->recv, rcount, rt->type, comm, MPI_INFO_NULL, req);
+    case ALLGATHER: return MPI_Allgather(s, op->count, st->type, op->recv, rcount, rt->type, comm);
+    case IALLGATHER: return MPI_Iallgather(s, op->count, st->type, op->recv, rcount, rt->type, comm, req);
+    case PALLGATHER:
+      return PERSISTENT_ALLGATHER_INIT(s, op->count, st->type, op->recv, rcount, rt->type, comm, MPI_INFO_NULL, req);
+  }
+  const MPI_Datatype rtype = reduction_type(c->type);
+  const MPI_Op rop = reduction_op(c->type);
+  const void* rs = in_place_here(op) ? MPI_IN_PLACE : op->send;
+  switch (c->kind) {
+    case ALLREDUCE: return MPI_Allreduce(rs, op->recv, op->count, rtype, rop, comm);
+    case IALLREDUCE: return MPI_Iallreduce(rs, op->recv, op->count, rtype, rop, comm, req);
+    case PALLREDUCE: return PERSISTENT_ALLREDUCE_INIT(rs, op->recv, op->count, rtype, rop, comm, MPI_INFO_NULL, req);
+    case REDUCE: return MPI_Reduce(rs, op->recv, op->count, rtype, rop, op->root, comm);
+    case IREDUCE: return MPI_Ireduce(rs, op->recv, op->count, rtype, rop, op->root, comm, req);
+    case PREDUCE:
+      return PERSISTENT_REDUCE_INIT(rs, op->recv, op->count, rtype, rop, op->root, comm, MPI_INFO_NULL, req);
   }
   return MPI_SUCCESS;
 }
@@ -453,6 +549,53 @@ static void check(op_t* op) {
       const int my_count = (int)((long)op->count * st->size / rt->size);
       fill_or_check(op->recv, op->recv_len, rt, my_count, op->call, op->root, 0, 1, "bcast data");
     }
+  } else if (is_allgather(c->kind)) {
+    const int rcount = (int)((long)op->count * st->size / rt->size);
+    const size_t rblock = (size_t)rt->extent * (size_t)rcount;
+    for (int s = 0; s < op->size; s++)
+      fill_or_check(op->recv + (size_t)s * rblock, s == op->size - 1 ? rblock + kGuard : rblock, rt, rcount,
+                    op->call, s, 0, 1, "allgather block");
+    if (!c->in_place && memcmp(op->send, op->send_copy, op->send_len) != 0)
+      fail(op->call, "the send buffer changed", 0, 0, 0);
+  } else if (is_reduction(c->kind)) {
+    const size_t width = reduction_width(c->type);
+    const size_t data = (size_t)op->count * width;
+    if (is_reduce(c->kind) && op->rank != op->root) {
+      for (size_t at = 0; at < op->recv_len; at++)
+        if (op->recv[at] != kMarker) {
+          fail(op->call, "a non-root's receive buffer was written", at, kMarker, op->recv[at]);
+          break;
+        }
+    } else {
+      for (int k = 0; k < op->count; k++) {
+        unsigned char want[8], one[8];
+        reduction_value(op, 0, k, want);
+        for (int r = 1; r < op->size; r++) {
+          reduction_value(op, r, k, one);
+          if (width == sizeof(double)) {
+            double a, b;
+            memcpy(&a, want, 8), memcpy(&b, one, 8);
+            a += b;
+            memcpy(want, &a, 8);
+          } else {
+            int a, b;
+            memcpy(&a, want, 4), memcpy(&b, one, 4);
+            a ^= b;
+            memcpy(want, &a, 4);
+          }
+        }
+        if (memcmp(op->recv + (size_t)k * width, want, width) != 0) {
+          fail(op->call, "reduction result", (size_t)k * width, want[0], op->recv[(size_t)k * width]);
+          break;
+        }
+      }
+      for (size_t at = data; at < op->recv_len; at++)
+        if (op->recv[at] != kMarker) {
+          fail(op->call, "the guard after the result", at, kMarker, op->recv[at]);
+          break;
+        }
+    }
+    if (memcmp(op->send, op->send_copy, op->send_len) != 0) fail(op->call, "the send buffer changed", 0, 0, 0);
   } else if (is_alltoall(c->kind)) {
     const int rcount = (int)((long)op->count * st->size / rt->size);
     const size_t rblock = (size_t)rt->extent * (size_t)rcount;
