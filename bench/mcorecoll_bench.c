@@ -9,11 +9,11 @@
  * interposition itself. Buffers change every round and the result of the last call of each
  * round is checked, so a fast path that corrupts data cannot look fast.
  *
- * Usage: mcorecoll_bench [--coll barrier|bcast|alltoall|allreduce|reduce|allgather|all]
+ * Usage: mcorecoll_bench [--coll barrier|bcast|alltoall|allreduce|reduce|allgather|all|reductions]
  *                        [--min BYTES] [--max BYTES]
  *                        [--alltoall-max BYTES] [--factor F] [--rounds R] [--iters N]
  *                        [--budget SECONDS] [--csv FILE] [--json FILE]
- * "all" is barrier, bcast and alltoall. Sizes go from --min to --max (default 1 to 16M), each F
+ * "all" is barrier, bcast and alltoall; "reductions" allreduce, reduce and allgather. Sizes go from --min to --max (default 1 to 16M), each F
  * times the last (default 4); bcast, allreduce and reduce: the message (MPI_SUM of doubles,
  * below 8 bytes of unsigned chars; reduce from rotating roots); alltoall and allgather: the
  * block per peer, up to --alltoall-max (default --max). --budget:
@@ -210,7 +210,7 @@ extern char** environ;
 
 static void usage_error(const char* what) {
   if (rank == 0)
-    fprintf(stderr, "mcorecoll_bench: %s\nusage: mcorecoll_bench [--coll barrier|bcast|alltoall|allreduce|reduce|allgather|all] "
+    fprintf(stderr, "mcorecoll_bench: %s\nusage: mcorecoll_bench [--coll barrier|bcast|alltoall|allreduce|reduce|allgather|all|reductions] "
                     "[--min BYTES] [--max BYTES] [--alltoall-max BYTES] [--factor F] [--rounds R] [--iters N] "
                     "[--budget SECONDS] [--csv FILE] [--json FILE]\n", what);
   MPI_Abort(MPI_COMM_WORLD, 2);
@@ -246,9 +246,11 @@ int main(int argc, char** argv) {
   if (!alltoall_max) alltoall_max = max;
   if (rounds < 2 || iters < 1 || min < 1 || max < min || alltoall_max < min || factor < 2 || budget < 0)
     usage_error("need rounds >= 2, iters >= 1, 1 <= min <= max, min <= alltoall-max, factor >= 2, budget >= 0");
-  int known = !strcmp(which, "all");
+  int known = !strcmp(which, "all") || !strcmp(which, "reductions");
   for (int c = 0; c < kCollectives; c++) known |= !strcmp(which, coll_names[c]);
-  if (!known) usage_error("--coll takes barrier, bcast, alltoall, allreduce, reduce, allgather or all (the first three)");
+  if (!known)
+    usage_error("--coll takes barrier, bcast, alltoall, allreduce, reduce, allgather, all (the first three) or "
+                "reductions (the last three)");
 
   MPI_Comm node;
   int node_size;
@@ -307,8 +309,10 @@ int main(int argc, char** argv) {
   }
   int all_ok = 1, nrows = 0, stopped = 0;
   for (int c = BARRIER; c < kCollectives && !stopped; c++) {
-    /* "all": the first three (the tuner's and compare-peers' runs). */
-    if (strcmp(which, coll_names[c]) && (strcmp(which, "all") || c > ALLTOALL)) continue;
+    /* "all": the first three (the tuner's and compare-peers' runs); "reductions" the others. */
+    if (strcmp(which, coll_names[c]) && (strcmp(which, "all") || c > ALLTOALL) &&
+        (strcmp(which, "reductions") || c <= ALLTOALL))
+      continue;
     const size_t first = c == BARRIER ? 0 : min;
     const size_t last = c == BARRIER ? 0 : c == ALLTOALL || c == ALLGATHER ? alltoall_max : max;
     for (size_t bytes = first; bytes <= last && nrows < kCollectives * 64; bytes = bytes ? bytes * (size_t)factor : last + 1) {

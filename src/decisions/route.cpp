@@ -138,7 +138,10 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
       from = b.max_bytes + 1;
     }
     out << (from ? "above: pmpi" : "pmpi at every size") << "\n    why: ";
-    if (!row || config.bounds_set[i]) {
+    if (!row && !config.bounds_set[i]) {
+      out << "no decision table row for " << collective_name(c) << " (MCORECOLL_" << setting_name(c)
+          << "_PATHS_NP<N> adds one)";
+    } else if (!row || config.bounds_set[i]) {
       out << "MCORECOLL_" << setting_name(c) << "_MAX_BYTES / _CMA_MIN_BYTES were given; they decide instead of the table";
     } else {
       out << "decision table row MCORECOLL_" << row_setting_name(c, row->ranks, row->oversubscribed);

@@ -18,5 +18,7 @@ constexpr std::size_t kCommonBytes = 4096;
 // side by side after the ranks' pages.
 constexpr std::size_t kSlots = 64;
 constexpr std::size_t kSlotBytes = kLineBytes - 8;
+// Reductions of one line: lines per rank, used by calls in turn (reduction/reduce_lines.hpp).
+constexpr int kReduceLines = 4;
 
 }  // namespace mcorecoll
