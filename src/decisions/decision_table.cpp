@@ -99,7 +99,10 @@ const TableRow* nearest_row(const std::vector<TableRow>& rows, int ranks, bool o
 //       oversubscribed, 2026-11-21/22 (bench/results/*.csv);
 //   node16: a 16-core Intel Xeon node (1 socket, 1 NUMA node, 300 MiB L3), np 8 and 16 bound,
 //       2026-11-22 (../shared/measurements/np16-2026-11-22.md; measured there, not by us).
-// Bounds are the largest measured sizes where the path won.
+// Bounds are the largest measured sizes where the path won. The reductions and allgather, per
+// measured size: shared memory where it beat the MPI library's own route through mcorecoll
+// (the interposition costs up to 1.24x on calls of 0.1 us) by 5% in the median and lost to it
+// by no more than 5% in any run; bench/results/reductions/rows.py computes these rows.
 std::vector<TableRow> default_rows(Collective c) {
   std::vector<TableRow> rows;
 #if defined(MCORECOLL_FOR_MPICH)
@@ -111,6 +114,15 @@ std::vector<TableRow> default_rows(Collective c) {
     rows.push_back(row(c, 2, false, "shm:8K cma:1M pmpi", "VM np 2: staging 0.27-0.34x up to 8 KiB, single copy 0.47-0.95x from 16 KiB to 1 MiB [bench/results: mpich-np2-alltoall-forced-shm.csv mpich-np2-alltoall-forced-cma.csv]"));
     rows.push_back(row(c, 4, true, "shm:8K cma:1M pmpi", "VM np 4 oversubscribed: 0.02-0.09x up to 1 MiB [bench/results: mpich-np4-alltoall.csv]"));
     rows.push_back(row(c, 16, false, "shm:4K cma:4M pmpi", "node16 np 16: staging 0.17-0.93x up to 4 KiB, single copy 0.67-0.98x from 16 KiB to 4 MiB [bench/results: node16/measured-2026-11-22.csv]"));
+  } else if (c == Collective::allreduce) {
+    rows.push_back(row(c, 2, false, "shm:512K pmpi:2M shm:8M pmpi", "VM np 2, 4 runs, 8 B-8 MiB: shared memory 0.22-0.99x where taken, PMPI through mcorecoll 1.00-1.01x where left to it [bench/results: reductions/mpich-np2-forced-shm-1.csv reductions/mpich-np2-forced-shm-2.csv reductions/mpich-np2-forced-shm-3.csv reductions/mpich-np2-forced-shm-4.csv reductions/mpich-np2-forced-pmpi-1.csv reductions/mpich-np2-forced-pmpi-2.csv reductions/mpich-np2-forced-pmpi-3.csv reductions/mpich-np2-forced-pmpi-4.csv]"));
+    rows.push_back(row(c, 4, true, "shm:512K pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-512 KiB: shared memory 0.02-0.07x where taken [bench/results: reductions/mpich-np4-forced-shm-1.csv reductions/mpich-np4-forced-shm-2.csv reductions/mpich-np4-forced-pmpi-1.csv reductions/mpich-np4-forced-pmpi-2.csv]"));
+  } else if (c == Collective::reduce) {
+    rows.push_back(row(c, 2, false, "shm:512K pmpi:2M shm:8M pmpi", "VM np 2, 4 runs, 8 B-8 MiB: shared memory 0.19-0.77x where taken, PMPI through mcorecoll 0.99-1.02x where left to it [bench/results: reductions/mpich-np2-forced-shm-1.csv reductions/mpich-np2-forced-shm-2.csv reductions/mpich-np2-forced-shm-3.csv reductions/mpich-np2-forced-shm-4.csv reductions/mpich-np2-forced-pmpi-1.csv reductions/mpich-np2-forced-pmpi-2.csv reductions/mpich-np2-forced-pmpi-3.csv reductions/mpich-np2-forced-pmpi-4.csv]"));
+    rows.push_back(row(c, 4, true, "shm:512K pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-512 KiB: shared memory 0.02-1.00x where taken [bench/results: reductions/mpich-np4-forced-shm-1.csv reductions/mpich-np4-forced-shm-2.csv reductions/mpich-np4-forced-pmpi-1.csv reductions/mpich-np4-forced-pmpi-2.csv]"));
+  } else if (c == Collective::allgather) {
+    rows.push_back(row(c, 2, false, "shm:128K pmpi", "VM np 2, 4 runs, 8 B-2 MiB: shared memory 0.35-0.87x where taken, PMPI through mcorecoll 0.99-1.07x where left to it [bench/results: reductions/mpich-np2-forced-shm-1.csv reductions/mpich-np2-forced-shm-2.csv reductions/mpich-np2-forced-shm-3.csv reductions/mpich-np2-forced-shm-4.csv reductions/mpich-np2-forced-pmpi-1.csv reductions/mpich-np2-forced-pmpi-2.csv reductions/mpich-np2-forced-pmpi-3.csv reductions/mpich-np2-forced-pmpi-4.csv]"));
+    rows.push_back(row(c, 4, true, "shm:128K pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-128 KiB: shared memory 0.02-0.07x where taken [bench/results: reductions/mpich-np4-forced-shm-1.csv reductions/mpich-np4-forced-shm-2.csv reductions/mpich-np4-forced-pmpi-1.csv reductions/mpich-np4-forced-pmpi-2.csv]"));
   }
 #else
   if (c == Collective::bcast) {
@@ -123,6 +135,15 @@ std::vector<TableRow> default_rows(Collective c) {
     rows.push_back(row(c, 4, true, "shm:16K cma:1M pmpi", "VM np 4 oversubscribed: staging 0.28-0.58x up to 16 KiB, single copy 0.82-0.95x to 1 MiB [bench/results: openmpi-np4-alltoall-forced-shm.csv openmpi-np4-alltoall-forced-cma.csv]"));
     rows.push_back(row(c, 8, false, "shm:8K cma:64K pmpi", "node16 np 8: staging 0.49-0.79x up to 4 KiB, single copy 0.55-0.69x at 16-64 KiB; larger not measured [bench/results: node16/measured-2026-11-22.csv]"));
     rows.push_back(row(c, 16, false, "shm:4K cma:4M pmpi", "node16 np 16: staging 0.41-0.68x up to 4 KiB, single copy 0.53-0.73x from 16 KiB to 4 MiB [bench/results: node16/measured-2026-11-22.csv]"));
+  } else if (c == Collective::allreduce) {
+    rows.push_back(row(c, 2, false, "shm:128K pmpi", "VM np 2, 4 runs, 8 B-8 MiB: shared memory 0.39-0.84x where taken, PMPI through mcorecoll 0.99-1.01x where left to it [bench/results: reductions/openmpi-np2-forced-shm-1.csv reductions/openmpi-np2-forced-shm-2.csv reductions/openmpi-np2-forced-shm-3.csv reductions/openmpi-np2-forced-shm-4.csv reductions/openmpi-np2-forced-pmpi-1.csv reductions/openmpi-np2-forced-pmpi-2.csv reductions/openmpi-np2-forced-pmpi-3.csv reductions/openmpi-np2-forced-pmpi-4.csv]"));
+    rows.push_back(row(c, 4, true, "shm:128K pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-2 MiB: shared memory 0.26-0.64x where taken, PMPI through mcorecoll 0.99-1.05x where left to it [bench/results: reductions/openmpi-np4-forced-shm-1.csv reductions/openmpi-np4-forced-shm-2.csv reductions/openmpi-np4-forced-pmpi-1.csv reductions/openmpi-np4-forced-pmpi-2.csv]"));
+  } else if (c == Collective::reduce) {
+    rows.push_back(row(c, 2, false, "shm:32K pmpi", "VM np 2, 4 runs, 8 B-8 MiB: shared memory 0.39-1.11x where taken, PMPI through mcorecoll 0.94-1.02x where left to it [bench/results: reductions/openmpi-np2-forced-shm-1.csv reductions/openmpi-np2-forced-shm-2.csv reductions/openmpi-np2-forced-shm-3.csv reductions/openmpi-np2-forced-shm-4.csv reductions/openmpi-np2-forced-pmpi-1.csv reductions/openmpi-np2-forced-pmpi-2.csv reductions/openmpi-np2-forced-pmpi-3.csv reductions/openmpi-np2-forced-pmpi-4.csv]"));
+    rows.push_back(row(c, 4, true, "pmpi:128 shm:32K pmpi:512K shm:2M pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-2 MiB: shared memory 0.44-0.94x where taken, PMPI through mcorecoll 0.99-1.13x where left to it [bench/results: reductions/openmpi-np4-forced-shm-1.csv reductions/openmpi-np4-forced-shm-2.csv reductions/openmpi-np4-forced-pmpi-1.csv reductions/openmpi-np4-forced-pmpi-2.csv]"));
+  } else if (c == Collective::allgather) {
+    rows.push_back(row(c, 2, false, "shm:8K pmpi", "VM np 2, 4 runs, 8 B-2 MiB: shared memory 0.46-0.78x where taken, PMPI through mcorecoll 0.97-1.04x where left to it [bench/results: reductions/openmpi-np2-forced-shm-1.csv reductions/openmpi-np2-forced-shm-2.csv reductions/openmpi-np2-forced-shm-3.csv reductions/openmpi-np2-forced-shm-4.csv reductions/openmpi-np2-forced-pmpi-1.csv reductions/openmpi-np2-forced-pmpi-2.csv reductions/openmpi-np2-forced-pmpi-3.csv reductions/openmpi-np2-forced-pmpi-4.csv]"));
+    rows.push_back(row(c, 4, true, "shm:512K pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-512 KiB: shared memory 0.25-0.95x where taken [bench/results: reductions/openmpi-np4-forced-shm-1.csv reductions/openmpi-np4-forced-shm-2.csv reductions/openmpi-np4-forced-pmpi-1.csv reductions/openmpi-np4-forced-pmpi-2.csv]"));
   }
 #endif
   return rows;
