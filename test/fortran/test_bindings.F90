@@ -19,10 +19,12 @@ program test_bindings
 #define BARRIER_INIT MPIX_Barrier_init
 #define BCAST_INIT MPIX_Bcast_init
 #define ALLTOALL_INIT MPIX_Alltoall_init
+#define ALLREDUCE_INIT MPIX_Allreduce_init
 #else
 #define BARRIER_INIT MPI_Barrier_init
 #define BCAST_INIT MPI_Bcast_init
 #define ALLTOALL_INIT MPI_Alltoall_init
+#define ALLREDUCE_INIT MPI_Allreduce_init
 #endif
 
   integer, parameter :: maxn = 1000, pad = 16, guard = -777
@@ -33,7 +35,7 @@ program test_bindings
   integer :: rank, nprocs, ierr, nerr, total
   integer :: root, ic, i, k, d, n, it
   integer :: ibuf(maxn + pad)
-  double precision :: dbuf(maxn + pad)
+  double precision :: dbuf(maxn + pad), dsum(maxn + pad)
   ! MPI_BOTTOM + struct datatype: two unrelated variables, addressed absolutely.
   integer :: sa(6)
   double precision :: sd(4)
@@ -378,6 +380,96 @@ program test_bindings
     call MPI_Request_free(preqs(i), ierr)
     call check_ierr('MPI_Request_free(persistent)', ierr)
   end do
+  deallocate (sbuf, rbuf)
+
+  ! ---- Reductions and allgather: MPI_Allreduce (also in place), MPI_Reduce to every root,
+  ! MPI_Allgather, MPI_Iallreduce, and a persistent allreduce started twice. Sums of
+  ! rank + i/2 in double precision are exact in any order.
+  do it = 1, 5
+    do i = 1, maxn + pad
+      dbuf(i) = rank + 0.5d0*i + it
+    end do
+    dsum = dguard
+    if (it == 1) then
+      call MPI_Allreduce(dbuf, dsum, maxn, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+      call check_ierr('MPI_Allreduce', ierr)
+    else if (it == 2) then
+      dsum(1:maxn) = dbuf(1:maxn)
+      call MPI_Allreduce(MPI_IN_PLACE, dsum, maxn, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+      call check_ierr('MPI_Allreduce(MPI_IN_PLACE)', ierr)
+    else if (it == 3) then
+      call MPI_Iallreduce(dbuf, dsum, maxn, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, req, ierr)
+      call check_ierr('MPI_Iallreduce', ierr)
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+      call check_ierr('MPI_Wait(iallreduce)', ierr)
+    else
+      if (it == 4) then
+        call ALLREDUCE_INIT(dbuf, dsum, maxn, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, &
+                            MPI_INFO_NULL, preqs(1), ierr)
+        call check_ierr('ALLREDUCE_INIT', ierr)
+      end if
+      call MPI_Start(preqs(1), ierr)
+      call check_ierr('MPI_Start(allreduce)', ierr)
+      call MPI_Wait(preqs(1), MPI_STATUS_IGNORE, ierr)
+      call check_ierr('MPI_Wait(persistent allreduce)', ierr)
+      if (it == 5) then
+        call MPI_Request_free(preqs(1), ierr)
+        call check_ierr('MPI_Request_free(allreduce)', ierr)
+      end if
+    end if
+    do i = 1, maxn + pad
+      if (i <= maxn) then
+        if (dsum(i) /= nprocs*(0.5d0*i + it) + nprocs*(nprocs - 1)/2) then
+          write (msg, '(a,i0,a,i0)') 'allreduce form ', it, ' element ', i
+          call report(msg)
+          exit
+        end if
+      else if (dsum(i) /= dguard) then
+        write (msg, '(a,i0,a,i0)') 'allreduce form ', it, ' wrote past the count: ', i
+        call report(msg)
+        exit
+      end if
+    end do
+  end do
+  do root = 0, nprocs - 1
+    do i = 1, maxn
+      ibuf(i) = 10*rank + i
+    end do
+    allocate (rbuf(maxn + pad))
+    rbuf = guard
+    call MPI_Reduce(ibuf, rbuf, maxn, MPI_INTEGER, MPI_SUM, root, MPI_COMM_WORLD, ierr)
+    call check_ierr('MPI_Reduce', ierr)
+    do i = 1, maxn + pad
+      if (rank == root .and. i <= maxn) then
+        k = nprocs*i + 10*nprocs*(nprocs - 1)/2
+      else
+        k = guard
+      end if
+      if (rbuf(i) /= k) then
+        write (msg, '(a,i0,a,i0,a,i0)') 'MPI_Reduce root ', root, ' element ', i, ': got ', rbuf(i)
+        call report(msg)
+        exit
+      end if
+    end do
+    deallocate (rbuf)
+  end do
+  n = 5
+  allocate (sbuf(n), rbuf(n*nprocs + pad))
+  do i = 1, n
+    sbuf(i) = apat(rank, 0, i)
+  end do
+  rbuf = guard
+  call MPI_Allgather(sbuf, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+  call check_ierr('MPI_Allgather', ierr)
+  do d = 0, nprocs - 1
+    do i = 1, n
+      if (rbuf(d*n + i) /= apat(d, 0, i)) then
+        write (msg, '(a,i0,a,i0)') 'MPI_Allgather block ', d, ' element ', i
+        call report(msg)
+      end if
+    end do
+  end do
+  if (rbuf(n*nprocs + 1) /= guard) call report('MPI_Allgather wrote past the blocks')
   deallocate (sbuf, rbuf)
 
   ! ---- verdict
