@@ -153,14 +153,11 @@ int test(MPI_Request* request, int* flag, MPI_Status* status) {
   return MPI_SUCCESS;
 }
 
-int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  const Ours ours(count, requests);
-  if (!ours.any()) return PMPI_Waitall(count, requests, statuses);
-  wait_until([&] {
-    EngineLock lock;
-    return ours.all_finished(true);
-  });
-  const int rc = PMPI_Waitall(count, requests, statuses);
+namespace {
+
+// After the MPI library's Waitall/Testall completed every request (rc its answer): our
+// requests' local ends, and every request's error where the answer asks for them.
+int after_all_completed(const Ours& ours, int count, MPI_Request requests[], MPI_Status statuses[], int rc) {
   std::vector<int> errors(static_cast<std::size_t>(count), MPI_SUCCESS);
   int failed = 0;
   for (int i = 0; i < count; ++i)
@@ -171,6 +168,19 @@ int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
       errors[static_cast<std::size_t>(i)] = statuses[i].MPI_ERROR;
     }
   return array_error(rc, failed, count, statuses, errors.data());
+}
+
+}  // namespace
+
+int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  const Ours ours(count, requests);
+  if (!ours.any()) return PMPI_Waitall(count, requests, statuses);
+  wait_until([&] {
+    EngineLock lock;
+    return ours.all_finished(true);
+  });
+  const int rc = PMPI_Waitall(count, requests, statuses);
+  return after_all_completed(ours, count, requests, statuses, rc);
 }
 
 int testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
@@ -189,16 +199,7 @@ int testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[])
   }
   const int rc = PMPI_Testall(count, requests, flag, statuses);
   if (!*flag) return rc;
-  std::vector<int> errors(static_cast<std::size_t>(count), MPI_SUCCESS);
-  int failed = 0;
-  for (int i = 0; i < count; ++i)
-    if (Record* r = ours.at(i)) {
-      errors[static_cast<std::size_t>(i)] = after_completion(r, &requests[i], nullptr);
-      if (errors[static_cast<std::size_t>(i)] != MPI_SUCCESS) ++failed;
-    } else if (statuses != MPI_STATUSES_IGNORE && rc == MPI_ERR_IN_STATUS) {
-      errors[static_cast<std::size_t>(i)] = statuses[i].MPI_ERROR;
-    }
-  return array_error(rc, failed, count, statuses, errors.data());
+  return after_all_completed(ours, count, requests, statuses, rc);
 }
 
 namespace {
