@@ -34,7 +34,6 @@ using ProgressCallback = int (*)();
 std::once_flag g_once;
 std::atomic<std::uint32_t> g_local_bell{0};   // when no peer can ring this process
 std::atomic<std::uint32_t>* g_bell = nullptr;  // the helper's bell
-bool g_ringable = false;                       // g_bell is in the node pool
 bool g_thread_mode = false;                    // MCORECOLL_PROGRESS=thread
 bool g_multiple = false;                       // the helper may call MPI
 std::atomic<unsigned> g_spin{0};
@@ -70,7 +69,10 @@ void helper_main() {
   unsigned polls = 0;
   while (!g_stop.load(std::memory_order_acquire)) {
     if (!operations_pending()) {
-      sleep_on_bell(g_ringable ? -1 : kBackstopMicroseconds);
+      // Never for good: an operation posted while the helper sleeps is looked at within the
+      // backstop even if no peer's ring reaches this process (a long sequence run under MPICH
+      // hung with a helper asleep, its operations waiting, its application blocked in MPI).
+      sleep_on_bell(kBackstopMicroseconds);
       polls = 0;
       continue;
     }
@@ -116,7 +118,6 @@ void start_progress_sources(const Config& config, const CommContext& ctx) {
     g_multiple = thread_multiple();
     g_thread_mode = config.progress == ProgressMode::thread;
     g_bell = own_bell();
-    g_ringable = g_bell != nullptr;
     if (!g_bell) g_bell = &g_local_bell;
     if (Registration reg = find_registration("opal_progress_register"))
       if (reg(progress_hook) == 0) g_hooked = progress_hook;

@@ -259,6 +259,10 @@ static void avoid_mpi_defects(call_t* c) {
    * MPI_Allgather_init delivers the other ranks' blocks at the first start only. */
   if (is_reduce(c->kind) && c->in_place && c->bytes > 2048) c->root_draw = 0;
   if (c->kind == PALLGATHER) c->kind = IALLGATHER;
+  /* Found by this tester: MPICH 4.0.2's own MPI_Iallgather between a pair type and its packed
+   * twin fails ("a datatype whose signature does not match"; 16 KiB blocks of MPI_SHORT_INT). */
+  if (is_allgather(c->kind) && c->recv_twin && (pair_type(c->type) || pair_type(types[c->type].twin)))
+    c->recv_twin = 0;
 #endif
   const int pairs = pair_type(c->type) || pair_type(types[c->type].twin);
 #if defined(MPICH_VERSION)
