@@ -7,8 +7,8 @@
 // operations for a few milliseconds and sleeps again. Below MPI_THREAD_MULTIPLE it calls no
 // MPI function, which is legal at every thread level: its steps stop where an MPI call is
 // needed, and what is left concerns only this rank's own completion, which its application's
-// next call does. A rank whose peers cannot ring it (no node pool) is looked at after a
-// backstop of some milliseconds.
+// next call does. It never sleeps longer than a backstop of some milliseconds, rung or not
+// (doc/design/progress.md says why).
 //
 // MCORECOLL_PROGRESS=thread makes the helper step without waiting for a bell while operations
 // are pending (overlap for programs that compute between post and wait; it costs a CPU).
