@@ -18,16 +18,15 @@ AllgatherRounds::AllgatherRounds(CommContext& ctx, const Config& config, const c
     : ctx_(ctx), config_(config), out_(out), recv_(recv), block_(block) {}
 
 bool AllgatherRounds::line_step(int* waiting_on) {
-  NodeShm& shm = *ctx_.shm;
   const int n = ctx_.node_size;
   if (!posted_) {
     if (line_.seq == 0) line_ = next_line_call(ctx_);
-    const int behind = line_reader_behind(shm, n, line_);
+    const int behind = line_reader_behind(ctx_, line_);
     if (behind >= 0) {
       *waiting_on = behind;
       return false;
     }
-    post_line(shm, ctx_.node_rank, line_, out_, block_);
+    post_line(ctx_, line_, out_, block_);
     posted_ = true;
     read_.assign(static_cast<std::size_t>(n), 0);
   }
@@ -35,11 +34,11 @@ bool AllgatherRounds::line_step(int* waiting_on) {
   for (int i = 0; i < n; ++i) {
     const int r = (ctx_.node_rank + i) % n;
     if (read_[static_cast<std::size_t>(r)]) continue;
-    if (!line_posted(shm, r, line_)) {
+    if (!line_posted(ctx_, r, line_)) {
       *waiting_on = r;
       return false;
     }
-    std::memcpy(recv_ + static_cast<std::uint64_t>(r) * block_, line_data(shm, r, line_), block_);
+    std::memcpy(recv_ + static_cast<std::uint64_t>(r) * block_, line_data(ctx_, r, line_), block_);
     read_[static_cast<std::size_t>(r)] = 1;
   }
   return true;

@@ -62,7 +62,7 @@ void* share(MPI_Comm comm, int leader, Backing backing, std::size_t bytes, const
 
 std::size_t segment_bytes_before_pool(int ranks, const SegmentExtras& extras) {
   const std::size_t bytes = static_cast<std::size_t>(ranks) * (kRankBlockBytes + extras.stage_bytes) +
-                            kCommonBytes + kSlots * kLineBytes + static_cast<std::size_t>(kReduceLines * ranks) * kLineBytes +
+                            kCommonBytes + kSlots * kLineBytes + static_cast<std::size_t>(kReduceLines * ranks) * kReduceRecordBytes +
                             static_cast<std::size_t>(ranks) * fallback_stage_bytes(ranks) + extras.inbox_bytes;
   return (bytes + NodePool::kPage - 1) / NodePool::kPage * NodePool::kPage;
 }

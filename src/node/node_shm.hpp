@@ -2,7 +2,7 @@
 // a few pages per rank. Per-rank control lines, each on its own 128-byte line (the
 // adjacent-line prefetcher pairs 64-byte lines) and written by one rank only, placed on the
 // NUMA domain of the rank that owns it; a common page of lease lines; the bcast's one-line
-// slots; kReduceLines lines per rank for reductions of one line; the alltoall's fallback staging (a few
+// slots; kReduceLines records per rank for small reductions; the alltoall's fallback staging (a few
 // lines per rank). The buffers that move larger
 // data (ring cells, staging areas) are leased from the node's pool (node_pool.hpp,
 // pool_lease.hpp); the slots and the fallback staging carry the data when the pool has no room.
@@ -99,16 +99,18 @@ class NodeShm {
   // The first of the kSlots one-line slots (flag, then kSlotBytes of data each).
   char* slots() { return common() + kCommonBytes; }
 
-  // Reductions of one line (reduction/reduce_lines.hpp): node rank r's kReduceLines lines,
-  // used by calls in turn (a sequence word, then kSlotBytes of data), written by r only.
-  std::atomic<std::uint64_t>& reduce_line(int r, int line) {
-    return *reinterpret_cast<std::atomic<std::uint64_t>*>(
-        slots() + kSlots * kLineBytes + static_cast<std::size_t>(kReduceLines * r + line) * kLineBytes);
+  // Small reductions (reduction/reduce_lines.hpp): node rank r's kReduceLines records, used by
+  // calls in turn (data, then the call's sequence word at the end), written by r only.
+  char* reduce_record(int r, int k) {
+    return slots() + kSlots * kLineBytes + static_cast<std::size_t>(kReduceLines * r + k) * kReduceRecordBytes;
+  }
+  std::atomic<std::uint64_t>& reduce_record_seq(int r, int k) {
+    return *reinterpret_cast<std::atomic<std::uint64_t>*>(reduce_record(r, k) + kReduceRecordBytes - 8);
   }
   // The alltoall's staging when the pool has no room: node rank r's area of
   // fallback_stage_bytes(), written by r only, read by everyone.
   char* fallback_stage(int r) {
-    return slots() + kSlots * kLineBytes + static_cast<std::size_t>(kReduceLines * ranks_) * kLineBytes +
+    return slots() + kSlots * kLineBytes + static_cast<std::size_t>(kReduceLines * ranks_) * kReduceRecordBytes +
            static_cast<std::size_t>(r) * fallback_stage_bytes(ranks_);
   }
   // Fixed staging (communicators that take the leaders' exchange): node rank r's area, written

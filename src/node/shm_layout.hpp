@@ -18,7 +18,10 @@ constexpr std::size_t kCommonBytes = 4096;
 // side by side after the ranks' pages.
 constexpr std::size_t kSlots = 64;
 constexpr std::size_t kSlotBytes = kLineBytes - 8;
-// Reductions of one line: lines per rank, used by calls in turn (reduction/reduce_lines.hpp).
+// Small reductions and allgathers: records per rank, used by calls in turn, each of
+// kReduceRecordBytes: the data, then the call's sequence word in the last 8 bytes
+// (reduction/reduce_lines.hpp).
 constexpr int kReduceLines = 4;
+constexpr std::size_t kReduceRecordBytes = 2 * kLineBytes;
 
 }  // namespace mcorecoll

@@ -1,12 +1,14 @@
-// Reductions of one line (a contribution's image of at most kSlotBytes): every rank writes its
-// contribution into one of its two lines of the segment, behind the call's sequence word, and
-// whoever needs the result reads every rank's line: one cache-line transfer per rank, no
-// staging area, no lease, no "done" handshake.
+// Small reductions and allgathers (a contribution's image of at most kReduceLineBytes): every
+// rank writes its contribution into one of its records in the segment, followed by the call's
+// sequence word, and whoever needs the result reads every rank's record: a transfer or two per
+// rank, no staging area, no lease, no "done" handshake.
 //
-// Call m uses line m mod kReduceLines. A rank writes that line again at call m + kReduceLines
-// only once every rank has posted call m + 1, which each does after it has finished reading
-// call m. Allreduce and allgather wait for that anyway (they read every line of call m + 1);
-// a reduce's non-roots may run kReduceLines - 1 calls ahead of their root, then wait here.
+// Call m uses record m mod kReduceLines. A rank writes that record again at call
+// m + kReduceLines only once every rank has posted call m + 1, which each does after it has
+// finished reading call m. Allreduce and allgather wait for that anyway (they read every record
+// of call m + 1); a reduce's non-roots may run kReduceLines - 1 calls ahead of their root, then
+// wait here. What a rank has seen of the others' calls is remembered (ctx.line_known), so that
+// it reads another rank's record only when that knowledge runs out.
 #pragma once
 
 #include <atomic>
@@ -19,41 +21,52 @@
 
 namespace mcorecoll {
 
-constexpr std::size_t kReduceLineBytes = kSlotBytes;
+constexpr std::size_t kReduceLineBytes = kReduceRecordBytes - 8;
 
 struct LineCall {
   std::uint64_t seq = 0;  // 0: none yet
-  int line = 0;           // seq mod kReduceLines
+  int line = 0;           // seq mod kReduceLines: the record
 };
 
-// The communicator's next call of one line (the count is alike on every node rank).
+// The communicator's next small call (the count is alike on every node rank).
 inline LineCall next_line_call(CommContext& ctx) {
   ++ctx.line_calls;
+  if (ctx.line_known.size() != static_cast<std::size_t>(ctx.node_size))
+    ctx.line_known.assign(static_cast<std::size_t>(ctx.node_size), 0);
   return {ctx.line_calls, static_cast<int>(ctx.line_calls % kReduceLines)};
 }
 
 // A node rank that has not posted call seq - kReduceLines + 1 yet, or -1: until then this rank
-// may not write its line of `call` (the line's last reader may still be at it). That call sits
-// in line (seq + 1) mod kReduceLines, or a later call does (sequence numbers only grow).
-inline int line_reader_behind(NodeShm& shm, int ranks, const LineCall& call) {
-  const int line = static_cast<int>((call.seq + 1) % kReduceLines);
-  for (int r = 0; r < ranks; ++r)
-    if (shm.reduce_line(r, line).load(std::memory_order_acquire) + kReduceLines - 1 < call.seq) return r;
+// may not write its record of `call` (the record's last reader may still be at it). That call
+// sits in record (seq + 1) mod kReduceLines, or a later call does (sequence numbers only grow).
+inline int line_reader_behind(CommContext& ctx, const LineCall& call) {
+  const std::uint64_t need = call.seq + 1 > kReduceLines ? call.seq + 1 - kReduceLines : 0;
+  const int record = static_cast<int>((call.seq + 1) % kReduceLines);
+  for (int r = 0; r < ctx.node_size; ++r) {
+    std::uint64_t& known = ctx.line_known[static_cast<std::size_t>(r)];
+    if (known >= need) continue;
+    const std::uint64_t seen = ctx.shm->reduce_record_seq(r, record).load(std::memory_order_acquire);
+    if (seen > known) known = seen;
+    if (known < need) return r;
+  }
   return -1;
 }
 
-inline void post_line(NodeShm& shm, int me, const LineCall& call, const void* image, std::size_t bytes) {
-  std::atomic<std::uint64_t>& line = shm.reduce_line(me, call.line);
-  std::memcpy(reinterpret_cast<char*>(&line) + 8, image, bytes);
-  line.store(call.seq, std::memory_order_release);
+inline void post_line(CommContext& ctx, const LineCall& call, const void* image, std::size_t bytes) {
+  std::memcpy(ctx.shm->reduce_record(ctx.node_rank, call.line), image, bytes);
+  ctx.shm->reduce_record_seq(ctx.node_rank, call.line).store(call.seq, std::memory_order_release);
 }
 
-inline bool line_posted(NodeShm& shm, int r, const LineCall& call) {
-  return shm.reduce_line(r, call.line).load(std::memory_order_acquire) >= call.seq;
+inline bool line_posted(CommContext& ctx, int r, const LineCall& call) {
+  std::uint64_t& known = ctx.line_known[static_cast<std::size_t>(r)];
+  if (known >= call.seq) return true;
+  const std::uint64_t seen = ctx.shm->reduce_record_seq(r, call.line).load(std::memory_order_acquire);
+  if (seen > known) known = seen;
+  return seen >= call.seq;
 }
 
-inline const char* line_data(NodeShm& shm, int r, const LineCall& call) {
-  return reinterpret_cast<const char*>(&shm.reduce_line(r, call.line)) + 8;
+inline const char* line_data(CommContext& ctx, int r, const LineCall& call) {
+  return ctx.shm->reduce_record(r, call.line);
 }
 
 }  // namespace mcorecoll

@@ -112,29 +112,28 @@ bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
   return true;
 }
 
-// A reduction of one line (reduce_lines.hpp): post, then fold every rank's line.
+// A small reduction (reduce_lines.hpp): post, then fold every rank's record.
 bool ReduceRounds::line_step(bool may_call_mpi, int* waiting_on) {
-  NodeShm& shm = *ctx_.shm;
-  const int n = ctx_.node_size, me = ctx_.node_rank;
+  const int n = ctx_.node_size;
   if (stage_ == Stage::lease) {
     if (line_.seq == 0) line_ = next_line_call(ctx_);
-    const int behind = line_reader_behind(shm, n, line_);
+    const int behind = line_reader_behind(ctx_, line_);
     if (behind >= 0) {
       *waiting_on = behind;
       return false;
     }
-    post_line(shm, me, line_, mine_, layout_.image_bytes(static_cast<std::size_t>(count_)));
+    post_line(ctx_, line_, mine_, layout_.image_bytes(static_cast<std::size_t>(count_)));
     stage_ = Stage::fold;
   }
   if (!gets_result_) return true;
   for (int r = 0; r < n; ++r)
-    if (!line_posted(shm, r, line_)) {
+    if (!line_posted(ctx_, r, line_)) {
       *waiting_on = r;
       return false;
     }
   if (needs_mpi_ && !may_call_mpi) return false;
   char* acc = fold_in_place_ ? recv_ : scratch_for(ctx_, layout_, count_);
-  int folded = fold(n, count_, layout_, type_, op_, acc, [&](int r) { return line_data(shm, r, line_); });
+  int folded = fold(n, count_, layout_, type_, op_, acc, [&](int r) { return line_data(ctx_, r, line_); });
   if (folded == MPI_SUCCESS && !fold_in_place_)
     folded = deliver(acc, recv_, count_, layout_, type_, ctx_.comm, ctx_.reduce_packed);
   rc = folded;

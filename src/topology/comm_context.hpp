@@ -79,8 +79,10 @@ class CommContext {
   std::uint64_t last_stage_seq[2] = {0, 0};
   // Node leaders, alltoall across nodes: this node's outgoing tiles, packed for the exchange.
   std::vector<char> exchange_buffer;
-  // Reductions of one line: the calls so far (alike on every node rank; reduce_lines.hpp).
+  // Small reductions: the calls so far (alike on every node rank), and the latest call each
+  // node rank is known to have posted (reduce_lines.hpp).
   std::uint64_t line_calls = 0;
+  std::vector<std::uint64_t> line_known;
   // Reductions: the running result of a round and a packed copy for delivering it, kept from
   // one call to the next (no allocation per call; collectives on one communicator never run
   // at once).
