@@ -35,10 +35,17 @@ for config in "${configs[@]}"; do
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   fi
   echo "=== $config: configure and build ($dir)"
+  # Quiet unless it fails: then its message shows.
   if [ -f "$dir/build.ninja" ]; then
-    meson setup --reconfigure "$dir" "${options[@]}" >/dev/null
+    setup=(meson setup --reconfigure "$dir" "${options[@]}")
   else
-    meson setup "$dir" "${options[@]}" >/dev/null
+    setup=(meson setup "$dir" "${options[@]}")
+  fi
+  if ! setup_out=$("${setup[@]}" 2>&1); then
+    echo "$setup_out" | tail -20
+    echo "=== $config: configure FAILED"
+    failed=$((failed + 1))
+    continue
   fi
   if ! ninja -C "$dir" >"$dir/meson-logs/ninja-build.log" 2>&1; then
     cat "$dir/meson-logs/ninja-build.log"
