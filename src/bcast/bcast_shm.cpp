@@ -151,6 +151,12 @@ void single_copy_phase(CommContext& ctx, const Config& config, Waiter& waiter, c
 
 }  // namespace
 
+void node_bcast_bytes(CommContext& ctx, const Config& config, char* data, std::uint64_t size, int source) {
+  if (ctx.node_size == 1 || size == 0) return;
+  Waiter waiter = Waiter::for_context(ctx, config);
+  ring_phase(ctx, config, waiter, data, size, source);
+}
+
 int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
               MPI_Datatype datatype, int root, std::uint64_t bytes, bool single_copy) {
   if (bytes == 0) return MPI_SUCCESS;  // nothing moves; every rank sees the same size

@@ -21,4 +21,8 @@ struct Config;
 int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
               MPI_Datatype datatype, int root, std::uint64_t bytes, bool single_copy);
 
+// The node phase alone, through the ring: node rank `source` hands `size` bytes at `data` to
+// every other rank of its node (the reductions across nodes hand out their result this way).
+void node_bcast_bytes(CommContext& ctx, const Config& config, char* data, std::uint64_t size, int source);
+
 }  // namespace mcorecoll

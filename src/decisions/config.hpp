@@ -70,6 +70,8 @@ struct Config {
   std::uint64_t alltoall_nodes_max_bytes = 0;
   // Alltoall: each rank's staging area; a round moves a tile of every block, area / ranks bytes.
   std::uint64_t alltoall_stage_bytes = 0;
+  // Allreduce and reduce: each rank's staging area at most; a round stages half of it.
+  std::uint64_t reduce_stage_bytes = 0;
   SegmentKind segment = SegmentKind::automatic;
   ProgressMode progress = ProgressMode::automatic;  // MCORECOLL_PROGRESS
   // The node's pool of ring cells and staging areas (node_pool.hpp): its size at most.

@@ -64,11 +64,17 @@ bool try_staging_areas(CommContext& ctx, const Config& config, std::uint64_t blo
     *areas = {shm.stage(0), shm.stage_bytes()};
     return true;
   }
-  // Two halves of a tile per peer: the whole block, up to the configured area.
+  return try_node_staging_areas(ctx, config, block, staging_area_bytes(config), areas);
+}
+
+bool try_node_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, std::uint64_t max_area,
+                            StagingAreas* areas) {
+  NodeShm& shm = *ctx.shm;
+  // Two halves of a tile per node rank: the whole block, up to the configured area.
   const std::uint64_t page = NodePool::kPage;
-  std::uint64_t area = 2 * static_cast<std::uint64_t>(ctx.size) * block;
+  std::uint64_t area = 2 * static_cast<std::uint64_t>(ctx.node_size) * block;
   area = area >= page ? (area + page - 1) / page * page : (area + kLineBytes - 1) / kLineBytes * kLineBytes;
-  area = std::min<std::uint64_t>(area, staging_area_bytes(config));
+  area = std::min<std::uint64_t>(area, max_area);
   const LeaseAnswer answer = try_lease(ctx, LeaseKind::staging, area, 0);
   if (answer == LeaseAnswer::pending) return false;
   const Lease& lease = ctx.leases[static_cast<int>(LeaseKind::staging)];

@@ -56,5 +56,9 @@ struct StagingAreas {
 // staging (the leaders' exchange needs tiles alike on every node). False: not yet.
 bool try_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas);
 StagingAreas staging_areas(CommContext& ctx, const Config& config, Waiter& waiter, std::uint64_t block);
+// The same for a call whose shared-memory part stays inside the node (the reductions): leased
+// from the pool whether or not the communicator spans nodes, an area of at most `max_area`.
+bool try_node_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, std::uint64_t max_area,
+                            StagingAreas* areas);
 
 }  // namespace mcorecoll

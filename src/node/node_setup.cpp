@@ -1,5 +1,6 @@
 #include "node/node_setup.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "common/log.hpp"
@@ -14,6 +15,10 @@ namespace mcorecoll {
 
 std::size_t staging_area_bytes(const Config& config) {
   return static_cast<std::size_t>((config.alltoall_stage_bytes + 4095) / 4096 * 4096);
+}
+
+std::size_t reduce_staging_area_bytes(const Config& config) {
+  return static_cast<std::size_t>((config.reduce_stage_bytes + 4095) / 4096 * 4096);
 }
 
 bool ensure_shm(CommContext& ctx, const Config& config) {
@@ -42,7 +47,8 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   }
   if (!pool)
     extras.private_pool_bytes = private_pool_bytes(config.ring_cells, config.ring_cell_bytes,
-                                                   staging_area_bytes(config), ctx.node_size);
+                                                   std::max(staging_area_bytes(config), reduce_staging_area_bytes(config)),
+                                                   ctx.node_size);
   ctx.shm = NodeShm::create(ctx.comm, ctx.node_leader(), ctx.node_numa_os, extras, pool, config.segment, &why);
   if (ctx.shm) {
     // The single-copy probe now, while collectives may wait: non-blocking calls need its answer

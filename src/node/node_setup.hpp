@@ -16,6 +16,8 @@ bool ensure_shm(CommContext& ctx, const Config& config);
 
 // Bytes of each rank's alltoall staging area: MCORECOLL_ALLTOALL_STAGE_BYTES in whole pages.
 std::size_t staging_area_bytes(const Config& config);
+// The same for allreduce and reduce: MCORECOLL_REDUCE_STAGE_BYTES in whole pages.
+std::size_t reduce_staging_area_bytes(const Config& config);
 
 // Whether every rank may use single copy on this communicator; probed on first use
 // (collective over the communicator), said once in verbose mode when refused.

@@ -1,6 +1,7 @@
 #include "reduction/element_layout.hpp"
 
 #include "common/message_bytes.hpp"
+#include "reduction/fold.hpp"
 
 namespace mcorecoll {
 
@@ -18,6 +19,23 @@ bool element_layout(MPI_Datatype type, int count, std::size_t bytes, ElementLayo
   MPI_Aint offset = 0;
   layout->contiguous = contiguous_layout(type, count, bytes, &offset) && offset == true_lb;
   return true;
+}
+
+int deliver(const char* image, char* to, int k, const ElementLayout& layout, MPI_Datatype type, MPI_Comm comm,
+            std::vector<char>& packed) {
+  if (layout.contiguous) {
+    std::memcpy(to + layout.data_begin, image + layout.data_begin,
+                layout.image_bytes(static_cast<std::size_t>(k)) - layout.data_begin);
+    return MPI_SUCCESS;
+  }
+  int size = 0, position = 0;
+  PMPI_Pack_size(k, type, comm, &size);
+  packed.resize(static_cast<std::size_t>(size));
+  int rc = PMPI_Pack(image, k, type, packed.data(), size, &position, comm);
+  const int packed_bytes = position;
+  position = 0;
+  if (rc == MPI_SUCCESS) rc = PMPI_Unpack(packed.data(), packed_bytes, &position, to, k, type, comm);
+  return rc;
 }
 
 }  // namespace mcorecoll

@@ -7,9 +7,11 @@
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
+#include "node/shm_layout.hpp"
 #include "reduction/combine.hpp"
 #include "reduction/element_layout.hpp"
 #include "reduction/ireduce_shm.hpp"
+#include "reduction/reduce_across_nodes.hpp"
 #include "reduction/reduce_shm.hpp"
 #include "topology/comm_context.hpp"
 
@@ -42,7 +44,9 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   Decision d = decide(c, a.comm, bytes, form);
   d.bytes = bytes;
   if (!d.ctx || d.path == kPmpiPath) return d;
-  if (d.ctx->node_count > 1) fall_back(d, c, "across nodes (not on mcorecoll's paths yet)");
+  if (d.ctx->node_count > 1 && form != Form::blocking) fall_back(d, c, "across nodes: the blocking forms only");
+  if (d.ctx->node_count > 1 && !d.ctx->nodes_in_rank_order)
+    fall_back(d, c, "across nodes whose ranks are not consecutive (no fold in rank order)");
   if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
   if (a.op == MPI_OP_NULL || a.op == MPI_REPLACE || a.op == MPI_NO_OP) fall_back(d, c, "an op only PMPI can judge");
   // Open MPI 4.1 and MPICH 4.0 refuse a predefined op on a derived datatype (MPI_ERR_OP): that
@@ -56,6 +60,10 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   if (c == Collective::reduce && (a.root < 0 || a.root >= d.ctx->size)) fall_back(d, c, "invalid root");
   if (d.path != kPmpiPath && !element_layout(a.type, a.count, static_cast<std::size_t>(bytes), layout))
     fall_back(d, c, "a datatype whose data does not lie inside its extent");
+  // Across nodes every node must fold alike: the smallest staging half any node can fall back
+  // to holds an element of a line.
+  if (d.path != kPmpiPath && d.ctx->node_count > 1 && layout->extent > kLineBytes)
+    fall_back(d, c, "across nodes: elements larger than 128 bytes");
   const bool gets_result = c == Collective::allreduce || d.ctx->rank == a.root;
   if (d.path != kPmpiPath && ((gets_result && null_buffer(a.recvbuf, bytes, a.type)) ||
                                (a.sendbuf != MPI_IN_PLACE && null_buffer(a.sendbuf, bytes, a.type))))
@@ -74,6 +82,9 @@ int blocking(Collective c, const Reduction& a) {
   complete_earlier_operations(d);
   if (d.count) count_call(c, d.path, d.bytes);
   if (d.path == kPmpiPath) return pmpi(a);
+  if (d.ctx->node_count > 1)
+    return reduce_across_nodes(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root,
+                               layout, d.bytes);
   return reduce_shm(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
 }
 

@@ -5,43 +5,15 @@
 #include <vector>
 
 #include "node/call_areas.hpp"
+#include "node/node_setup.hpp"
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
-#include "reduction/combine.hpp"
+#include "reduction/fold.hpp"
 #include "reduction/reduce_lines.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
-
-// Folds k elements of every node rank's image (`image_of(r)`) in rank order into `acc` (room
-// for the image of k elements): acc = c0 op (c1 op (... op c(n-1))).
-template <typename ImageOf>
-int fold(int ranks, int k, const ElementLayout& layout, MPI_Datatype type, MPI_Op op, char* acc, ImageOf image_of) {
-  std::memcpy(acc, image_of(ranks - 1), layout.image_bytes(static_cast<std::size_t>(k)));
-  int rc = MPI_SUCCESS;
-  for (int r = ranks - 2; r >= 0 && rc == MPI_SUCCESS; --r) rc = combine(image_of(r), acc, k, type, op);
-  return rc;
-}
-
-// Writes the k elements of an image into the user's buffer at `to`: the data bytes only (gaps
-// and padding of the user's buffer are not ours to touch).
-int deliver(const char* image, char* to, int k, const ElementLayout& layout, MPI_Datatype type, MPI_Comm comm,
-            std::vector<char>& packed) {
-  if (layout.contiguous) {
-    std::memcpy(to + layout.data_begin, image + layout.data_begin,
-                layout.image_bytes(static_cast<std::size_t>(k)) - layout.data_begin);
-    return MPI_SUCCESS;
-  }
-  int size = 0, position = 0;
-  PMPI_Pack_size(k, type, comm, &size);
-  packed.resize(static_cast<std::size_t>(size));
-  int rc = PMPI_Pack(image, k, type, packed.data(), size, &position, comm);
-  const int packed_bytes = position;
-  position = 0;
-  if (rc == MPI_SUCCESS) rc = PMPI_Unpack(packed.data(), packed_bytes, &position, to, k, type, comm);
-  return rc;
-}
 
 // The communicator's scratch for the image of k elements (kept from call to call).
 char* scratch_for(CommContext& ctx, const ElementLayout& layout, int k) {
@@ -79,7 +51,8 @@ bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (stage_ == Stage::lease) {
     // Two halves, each of a round's image per rank: the whole image spread over the peers.
     const std::size_t image = layout_.image_bytes(static_cast<std::size_t>(count_));
-    if (!try_staging_areas(ctx_, config_, (image + n - 1) / static_cast<std::size_t>(n), &staging_)) {
+    if (!try_node_staging_areas(ctx_, config_, (image + n - 1) / static_cast<std::size_t>(n),
+                                reduce_staging_area_bytes(config_), &staging_)) {
       *waiting_on = ctx_.lease_waits_for;
       return false;
     }

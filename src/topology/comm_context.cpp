@@ -214,8 +214,11 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
     node_places.push_back(ctx->places[static_cast<std::size_t>(r)].place);
     ctx->node_numa_os.push_back(node_places.back().numa_os);
   }
-  for (const auto& members : ctx->node_members)
+  int next_rank = 0;
+  for (const auto& members : ctx->node_members) {
     ctx->max_node_size = std::max(ctx->max_node_size, static_cast<int>(members.size()));
+    for (int r : members) ctx->nodes_in_rank_order = ctx->nodes_in_rank_order && r == next_rank++;
+  }
   ctx->remote_index.assign(n, -1);
   int remote = 0;
   for (int node = 0; node < ctx->node_count; ++node)

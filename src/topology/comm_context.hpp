@@ -44,6 +44,9 @@ class CommContext {
   // The communicator rank of this node's leader (node rank 0).
   int node_leader() const { return node_members[static_cast<std::size_t>(node_index)][0]; }
   int max_node_size = 1;  // ranks on the fullest node
+  // Node k holds consecutive ranks, after node k-1's (a block distribution): folding each
+  // node's contributions, then the nodes' in node order, is a fold in rank order.
+  bool nodes_in_rank_order = true;
   std::vector<RankPlace> places;  // by rank in `comm`
   // Ranks of `comm` on each node (by node index), in node-rank order.
   std::vector<std::vector<int>> node_members;
@@ -87,6 +90,9 @@ class CommContext {
   // one call to the next (no allocation per call; collectives on one communicator never run
   // at once).
   std::vector<char> reduce_scratch, reduce_packed;
+  // Reductions across nodes, at node leaders: the node's partial result where the receive
+  // buffer is not the leader's to write, and every node's, gathered.
+  std::vector<char> reduce_partial, reduce_gathered;
   // Single-copy alltoall in place: the send data as it was, which peers read from.
   std::vector<char> send_copy;
   // Ring chunks moved so far through this node's ring (same count on every node rank).

@@ -1,0 +1,36 @@
+// MPI_Allreduce and MPI_Reduce on a communicator that spans nodes holding consecutive ranks
+// (reduce_calls.cpp sends the others to PMPI). Three phases:
+//  1. each node folds its ranks' contributions in rank order at its leader (ReduceRounds,
+//     reduce_shm.hpp, with the node leader as root);
+//  2. the leaders combine the nodes' partial results on the leaders' communicator: small ones
+//     gathered with PMPI_Allgather (PMPI_Gather to the root's node) and folded in node order,
+//     so the result is the same bits on every rank and in every run; larger ones (every node's
+//     partial together above kGatherFoldBytes) with the MPI library's own PMPI_Allreduce or
+//     PMPI_Reduce, whose order for commutative ops is the library's;
+//  3. the result goes from the leader to its node through the bcast's ring (allreduce: every
+//     node; reduce: the root's node, when the root is not its leader).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "reduction/element_layout.hpp"
+
+namespace mcorecoll {
+
+class CommContext;
+struct Config;
+
+// Every node's partial result together, in bytes of images, up to which the leaders gather
+// and fold them themselves (phase 2).
+constexpr std::size_t kGatherFoldBytes = 64 * 1024;
+
+// `root`: a rank of the communicator, or -1 (allreduce); `bytes`: the signature's size. The datatype's extent is at most
+// kLineBytes, 128 (the smallest staging half any node can fall back to holds one element).
+int reduce_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
+                        MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout,
+                        std::uint64_t bytes);
+
+}  // namespace mcorecoll
