@@ -1,6 +1,7 @@
 #include "node/call_areas.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "common/log.hpp"
 #include "decisions/config.hpp"
@@ -58,34 +59,49 @@ RingCells ring_cells(CommContext& ctx, const Config& config, Waiter& waiter, std
   return waiting<RingCells>(waiter, [&](RingCells* c) { return try_ring_cells(ctx, config, size, c); });
 }
 
-bool try_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas) {
-  NodeShm& shm = *ctx.shm;
-  if (ctx.node_count > 1) {
-    *areas = {shm.stage(0), shm.stage_bytes()};
-    return true;
-  }
-  return try_node_staging_areas(ctx, config, block, staging_area_bytes(config), areas);
-}
+namespace {
 
-bool try_node_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, std::uint64_t max_area,
-                            StagingAreas* areas) {
+// Staging areas of `kind` leased from the node's pool, grown as the blocks need up to
+// `max_area`, or the segment's fallback staging while the pool has no room.
+bool try_pool_staging(CommContext& ctx, const Config& config, LeaseKind kind, std::uint64_t block,
+                      std::uint64_t max_area, StagingAreas* areas) {
   NodeShm& shm = *ctx.shm;
   // Two halves of a tile per node rank: the whole block, up to the configured area.
   const std::uint64_t page = NodePool::kPage;
   std::uint64_t area = 2 * static_cast<std::uint64_t>(ctx.node_size) * block;
   area = area >= page ? (area + page - 1) / page * page : (area + kLineBytes - 1) / kLineBytes * kLineBytes;
   area = std::min<std::uint64_t>(area, max_area);
-  const LeaseAnswer answer = try_lease(ctx, LeaseKind::staging, area, 0);
+  const LeaseAnswer answer = try_lease(ctx, kind, area, 0);
   if (answer == LeaseAnswer::pending) return false;
-  const Lease& lease = ctx.leases[static_cast<int>(LeaseKind::staging)];
+  const Lease& lease = ctx.leases[static_cast<int>(kind)];
   if (answer == LeaseAnswer::held)
     *areas = {shm.pool().at(lease.offset), static_cast<std::size_t>(lease.shape[0])};
   else  // the pool has no room, and nothing is held: every node rank learnt it alike
     *areas = {shm.fallback_stage(0), fallback_stage_bytes(ctx.node_size)};
-  if (answer == LeaseAnswer::none && config.verbose >= 1 && ctx.rank == 0)
-    say_once("alltoall-fallback-staging", "alltoall: the node's buffer pool is full (MCORECOLL_POOL_MAX_BYTES): "
-                                          "staging through the segment's small fallback areas");
+  if (answer == LeaseAnswer::none && config.verbose >= 1 && ctx.rank == 0) {
+    const std::string who = kind == LeaseKind::staging ? "alltoall" : "allreduce and reduce";
+    say_once(who + "-fallback-staging", who + ": the node's buffer pool is full (MCORECOLL_POOL_MAX_BYTES): "
+                                              "staging through the segment's small fallback areas");
+  }
   return true;
+}
+
+}  // namespace
+
+bool try_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas) {
+  NodeShm& shm = *ctx.shm;
+  if (ctx.node_count > 1) {
+    *areas = {shm.stage(0), shm.stage_bytes()};
+    return true;
+  }
+  return try_pool_staging(ctx, config, LeaseKind::staging, block, staging_area_bytes(config), areas);
+}
+
+bool try_reduce_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas) {
+  // A communicator's private pool (no node pool) is sized for the alltoall's areas.
+  const std::uint64_t max_area =
+      ctx.shm->has_private_pool() ? staging_area_bytes(config) : reduce_staging_area_bytes(config);
+  return try_pool_staging(ctx, config, LeaseKind::reduce_staging, block, max_area, areas);
 }
 
 StagingAreas staging_areas(CommContext& ctx, const Config& config, Waiter& waiter, std::uint64_t block) {

@@ -56,9 +56,9 @@ struct StagingAreas {
 // staging (the leaders' exchange needs tiles alike on every node). False: not yet.
 bool try_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas);
 StagingAreas staging_areas(CommContext& ctx, const Config& config, Waiter& waiter, std::uint64_t block);
-// The same for a call whose shared-memory part stays inside the node (the reductions): leased
-// from the pool whether or not the communicator spans nodes, an area of at most `max_area`.
-bool try_node_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, std::uint64_t max_area,
-                            StagingAreas* areas);
+// Allreduce and reduce, whose shared-memory part stays inside the node: areas of their own
+// lease (so that neither they nor the alltoall run with the other's area size), grown up to
+// MCORECOLL_REDUCE_STAGE_BYTES, whether or not the communicator spans nodes.
+bool try_reduce_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas);
 
 }  // namespace mcorecoll

@@ -74,8 +74,9 @@ std::uint64_t ring_stride(std::uint64_t cell_bytes) {
 }
 
 std::uint64_t private_pool_bytes(int ring_cells, std::uint64_t ring_cell_bytes, std::uint64_t stage_bytes, int node_size) {
+  // The ring's, and two staging leases (the alltoall's and the reductions', both of stage_bytes).
   const std::uint64_t leases = 2 * (lease_bytes(static_cast<std::uint64_t>(ring_cells) * ring_stride(ring_cell_bytes)) +
-                                    lease_bytes(static_cast<std::uint64_t>(node_size) * stage_bytes));
+                                    2 * lease_bytes(static_cast<std::uint64_t>(node_size) * stage_bytes));
   return NodePool::header_bytes(leases + NodePool::kPage) + leases;
 }
 

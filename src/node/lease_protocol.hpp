@@ -36,8 +36,10 @@
 
 namespace mcorecoll {
 
-enum class LeaseKind { ring = 0, staging = 1 };
-constexpr int kLeaseKinds = 2;
+// The bcast's ring cells; the alltoall's (and allgather's) staging areas; the reductions'
+// staging areas, apart so that neither collective runs with the other's area size.
+enum class LeaseKind { ring = 0, staging = 1, reduce_staging = 2 };
+constexpr int kLeaseKinds = 3;
 
 // Written by the node leader when a lease of the communicator changes.
 struct LeaseLine {

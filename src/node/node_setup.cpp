@@ -47,8 +47,7 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   }
   if (!pool)
     extras.private_pool_bytes = private_pool_bytes(config.ring_cells, config.ring_cell_bytes,
-                                                   std::max(staging_area_bytes(config), reduce_staging_area_bytes(config)),
-                                                   ctx.node_size);
+                                                   staging_area_bytes(config), ctx.node_size);
   ctx.shm = NodeShm::create(ctx.comm, ctx.node_leader(), ctx.node_numa_os, extras, pool, config.segment, &why);
   if (ctx.shm) {
     // The single-copy probe now, while collectives may wait: non-blocking calls need its answer

@@ -83,16 +83,16 @@ class NodeShm {
   char* lease_ack_base(int kind) { return reinterpret_cast<char*>(&line(0, 8)) + static_cast<std::size_t>(kind) * 8; }
   // The bell of node rank r's process in the node pool, plus one (0: none known; written by r
   // once its segment is mapped; progress_helper.hpp).
-  std::atomic<std::uint64_t>& bell_slot(int r) { return (&line(r, 8))[2]; }
+  std::atomic<std::uint64_t>& bell_slot(int r) { return (&line(r, 8))[kLeaseKinds]; }
   // Reductions: node rank r has combined its slice of the round (reduction/reduce_shm.hpp).
-  std::atomic<std::uint64_t>& reduced(int r) { return (&line(r, 8))[3]; }
+  std::atomic<std::uint64_t>& reduced(int r) { return (&line(r, 8))[kLeaseKinds + 1]; }
   // Bcast, small messages: the relay area of node rank r, leader of a group (socket) that the
   // source is not in. Its flag (the ring chunk it holds, plus one), then kRelayBytes of data
   // from the same line on, in r's own page, so that its group reads it locally.
   std::atomic<std::uint64_t>& relay_flag(int r) { return line(r, kRelayLine); }
   char* relay_data(int r) { return reinterpret_cast<char*>(&line(r, kRelayLine)) + 8; }
 
-  // The lease lines of the common page: 0 the ring's, 1 the staging areas'.
+  // The lease lines of the common page, one per LeaseKind.
   LeaseLine& lease_line(int kind) {
     return *reinterpret_cast<LeaseLine*>(common() + static_cast<std::size_t>(kind) * kLineBytes);
   }
@@ -117,6 +117,8 @@ class NodeShm {
   // by r only, read by everyone; and half `h` of the node leader's inbox.
   char* stage(int r) { return fallback_stage(ranks_) + static_cast<std::size_t>(r) * extras_.stage_bytes; }
   std::size_t stage_bytes() const { return extras_.stage_bytes; }
+  // The pool is the communicator's own, in the segment (no node pool could be had).
+  bool has_private_pool() const { return extras_.private_pool_bytes > 0; }
   char* inbox(int h) { return stage(ranks_) + static_cast<std::size_t>(h) * (extras_.inbox_bytes / 2); }
   std::size_t inbox_half_bytes() const { return extras_.inbox_bytes / 2; }
 

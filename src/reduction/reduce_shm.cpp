@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "node/call_areas.hpp"
-#include "node/node_setup.hpp"
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "reduction/fold.hpp"
@@ -51,8 +50,7 @@ bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (stage_ == Stage::lease) {
     // Two halves, each of a round's image per rank: the whole image spread over the peers.
     const std::size_t image = layout_.image_bytes(static_cast<std::size_t>(count_));
-    if (!try_node_staging_areas(ctx_, config_, (image + n - 1) / static_cast<std::size_t>(n),
-                                reduce_staging_area_bytes(config_), &staging_)) {
+    if (!try_reduce_staging_areas(ctx_, config_, (image + n - 1) / static_cast<std::size_t>(n), &staging_)) {
       *waiting_on = ctx_.lease_waits_for;
       return false;
     }
