@@ -30,6 +30,17 @@ constexpr const char* kTablePmpi[kCollectiveCount] = {
     "the decision table gives this reduce size to PMPI (mcorecoll-info shows the bands)",
     "the decision table gives this allgather block size to PMPI (mcorecoll-info shows the bands)"};
 
+// Across nodes, in auto mode: the largest size that takes mcorecoll's path (~0: any).
+std::uint64_t nodes_max_bytes(Collective c, const Config& config) {
+  if (c == Collective::alltoall) return config.alltoall_nodes_max_bytes;
+  if (c == Collective::allreduce || c == Collective::reduce) return config.reduce_nodes_max_bytes;
+  return ~0ull;
+}
+constexpr const char* kAboveNodesMax[kCollectiveCount] = {
+    "", "", "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES",
+    "allreduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES (default 0: not measured across real nodes)",
+    "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES (default 0: not measured across real nodes)", ""};
+
 }  // namespace
 
 Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes,
@@ -41,8 +52,7 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   if (forced > 0) return {forced, ""};
   if (algorithm_names(c).empty()) return {0, kNoAlgorithm[i]};
   if (c == Collective::barrier) return {1, ""};
-  if (c == Collective::alltoall && spans_nodes && bytes > config.alltoall_nodes_max_bytes)
-    return {0, "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES"};
+  if (spans_nodes && bytes > nodes_max_bytes(c, config)) return {0, kAboveNodesMax[i]};
   if (row && !config.bounds_set[i]) {
     int path = band_path(row->bands, bytes);
     // Across nodes the leaders exchange staged tiles: no single copy.
@@ -73,11 +83,12 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
     if (cma_min > 0) bands.push_back({std::min(max, cma_min - 1), 1});
     if (cma_min <= max) bands.push_back({max, c == Collective::bcast ? kBcastCma : kAlltoallCma});
   }
-  if (c == Collective::alltoall && spans_nodes) {  // PMPI above the leaders' exchange's bound
+  const std::uint64_t nodes_max = nodes_max_bytes(c, config);
+  if (spans_nodes && nodes_max != ~0ull) {  // PMPI above the bound across nodes
     std::vector<Band> capped;
     for (Band b : bands) {
-      if (!capped.empty() && capped.back().max_bytes >= config.alltoall_nodes_max_bytes) break;
-      b.max_bytes = std::min(b.max_bytes, config.alltoall_nodes_max_bytes);
+      if (!capped.empty() && capped.back().max_bytes >= nodes_max) break;
+      b.max_bytes = std::min(b.max_bytes, nodes_max);
       capped.push_back(b);
     }
     bands = capped;
@@ -153,6 +164,9 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     if (c == Collective::alltoall && spans)
       out << "; across nodes: the leaders' exchange up to MCORECOLL_ALLTOALL_NODES_MAX_BYTES ("
           << size_words(config.alltoall_nodes_max_bytes) << ")";
+    if ((c == Collective::allreduce || c == Collective::reduce) && spans)
+      out << "; across nodes: up to MCORECOLL_REDUCE_NODES_MAX_BYTES (" << size_words(config.reduce_nodes_max_bytes)
+          << ")";
     out << "\n";
   }
   return out.str();

@@ -1,6 +1,5 @@
 #include "node/node_setup.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "common/log.hpp"
