@@ -23,6 +23,12 @@ int fold(int parts, int k, const ElementLayout& layout, MPI_Datatype type, MPI_O
   return rc;
 }
 
+// `v` (a communicator's scratch, kept from call to call) grown to at least `bytes`.
+inline char* scratch_room(std::vector<char>& v, std::size_t bytes) {
+  if (v.size() < bytes) v.resize(bytes);
+  return v.data();
+}
+
 // Writes the k elements of an image into the user's buffer at `to`: the data bytes only (gaps
 // and padding of the user's buffer are not ours to touch). `packed`: room kept between calls.
 int deliver(const char* image, char* to, int k, const ElementLayout& layout, MPI_Datatype type, MPI_Comm comm,

@@ -5,7 +5,6 @@
 
 #include "bcast/bcast_shm.hpp"
 #include "common/message_bytes.hpp"
-#include "node/wait.hpp"
 #include "reduction/fold.hpp"
 #include "reduction/reduce_shm.hpp"
 #include "topology/comm_context.hpp"
@@ -13,18 +12,11 @@
 namespace mcorecoll {
 namespace {
 
-char* room(std::vector<char>& v, std::size_t bytes) {
-  if (v.size() < bytes) v.resize(bytes);
-  return v.data();
-}
-
 // Phase 1: this node's ranks folded in rank order into `partial` at the node leader.
 int fold_node(CommContext& ctx, const Config& config, const void* mine, char* partial, int count, MPI_Datatype type,
               MPI_Op op, const ElementLayout& layout) {
   ReduceRounds rounds(ctx, config, mine, partial, count, type, op, /*node rank*/ 0, layout);
-  Waiter waiter = Waiter::for_context(ctx, config);
-  int waiting_on = -1;
-  for (unsigned polls = 0; !rounds.advance(true, &waiting_on);) waiter.backoff(polls);
+  run_to_end(rounds, ctx, config);
   // The extent is at most a line (the caller checks), and every staging half holds one.
   return rounds.too_small() ? MPI_ERR_INTERN : rounds.rc;
 }
@@ -40,18 +32,20 @@ int combine_nodes(CommContext& ctx, char* partial, int count, MPI_Datatype type,
   if (block * static_cast<std::size_t>(nodes) > kGatherFoldBytes) {
     if (root_node < 0) return PMPI_Allreduce(MPI_IN_PLACE, partial, count, type, op, ctx.leaders_comm);
     // Not in place: MPICH 4.0.2's MPI_Reduce in place at a root other than 0 crashes above 2 KiB.
-    char* result = gets_result ? room(ctx.reduce_gathered, layout.image_bytes(static_cast<std::size_t>(count))) : nullptr;
+    const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
+    char* result = gets_result ? scratch_room(ctx.reduce_gathered, image) : nullptr;
     int rc = PMPI_Reduce(partial, result, count, type, op, root_node, ctx.leaders_comm);
-    if (rc == MPI_SUCCESS && gets_result) rc = deliver(result, partial, count, layout, type, ctx.comm, ctx.reduce_packed);
+    if (rc == MPI_SUCCESS && gets_result)
+      rc = deliver(result, partial, count, layout, type, ctx.comm, ctx.reduce_packed);
     return rc;
   }
-  char* gathered = gets_result ? room(ctx.reduce_gathered, block * static_cast<std::size_t>(nodes)) : nullptr;
+  char* gathered = gets_result ? scratch_room(ctx.reduce_gathered, block * static_cast<std::size_t>(nodes)) : nullptr;
   int rc = root_node < 0
                ? PMPI_Allgather(partial, count, type, gathered, count, type, ctx.leaders_comm)
                : PMPI_Gather(partial, count, type, gathered, count, type, root_node, ctx.leaders_comm);
   if (rc != MPI_SUCCESS || !gets_result) return rc;
   // Node j's partial sits at j x block (the gathered blocks are images).
-  char* acc = room(ctx.reduce_scratch, layout.image_bytes(static_cast<std::size_t>(count)));
+  char* acc = scratch_room(ctx.reduce_scratch, layout.image_bytes(static_cast<std::size_t>(count)));
   rc = fold(nodes, count, layout, type, op, acc, [&](int j) { return gathered + static_cast<std::size_t>(j) * block; });
   if (rc == MPI_SUCCESS) rc = deliver(acc, partial, count, layout, type, ctx.comm, ctx.reduce_packed);
   return rc;
@@ -71,7 +65,7 @@ int reduce_across_nodes(CommContext& ctx, const Config& config, const void* send
   // A leader's partial goes where its result will be: its receive buffer when the result is
   // its own, else scratch (a reduce's non-root receive buffer is not ours to write).
   char* partial = nullptr;
-  if (leader) partial = gets_result ? static_cast<char*>(recvbuf) : room(ctx.reduce_partial, image);
+  if (leader) partial = gets_result ? static_cast<char*>(recvbuf) : scratch_room(ctx.reduce_partial, image);
   int rc = fold_node(ctx, config, mine, partial, count, type, op, layout);
   // After an error the later phases still run, so that no rank waits for ever; the error is
   // returned where it happened.
@@ -83,7 +77,7 @@ int reduce_across_nodes(CommContext& ctx, const Config& config, const void* send
   // node-mates read it into scratch, their receive buffers not being significant).
   if (root >= 0 && (ctx.node_index != root_node || ctx.places[static_cast<std::size_t>(root)].node_rank == 0))
     return rc;
-  char* target = gets_result ? static_cast<char*>(recvbuf) : leader ? partial : room(ctx.reduce_partial, image);
+  char* target = gets_result ? static_cast<char*>(recvbuf) : leader ? partial : scratch_room(ctx.reduce_partial, image);
   MessageBytes result(target, count, type, bytes);
   if (leader) result.pack();
   node_bcast_bytes(ctx, config, result.data(), bytes, 0);

@@ -27,8 +27,9 @@ struct Config;
 // and fold them themselves (phase 2).
 constexpr std::size_t kGatherFoldBytes = 64 * 1024;
 
-// `root`: a rank of the communicator, or -1 (allreduce); `bytes`: the signature's size. The datatype's extent is at most
-// kLineBytes, 128 (the smallest staging half any node can fall back to holds one element).
+// `root`: a rank of the communicator, or -1 (allreduce); `bytes`: the signature's size. The
+// datatype's extent is at most kLineBytes, 128 (the smallest staging half any node can fall
+// back to holds one element).
 int reduce_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                         MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout,
                         std::uint64_t bytes);

@@ -16,9 +16,7 @@ namespace {
 
 // The communicator's scratch for the image of k elements (kept from call to call).
 char* scratch_for(CommContext& ctx, const ElementLayout& layout, int k) {
-  const std::size_t bytes = layout.image_bytes(static_cast<std::size_t>(k));
-  if (ctx.reduce_scratch.size() < bytes) ctx.reduce_scratch.resize(bytes);
-  return ctx.reduce_scratch.data();
+  return scratch_room(ctx.reduce_scratch, layout.image_bytes(static_cast<std::size_t>(k)));
 }
 
 // Node rank waited for, or -1 once every rank has reached `seq` on `flag_of(r)`.
@@ -206,12 +204,16 @@ void ReduceRounds::end_round() {
   stage_ = Stage::stage;
 }
 
-int reduce_shm(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
-               MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout) {
-  ReduceRounds rounds(ctx, config, sendbuf, recvbuf, count, type, op, root, layout);
+void run_to_end(ReduceRounds& rounds, CommContext& ctx, const Config& config) {
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
   for (unsigned polls = 0; !rounds.advance(true, &waiting_on);) waiter.backoff(polls);
+}
+
+int reduce_shm(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
+               MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout) {
+  ReduceRounds rounds(ctx, config, sendbuf, recvbuf, count, type, op, root, layout);
+  run_to_end(rounds, ctx, config);
   if (rounds.too_small())  // a fallback staging area too small for one element: every rank alike
     return root < 0 ? PMPI_Allreduce(sendbuf, recvbuf, count, type, op, ctx.comm)
                     : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, ctx.comm);

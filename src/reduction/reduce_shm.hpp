@@ -70,7 +70,10 @@ class ReduceRounds {
   Round round_{};
 };
 
-// The blocking call: ReduceRounds to the end, waiting politely between steps.
+// The rounds to the end, waiting politely between steps (the blocking forms).
+void run_to_end(ReduceRounds& rounds, CommContext& ctx, const Config& config);
+
+// The blocking call inside one node: its rounds to the end; PMPI where the areas are too small.
 int reduce_shm(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout);
 
