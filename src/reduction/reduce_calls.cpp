@@ -32,7 +32,7 @@ struct Reduction {
   int count;
   MPI_Datatype type;
   MPI_Op op;
-  int root;  // -1: allreduce
+  int root;  // reduce: as the application passed it (MPI_ROOT, MPI_PROC_NULL on intercommunicators)
   MPI_Comm comm;
 };
 
@@ -71,9 +71,11 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   return d;
 }
 
-int pmpi(const Reduction& a) {
-  return a.root < 0 ? PMPI_Allreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm)
-                    : PMPI_Reduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm);
+// The call the application made, as it made it: chosen by the collective, never by the root,
+// which is negative on an intercommunicator (MPI_ROOT, MPI_PROC_NULL) for an MPI_Reduce too.
+int pmpi(Collective c, const Reduction& a) {
+  return c == Collective::allreduce ? PMPI_Allreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm)
+                                    : PMPI_Reduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm);
 }
 
 int blocking(Collective c, const Reduction& a) {
@@ -81,7 +83,7 @@ int blocking(Collective c, const Reduction& a) {
   const Decision d = route(c, a, Form::blocking, &layout);
   complete_earlier_operations(d);
   if (d.count) count_call(c, d.path, d.bytes);
-  if (d.path == kPmpiPath) return pmpi(a);
+  if (d.path == kPmpiPath) return pmpi(c, a);
   if (d.ctx->node_count > 1)
     return reduce_across_nodes(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root,
                                layout, d.bytes);
@@ -93,8 +95,9 @@ int nonblocking(Collective c, const Reduction& a, MPI_Request* request) {
   const Decision d = route(c, a, Form::nonblocking, &layout);
   if (d.count) count_call(c, d.path, d.bytes, CallKind::nonblocking);
   if (d.path == kPmpiPath)
-    return a.root < 0 ? PMPI_Iallreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, request)
-                      : PMPI_Ireduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, request);
+    return c == Collective::allreduce
+               ? PMPI_Iallreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, request)
+               : PMPI_Ireduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, request);
   return post(d, make_ireduce(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root,
                               layout),
               request);
@@ -106,8 +109,9 @@ int persistent(Collective c, const Reduction& a, MPI_Info info, MPI_Request* req
   complete_earlier_operations(d);
   if (d.path == kPmpiPath) {
     if (d.count) count_call(c, d.path, d.bytes, CallKind::persistent);
-    return a.root < 0 ? pmpi_allreduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, request)
-                      : pmpi_reduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, info, request);
+    return c == Collective::allreduce
+               ? pmpi_allreduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, request)
+               : pmpi_reduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, info, request);
   }
   return make_persistent(c, d,
                          make_ireduce(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op,

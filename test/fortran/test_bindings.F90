@@ -51,9 +51,12 @@ program test_bindings
   logical :: flag
 #if defined(BINDING_F08)
   type(MPI_Request) :: req, reqs(2), preqs(3)
+  type(MPI_Comm) :: half, inter
 #else
   integer :: req, reqs(2), preqs(3)
+  integer :: half, inter
 #endif
+  integer :: color, lrank, rg, rootarg
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -471,6 +474,60 @@ program test_bindings
   end do
   if (rbuf(n*nprocs + 1) /= guard) call report('MPI_Allgather wrote past the blocks')
   deallocate (sbuf, rbuf)
+
+  ! ---- An intercommunicator (world rank 0 alone against the others): MPI_Reduce and
+  ! MPI_Ireduce with MPI_ROOT at the root, MPI_PROC_NULL at its group's other ranks and the
+  ! root's rank in the other group; each must reach the MPI library as the reduce it is.
+  if (nprocs >= 2) then
+    color = min(rank, 1)
+    call MPI_Comm_split(MPI_COMM_WORLD, color, rank, half, ierr)
+    call MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - color, 31, inter, ierr)
+    call check_ierr('MPI_Intercomm_create', ierr)
+    call MPI_Comm_rank(half, lrank, ierr)
+    do it = 1, 2
+      do rg = 0, 1
+        do i = 1, maxn
+          ibuf(i) = 10*rank + i
+        end do
+        allocate (rbuf(maxn + pad))
+        rbuf = guard
+        if (color == rg) then
+          rootarg = MPI_PROC_NULL
+          if (lrank == 0) rootarg = MPI_ROOT
+        else
+          rootarg = 0
+        end if
+        if (it == 1) then
+          call MPI_Reduce(ibuf, rbuf, maxn, MPI_INTEGER, MPI_SUM, rootarg, inter, ierr)
+          call check_ierr('MPI_Reduce(intercommunicator)', ierr)
+        else
+          call MPI_Ireduce(ibuf, rbuf, maxn, MPI_INTEGER, MPI_SUM, rootarg, inter, req, ierr)
+          call check_ierr('MPI_Ireduce(intercommunicator)', ierr)
+          call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+          call check_ierr('MPI_Wait(ireduce on an intercommunicator)', ierr)
+        end if
+        do i = 1, maxn + pad
+          k = guard
+          if (rootarg == MPI_ROOT .and. i <= maxn) then
+            if (rg == 0) then
+              k = (nprocs - 1)*i + 10*nprocs*(nprocs - 1)/2
+            else
+              k = i
+            end if
+          end if
+          if (rbuf(i) /= k) then
+            write (msg, '(a,i0,a,i0,a,i0,a,i0)') 'intercommunicator reduce form ', it, ' root group ', rg, &
+              ' element ', i, ': got ', rbuf(i)
+            call report(msg)
+            exit
+          end if
+        end do
+        deallocate (rbuf)
+      end do
+    end do
+    call MPI_Comm_free(inter, ierr)
+    call MPI_Comm_free(half, ierr)
+  end if
 
   ! ---- verdict
   call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
