@@ -6,8 +6,10 @@
  * tested along the paths real programs take, from an empty start, and not only one call at a
  * time.
  *
- * A sequence is a list of calls on four communicator slots (the world, a dup, a reversed
- * split, all ranks but the last), recreated and freed mid-sequence:
+ * A sequence is a list of calls on six communicator slots (the world, a dup, a reversed
+ * split, all ranks but the last, an intercommunicator between world ranks 0, 3, 6, ... and the
+ * others, and the intracommunicator MPI_Intercomm_merge makes of one, its groups swapped),
+ * recreated and freed mid-sequence:
  *   - barrier, bcast, alltoall, allreduce, reduce (MPI_SUM of doubles, MPI_BXOR of ints) and
  *     allgather, their non-blocking forms, and their persistent forms (initialized
  *     on the slots, started by MPI_Start or MPI_Startall, freed), left pending and completed later
@@ -15,7 +17,8 @@
  *   - counts 0 and sizes on both sides of the library's thresholds and lease steps (slots,
  *     relay, ring cells, tiles, staging and ring lease sizes, the decision table's bands);
  *   - named types (gap-free, and padded pairs) and derived ones (strided), each side with its
- *     own type or a twin of the same signature; roots moving; alltoall in place.
+ *     own type or a twin of the same signature; roots moving (on the intercommunicator: either
+ *     group's, with MPI_ROOT and MPI_PROC_NULL); alltoall in place.
  * Every receive buffer starts as a marker byte: data bytes must hold the message, gaps and 64
  * guard bytes past the buffer must keep the marker, send buffers must not change.
  *
@@ -41,7 +44,7 @@
 
 #include "persistent.h"
 
-enum { kSlots = 4, kPersistentSlots = 4, kGuard = 64, kMaxPending = 12, kMaxFields = 4 };
+enum { kSlots = 6, kInterSlot = 4, kPersistentSlots = 4, kGuard = 64, kMaxPending = 12, kMaxFields = 4 };
 static const unsigned char kMarker = 0x5A;
 
 /* ---- types: fields of one element in signature order, and a twin of the same signature ---- */
@@ -258,6 +261,16 @@ static void avoid_mpi_defects(call_t* c) {
   /* MPICH 4.0.2: MPI_Reduce in place at a root other than 0 crashes above 2 KiB; its
    * MPI_Allgather_init delivers the other ranks' blocks at the first start only. */
   if (is_reduce(c->kind) && c->in_place && c->bytes > 2048) c->root_draw = 0;
+  /* Its MPI_Ibcast and MPI_Bcast_init on an intercommunicator from a root other than its
+   * group's rank 0 deliver nothing or old data, or abort (test_intercomm.c). */
+  if (c->slot == kInterSlot && (c->kind == IBCAST || c->kind == PBCAST)) c->root_draw %= 2;
+  /* Found by this tester: its MPI_Allgather on an intercommunicator of a pair type (two fields
+   * of different types: MPI_SHORT_INT, MPI_DOUBLE_INT, their packed twins) fails above about
+   * 4 KiB per block ("Message truncated" in its remote bcast). */
+  if (c->slot == kInterSlot && is_allgather(c->kind) && c->bytes > 2048 &&
+      ((types[c->type].nfields > 1 && types[c->type].type != MPI_2INT) ||
+       (types[types[c->type].twin].nfields > 1 && types[types[c->type].twin].type != MPI_2INT)))
+    c->bytes = 2048;
   if (c->kind == PALLGATHER) c->kind = IALLGATHER;
   /* Found by this tester: MPICH 4.0.2's own MPI_Iallgather between a pair type and its packed
    * twin fails ("a datatype whose signature does not match"; 16 KiB blocks of MPI_SHORT_INT). */
@@ -298,6 +311,7 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
     c->bytes = draw_bytes(&r, c->kind);
     c->root_draw = below(&r, 1 << 20);
     c->in_place = (is_alltoall(c->kind) || is_reduction(c->kind) || is_allgather(c->kind)) && below(&r, 6) == 0;
+    if (c->slot == kInterSlot) c->in_place = 0;  /* not allowed on an intercommunicator */
     c->leave_pending = below(&r, 3) != 0;
     avoid_mpi_defects(c);
   }
@@ -306,6 +320,8 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
 /* ---- communicators ---- */
 
 static int wrank, wsize;
+/* The intercommunicator's groups: world ranks 0, 3, 6, ... (group 0) and the others. */
+static int inter_group(int world_rank) { return world_rank % 3 != 0; }
 static MPI_Comm slots[kSlots];
 static int slot_made[kSlots];
 
@@ -315,6 +331,18 @@ static void make_slot(int s) {
   if (s == 1) MPI_Comm_dup(MPI_COMM_WORLD, &c);
   if (s == 2) MPI_Comm_split(MPI_COMM_WORLD, 0, wsize - wrank, &c);  /* reversed */
   if (s == 3) MPI_Comm_split(MPI_COMM_WORLD, wrank < wsize - 1 || wsize == 1 ? 0 : MPI_UNDEFINED, wrank, &c);
+  if ((s == kInterSlot || s == kInterSlot + 1) && wsize > 1) {
+    MPI_Comm local, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, inter_group(wrank), wrank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, inter_group(wrank) ? 0 : 1, 41, &inter);
+    MPI_Comm_free(&local);
+    if (s == kInterSlot) {
+      c = inter;
+    } else {  /* merged, group 1 first */
+      MPI_Intercomm_merge(inter, inter_group(wrank) == 0, &c);
+      MPI_Comm_free(&inter);
+    }
+  }
   slots[s] = c;
   slot_made[s] = 1;
 }
@@ -329,7 +357,22 @@ typedef struct {
   unsigned char *send, *recv, *send_copy;
   size_t send_len, recv_len;
   int count, size, rank, root;
+  int inter, group, remote_size, root_group;  /* an intracommunicator: group 0, remote = local */
 } op_t;
+
+/* Who a rank is in the data: its group and rank (an intercommunicator's groups both have a
+ * rank 0). */
+static int id(int group, int rank) { return group * 1000 + rank; }
+static int me(const op_t* op) { return id(op->group, op->rank); }
+/* The group whose data this rank receives. */
+static int peer_group(const op_t* op) { return op->inter ? 1 - op->group : op->group; }
+static int is_root(const op_t* op) { return op->group == op->root_group && op->rank == op->root; }
+/* The root as this rank passes it: on an intercommunicator MPI_ROOT at the root, MPI_PROC_NULL
+ * at the other ranks of its group, its rank in the other group. */
+static int root_argument(const op_t* op) {
+  if (!op->inter || op->group != op->root_group) return op->root;
+  return op->rank == op->root ? MPI_ROOT : MPI_PROC_NULL;
+}
 
 static op_t pending[kMaxPending];
 static int npending = 0;
@@ -390,11 +433,20 @@ static void prepare(op_t* op) {
   MPI_Comm comm = slots[c->slot];
   MPI_Comm_size(comm, &op->size);
   MPI_Comm_rank(comm, &op->rank);
+  MPI_Comm_test_inter(comm, &op->inter);
+  op->group = op->inter ? inter_group(wrank) : 0;
+  op->remote_size = op->size;
+  op->root_group = 0;
   op->root = c->root_draw % op->size;
+  if (op->inter) {
+    MPI_Comm_remote_size(comm, &op->remote_size);
+    op->root_group = c->root_draw % 2;
+    op->root = (c->root_draw / 2) % (op->root_group == op->group ? op->size : op->remote_size);
+  }
   op->count = (int)(c->bytes / st->size);
   /* The receive count for a twin of another element size carries the same signature. */
   if (is_bcast(c->kind)) {
-    const type_t* mine = op->rank == op->root ? st : rt;
+    const type_t* mine = is_root(op) ? st : rt;
     const int my_count = (int)((long)op->count * st->size / mine->size);
     op->recv_len = span(mine, my_count);
     op->recv = malloc(op->recv_len);
@@ -402,8 +454,8 @@ static void prepare(op_t* op) {
   } else if (is_alltoall(c->kind) || is_allgather(c->kind)) {
     const int rcount = (int)((long)op->count * st->size / rt->size);
     const size_t rblock = (size_t)rt->extent * (size_t)rcount;
-    const int blocks = is_alltoall(c->kind) ? op->size : 1;
-    op->recv_len = rblock * (size_t)op->size + kGuard;
+    const int blocks = is_alltoall(c->kind) ? op->remote_size : 1;
+    op->recv_len = rblock * (size_t)op->remote_size + kGuard;
     op->recv = malloc(op->recv_len);
     if (!c->in_place) {
       op->send_len = (size_t)st->extent * (size_t)op->count * (size_t)blocks + kGuard;
@@ -438,7 +490,7 @@ static void reduction_value(const op_t* op, int r, int k, void* at) {
 }
 
 static int in_place_here(const op_t* op) {
-  return op->c.in_place && (!is_reduce(op->c.kind) || op->rank == op->root);
+  return op->c.in_place && (!is_reduce(op->c.kind) || is_root(op));
 }
 
 static void fill(op_t* op) {
@@ -447,7 +499,7 @@ static void fill(op_t* op) {
     const size_t width = reduction_width(c->type);
     memset(op->send, kMarker, op->send_len);
     memset(op->recv, kMarker, op->recv_len);
-    for (int k = 0; k < op->count; k++) reduction_value(op, op->rank, k, op->send + (size_t)k * width);
+    for (int k = 0; k < op->count; k++) reduction_value(op, me(op), k, op->send + (size_t)k * width);
     if (in_place_here(op)) memcpy(op->recv, op->send, (size_t)op->count * width);
     memcpy(op->send_copy, op->send, op->send_len);
     return;
@@ -462,7 +514,7 @@ static void fill(op_t* op) {
       fill_or_check(op->recv + (size_t)op->rank * rblock, rblock, rt, rcount, op->call, op->rank, 0, 0, "");
     } else {
       memset(op->send, kMarker, op->send_len);
-      fill_or_check(op->send, (size_t)st->extent * (size_t)op->count, st, op->count, op->call, op->rank, 0, 0, "");
+      fill_or_check(op->send, (size_t)st->extent * (size_t)op->count, st, op->count, op->call, me(op), 0, 0, "");
       memcpy(op->send_copy, op->send, op->send_len);
     }
     return;
@@ -470,9 +522,9 @@ static void fill(op_t* op) {
   const type_t* st = &types[c->type];
   const type_t* rt = c->recv_twin ? &types[st->twin] : st;
   if (is_bcast(c->kind)) {
-    const type_t* mine = op->rank == op->root ? st : rt;
+    const type_t* mine = is_root(op) ? st : rt;
     const int my_count = (int)((long)op->count * st->size / mine->size);
-    if (op->rank == op->root) fill_or_check(op->recv, op->recv_len, mine, my_count, op->call, op->root, 0, 0, "");
+    if (is_root(op)) fill_or_check(op->recv, op->recv_len, mine, my_count, op->call, me(op), 0, 0, "");
     else memset(op->recv, kMarker, op->recv_len);
     memcpy(op->send_copy, op->recv, op->recv_len);
   } else if (is_alltoall(c->kind)) {
@@ -486,8 +538,9 @@ static void fill(op_t* op) {
     } else {
       const size_t sblock = (size_t)st->extent * (size_t)op->count;
       memset(op->send, kMarker, op->send_len);
-      for (int d = 0; d < op->size; d++)
-        fill_or_check(op->send + (size_t)d * sblock, sblock, st, op->count, op->call, op->rank, d, 0, "");
+      for (int d = 0; d < op->remote_size; d++)
+        fill_or_check(op->send + (size_t)d * sblock, sblock, st, op->count, op->call, me(op), id(peer_group(op), d),
+                      0, "");
       memcpy(op->send_copy, op->send, op->send_len);
     }
   }
@@ -500,17 +553,18 @@ static int start(op_t* op) {
   const type_t* st = &types[c->type];
   const type_t* rt = c->recv_twin ? &types[st->twin] : st;
   MPI_Request* req = &op->request;
-  const type_t* mine = op->rank == op->root ? st : rt;
+  const type_t* mine = is_root(op) ? st : rt;
   const int my_count = (int)((long)op->count * st->size / mine->size);
   const int rcount = (int)((long)op->count * st->size / rt->size);
+  const int root = root_argument(op);
   const void* s = c->in_place ? MPI_IN_PLACE : op->send;
   switch (c->kind) {
     case BARRIER: return MPI_Barrier(comm);
     case IBARRIER: return MPI_Ibarrier(comm, req);
     case PBARRIER: return PERSISTENT_BARRIER_INIT(comm, MPI_INFO_NULL, req);
-    case BCAST: return MPI_Bcast(op->recv, my_count, mine->type, op->root, comm);
-    case IBCAST: return MPI_Ibcast(op->recv, my_count, mine->type, op->root, comm, req);
-    case PBCAST: return PERSISTENT_BCAST_INIT(op->recv, my_count, mine->type, op->root, comm, MPI_INFO_NULL, req);
+    case BCAST: return MPI_Bcast(op->recv, my_count, mine->type, root, comm);
+    case IBCAST: return MPI_Ibcast(op->recv, my_count, mine->type, root, comm, req);
+    case PBCAST: return PERSISTENT_BCAST_INIT(op->recv, my_count, mine->type, root, comm, MPI_INFO_NULL, req);
     case ALLTOALL: return MPI_Alltoall(s, op->count, st->type, op->recv, rcount, rt->type, comm);
     case IALLTOALL: return MPI_Ialltoall(s, op->count, st->type, op->recv, rcount, rt->type, comm, req);
     case PALLTOALL:
@@ -527,10 +581,10 @@ static int start(op_t* op) {
     case ALLREDUCE: return MPI_Allreduce(rs, op->recv, op->count, rtype, rop, comm);
     case IALLREDUCE: return MPI_Iallreduce(rs, op->recv, op->count, rtype, rop, comm, req);
     case PALLREDUCE: return PERSISTENT_ALLREDUCE_INIT(rs, op->recv, op->count, rtype, rop, comm, MPI_INFO_NULL, req);
-    case REDUCE: return MPI_Reduce(rs, op->recv, op->count, rtype, rop, op->root, comm);
-    case IREDUCE: return MPI_Ireduce(rs, op->recv, op->count, rtype, rop, op->root, comm, req);
+    case REDUCE: return MPI_Reduce(rs, op->recv, op->count, rtype, rop, root, comm);
+    case IREDUCE: return MPI_Ireduce(rs, op->recv, op->count, rtype, rop, root, comm, req);
     case PREDUCE:
-      return PERSISTENT_REDUCE_INIT(rs, op->recv, op->count, rtype, rop, op->root, comm, MPI_INFO_NULL, req);
+      return PERSISTENT_REDUCE_INIT(rs, op->recv, op->count, rtype, rop, root, comm, MPI_INFO_NULL, req);
   }
   return MPI_SUCCESS;
 }
@@ -547,24 +601,27 @@ static void check(op_t* op) {
   const type_t* st = &types[c->type];
   const type_t* rt = c->recv_twin ? &types[st->twin] : st;
   if (is_bcast(c->kind)) {
-    if (op->rank == op->root) {
+    if (is_root(op)) {
       if (memcmp(op->recv, op->send_copy, op->recv_len) != 0) fail(op->call, "the root's buffer changed", 0, 0, 0);
+    } else if (op->inter && op->group == op->root_group) {
+      if (memcmp(op->recv, op->send_copy, op->recv_len) != 0)
+        fail(op->call, "the buffer of a rank of the root's group changed", 0, 0, 0);
     } else {
       const int my_count = (int)((long)op->count * st->size / rt->size);
-      fill_or_check(op->recv, op->recv_len, rt, my_count, op->call, op->root, 0, 1, "bcast data");
+      fill_or_check(op->recv, op->recv_len, rt, my_count, op->call, id(op->root_group, op->root), 0, 1, "bcast data");
     }
   } else if (is_allgather(c->kind)) {
     const int rcount = (int)((long)op->count * st->size / rt->size);
     const size_t rblock = (size_t)rt->extent * (size_t)rcount;
-    for (int s = 0; s < op->size; s++)
-      fill_or_check(op->recv + (size_t)s * rblock, s == op->size - 1 ? rblock + kGuard : rblock, rt, rcount,
-                    op->call, s, 0, 1, "allgather block");
+    for (int s = 0; s < op->remote_size; s++)
+      fill_or_check(op->recv + (size_t)s * rblock, s == op->remote_size - 1 ? rblock + kGuard : rblock, rt, rcount,
+                    op->call, id(peer_group(op), s), 0, 1, "allgather block");
     if (!c->in_place && memcmp(op->send, op->send_copy, op->send_len) != 0)
       fail(op->call, "the send buffer changed", 0, 0, 0);
   } else if (is_reduction(c->kind)) {
     const size_t width = reduction_width(c->type);
     const size_t data = (size_t)op->count * width;
-    if (is_reduce(c->kind) && op->rank != op->root) {
+    if (is_reduce(c->kind) && !is_root(op)) {
       for (size_t at = 0; at < op->recv_len; at++)
         if (op->recv[at] != kMarker) {
           fail(op->call, "a non-root's receive buffer was written", at, kMarker, op->recv[at]);
@@ -573,9 +630,10 @@ static void check(op_t* op) {
     } else {
       for (int k = 0; k < op->count; k++) {
         unsigned char want[8], one[8];
-        reduction_value(op, 0, k, want);
-        for (int r = 1; r < op->size; r++) {
-          reduction_value(op, r, k, one);
+        /* Over the remote group on an intercommunicator (reduce: the root's remote group). */
+        reduction_value(op, id(peer_group(op), 0), k, want);
+        for (int r = 1; r < op->remote_size; r++) {
+          reduction_value(op, id(peer_group(op), r), k, one);
           if (width == sizeof(double)) {
             double a, b;
             memcpy(&a, want, 8), memcpy(&b, one, 8);
@@ -603,9 +661,9 @@ static void check(op_t* op) {
   } else if (is_alltoall(c->kind)) {
     const int rcount = (int)((long)op->count * st->size / rt->size);
     const size_t rblock = (size_t)rt->extent * (size_t)rcount;
-    for (int s = 0; s < op->size; s++)
-      fill_or_check(op->recv + (size_t)s * rblock, s == op->size - 1 ? rblock + kGuard : rblock, rt, rcount,
-                    op->call, s, op->rank, 1, "alltoall block");
+    for (int s = 0; s < op->remote_size; s++)
+      fill_or_check(op->recv + (size_t)s * rblock, s == op->remote_size - 1 ? rblock + kGuard : rblock, rt, rcount,
+                    op->call, id(peer_group(op), s), me(op), 1, "alltoall block");
     if (!c->in_place && memcmp(op->send, op->send_copy, op->send_len) != 0)
       fail(op->call, "the send buffer changed", 0, 0, 0);
   }
