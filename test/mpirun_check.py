@@ -8,8 +8,11 @@
 
 --expect / --reject are matched against stdout+stderr together (each REGEX must / must not
 occur). Settings reach every rank through the launcher's own flags (-x for Open MPI, -genv for
-MPICH), as mcorecoll-run does. --no-leftovers: once the launcher has returned, no process of
-PROGRAM may still run (after a grace period) and no new mcorecoll object may be in /dev/shm.
+MPICH), as mcorecoll-run does. Communicators are set up on their first collective
+(MCORECOLL_SETUP_AFTER=1) unless --env gives MCORECOLL_SETUP_AFTER; an empty value
+(--env MCORECOLL_SETUP_AFTER=) leaves the library's default. --no-leftovers: once the launcher
+has returned, no process of PROGRAM may still run (after a grace period) and no new mcorecoll
+object may be in /dev/shm.
 Exit status 0 when every check holds.
 """
 import argparse
@@ -105,10 +108,14 @@ def main():
     if not program:
         p.error("no program given")
 
-    env = {}
+    # Most tests aim at the algorithms: their communicators are set up on their first
+    # collective, unless a test asks for the default's deferral (or another) itself.
+    env = {"MCORECOLL_SETUP_AFTER": "1"}
     for item in a.env:
         name, _, value = item.partition("=")
         env[name] = value
+    if env.get("MCORECOLL_SETUP_AFTER") == "":
+        del env["MCORECOLL_SETUP_AFTER"]
     if a.preload:
         env["LD_PRELOAD"] = a.preload
     cmd = launcher_command(a.flavor, a.mpirun, a.np, env) + program

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -183,6 +184,8 @@ std::vector<Setting> make_settings() {
   s.push_back(int_setting("BARRIER_ALL_POLL_MAX",
                           "an integer from 0 to 64 (ranks; 0: always the tree)", 0, 64,
                           &Config::barrier_all_poll_max));
+  s.push_back(int_setting("SETUP_AFTER", "an integer from 1 to 1000000 (a communicator's Nth collective sets it up)",
+                          1, 1000000, &Config::setup_after));
   s.push_back(int_setting("SPIN", "an integer from 0 to 1000000 (polls before yielding)", 0,
                           1000000, &Config::spin_polls));
   s.push_back(bound_setting(Collective::bcast, "BCAST_CMA_MIN_BYTES", &Config::bcast_cma_min_bytes));
@@ -404,6 +407,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.barrier_radix = 0;
   c.barrier_all_poll_max = 8;
   c.spin_polls = 200;
+  c.setup_after = 16;
   for (Collective coll : kAllCollectives) c.tables[static_cast<int>(coll)] = default_rows(coll);
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
@@ -464,6 +468,7 @@ std::uint64_t Config::fingerprint() const {
   // Everything that steers routing or the shape of an algorithm; verbose does not.
   h = fnv1a(h, disable ? "1" : "0");
   h = fnv1a(h, stats ? "1" : "0");
+  h = fnv1a(h, std::to_string(setup_after));
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
     h = fnv1a(h, mode[i]);
@@ -497,6 +502,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_DISABLE = " << disable << "\n";
   out << "MCORECOLL_VERBOSE = " << verbose << "\n";
   out << "MCORECOLL_STATS = " << stats << "\n";
+  out << "MCORECOLL_SETUP_AFTER = " << setup_after << "\n";
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
     out << kPrefix << setting_name(coll) << " = " << mode[i] << "\n";
@@ -545,6 +551,17 @@ std::vector<SettingSpec> setting_specs() {
   specs.push_back({std::string(kPrefix) + "CONFIG", "the path of a tuning file"});
   specs.push_back({std::string(kPrefix) + "LIB", "the path of libmcorecoll.so (read by mcorecoll-run only)"});
   return specs;
+}
+
+std::uint64_t process_fingerprint() {
+  static const std::uint64_t fingerprint = process_config().config.fingerprint();
+  return fingerprint;
+}
+
+bool disabled_by_environment() {
+  const char* value = std::getenv("MCORECOLL_DISABLE");
+  bool disabled = false;
+  return value && parse_bool(value, &disabled) && disabled;
 }
 
 const ConfigLoad& process_config() {

@@ -24,6 +24,9 @@ struct Config {
   bool disable = false;  // MCORECOLL_DISABLE: every call goes to PMPI
   int verbose = 0;       // MCORECOLL_VERBOSE: 0 quiet, 1 say why PMPI was used, 2 also setup details
   bool stats = false;    // MCORECOLL_STATS: per-path counters printed at finalize
+  // A communicator is set up (its node map and shared memory: collectives of its own) by its
+  // Nth intercepted collective; the N-1 before go to PMPI. Communicators used less never pay.
+  int setup_after = 0;
   // Per collective: "auto", "pmpi" or one of algorithm_names(c).
   std::array<std::string, kCollectiveCount> mode = {"auto", "auto", "auto", "auto", "auto", "auto"};
   // The same, as the router reads it on every call: -1 auto, 0 pmpi, k + 1 algorithm k.
@@ -127,5 +130,12 @@ std::vector<SettingSpec> setting_specs();
 
 // Process-wide configuration, loaded on first use (not at library load).
 const ConfigLoad& process_config();
+// Its fingerprint (Config::fingerprint()), worked out once: every set-up compares it.
+std::uint64_t process_fingerprint();
+
+// MCORECOLL_DISABLE in the environment says yes (1, yes, true, on): read at library load, so
+// that none of mcorecoll runs (abi_guard.hpp). A value it does not accept is not a yes: the
+// settings' own check reports it on first use.
+bool disabled_by_environment();
 
 }  // namespace mcorecoll

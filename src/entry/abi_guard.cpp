@@ -6,6 +6,9 @@
 #include <string>
 
 #include "common/log.hpp"
+#include "decisions/config.hpp"
+#include "entry/fast_path.h"
+
 
 namespace mcorecoll {
 namespace {
@@ -19,11 +22,12 @@ constexpr const char* kMarker = "MPII_Version_string";  // defined by MPICH's li
 #endif
 
 bool g_foreign = false;
+bool g_passing_through = false;
 
 // The process's MPI is the first object in the global scope that defines PMPI_Bcast; it is
 // ours if that same object defines our MPI's marker. Cheap (no output, nothing allocated)
 // when the process is a launcher or a shell that never uses MPI.
-__attribute__((constructor)) void detect_foreign_mpi() {
+void detect_foreign_mpi() {
   void* pmpi = dlsym(RTLD_DEFAULT, "PMPI_Bcast");
   Dl_info info;
   if (!pmpi || !dladdr(pmpi, &info) || !info.dli_fname) return;
@@ -38,9 +42,18 @@ __attribute__((constructor)) void detect_foreign_mpi() {
         "mcorecoll built for it (meson option -Dmpi).");
 }
 
+__attribute__((constructor)) void decide_pass_through() {
+  detect_foreign_mpi();
+  g_passing_through = g_foreign || disabled_by_environment();
+  // A foreign process's completion calls must reach the forwarding code: the gate stays shut.
+  if (g_foreign) __atomic_store_n(&mcorecoll_fast.users, 1 << 30, __ATOMIC_RELAXED);
+}
+
 }  // namespace
 
 bool foreign_mpi() { return g_foreign; }
+
+bool passing_through() { return g_passing_through; }
 
 void* next_definition(const char* symbol) { return dlsym(RTLD_NEXT, symbol); }
 

@@ -58,15 +58,21 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   const Config& config = config_or_abort(comm);
   d.count = config.stats;
   d.bytes = bytes;
-  if (form == Form::nonblocking) {
-    d.ctx = existing_context(comm);
-    if (!d.ctx) {
-      say_why_pmpi(c, config, comm, "a non-blocking call on a communicator not set up yet (its first blocking "
-                                    "or persistent collective sets it up)");
+  d.ctx = &context_of(comm);
+  if (!d.ctx->set_up) {
+    // The communicator's Nth collective sets it up; every rank counts alike. A non-blocking
+    // call never does: its set-up would wait for the other ranks.
+    const std::uint64_t call = ++d.ctx->calls_before_setup;
+    if (call < static_cast<std::uint64_t>(config.setup_after)) {
+      say_why_pmpi(c, config, comm, "the communicator's first collectives, before its set-up (MCORECOLL_SETUP_AFTER)");
       return d;
     }
-  } else {
-    d.ctx = &context_for(comm, config);
+    if (form == Form::nonblocking) {
+      say_why_pmpi(c, config, comm, "a non-blocking call on a communicator not set up yet (its next blocking or "
+                                    "persistent collective sets it up)");
+      return d;
+    }
+    set_up_context(*d.ctx, config);
   }
   CommContext& ctx = *d.ctx;
   Route route;

@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -10,6 +11,7 @@
 #include "common/log.hpp"
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
+#include "entry/abi_guard.hpp"
 #include "entry/dispatch.hpp"
 #include "node/lease_protocol.hpp"
 #include "node/node_pool_share.hpp"
@@ -123,12 +125,20 @@ void delete_released_context(CommContext* ctx) {
   delete ctx;
 }
 
-CommContext* existing_context(MPI_Comm comm) {
-  if (g_last_allowed && comm == g_last_comm) return g_last_ctx;
-  void* attr = nullptr;
-  int found = 0;
-  PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
-  return found ? static_cast<CommContext*>(attr) : nullptr;
+void check_same_settings(MPI_Comm comm, const Config& config) {
+  const std::uint64_t fp = &config == &process_config().config ? process_fingerprint() : config.fingerprint();
+  std::uint64_t mine[2] = {fp, ~fp}, most[2];
+  PMPI_Allreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, comm);
+  if (most[0] != mine[0] || most[1] != mine[1]) stop_for_different_settings(comm, config);
+}
+
+void stop_for_different_settings(MPI_Comm comm, const Config& config) {
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  say("error: the ranks of a communicator run with different MCORECOLL_* settings (or tuning "
+      "files); they would take different paths and deadlock. This rank (" +
+      std::to_string(rank) + ") has:\n" + config.describe() + "Stopping the job.");
+  stop_job(comm);
 }
 
 const Config& config_or_abort(MPI_Comm comm) {
@@ -157,28 +167,58 @@ int finalize() {
   return PMPI_Finalize();
 }
 
-CommContext& context_for(MPI_Comm comm, const Config& config) {
+CommContext& context_of(MPI_Comm comm) {
   if (g_last_allowed && comm == g_last_comm) return *g_last_ctx;
   void* attr = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
-  if (found) {
-    if (g_last_allowed) g_last_comm = comm, g_last_ctx = static_cast<CommContext*>(attr);
-    return *static_cast<CommContext*>(attr);
+  CommContext* ctx = static_cast<CommContext*>(attr);
+  if (!found) {
+    ctx = CommContext::make(comm).release();
+    {
+      std::lock_guard<std::mutex> lock(g_mutex);
+      g_live.insert(ctx);
+    }
+    PMPI_Comm_set_attr(comm, context_keyval(), ctx);
   }
-
-  std::unique_ptr<CommContext> built = CommContext::build(comm, config);
-  CommContext* ctx = built.release();
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_live.insert(ctx);
-  }
-  PMPI_Comm_set_attr(comm, context_keyval(), ctx);
-  if (config.verbose >= 2) {
-    if (ctx->rank == 0 || !ctx->pmpi_reason.empty())
-      say("rank " + std::to_string(ctx->rank) + " of a new communicator:\n" + ctx->describe());
-  }
+  if (g_last_allowed) g_last_comm = comm, g_last_ctx = ctx;
   return *ctx;
+}
+
+void set_up_context(CommContext& ctx, const Config& config) {
+  if (ctx.set_up) return;
+  ctx.set_up_now(config);
+  if (config.verbose >= 2) {
+    if (ctx.rank == 0 || !ctx.pmpi_reason.empty())
+      say("rank " + std::to_string(ctx.rank) + " of a new communicator:\n" + ctx.describe());
+  }
+}
+
+CommContext& context_for(MPI_Comm comm, const Config& config) {
+  CommContext& ctx = context_of(comm);
+  set_up_context(ctx, config);
+  return ctx;
+}
+
+void after_init() {
+  static std::atomic<bool> done{false};
+  if (passing_through() || done.exchange(true)) return;
+  int initialized = 0;
+  PMPI_Initialized(&initialized);
+  if (!initialized) return;
+  check_same_settings(MPI_COMM_WORLD, config_or_abort(MPI_COMM_WORLD));
+}
+
+int init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) after_init();
+  return rc;
+}
+
+int init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) after_init();
+  return rc;
 }
 
 }  // namespace mcorecoll

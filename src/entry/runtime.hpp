@@ -15,11 +15,18 @@ struct Config;
 // `comm`. Also makes sure the finalize hook is in place.
 const Config& config_or_abort(MPI_Comm comm);
 
-// The cached context of an intracommunicator or intercommunicator, built on first use
-// (collective over `comm`).
+// The cached context of an intracommunicator or intercommunicator, made on first use without
+// communication (not set up yet: CommContext::set_up).
+CommContext& context_of(MPI_Comm comm);
+// Sets the context up if it is not yet (collective over its communicator).
+void set_up_context(CommContext& ctx, const Config& config);
+// Both: the context, set up.
 CommContext& context_for(MPI_Comm comm, const Config& config);
-// The context if one was built already, else null (no collective: for non-blocking calls).
-CommContext* existing_context(MPI_Comm comm);
+
+// Every rank of `comm` runs with the same settings, or the job stops with a message (ranks that
+// route differently deadlock). Collective. stop_for_different_settings() is its message.
+void check_same_settings(MPI_Comm comm, const Config& config);
+[[noreturn]] void stop_for_different_settings(MPI_Comm comm, const Config& config);
 // The engine's (progress.cpp), under its lock: the context of a freed communicator whose last
 // persistent request went.
 void delete_released_context(CommContext* ctx);

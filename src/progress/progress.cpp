@@ -8,12 +8,14 @@
 
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
+#include "entry/fast_path.h"
 #include "entry/runtime.hpp"
 #include "node/wait.hpp"
 #include "progress/handle_table.hpp"
 #include "progress/progress_helper.hpp"
 #include "progress/request_table.hpp"
 #include "topology/comm_context.hpp"
+
 
 namespace mcorecoll {
 namespace {
@@ -60,6 +62,7 @@ void forget(Record* r) {
 }
 
 Record* new_record() {
+  __atomic_add_fetch(&mcorecoll_fast.users, 1, __ATOMIC_RELAXED);
   if (g_spare_records.empty()) return new Record;
   Record* r = g_spare_records.back();
   g_spare_records.pop_back();
@@ -68,6 +71,7 @@ Record* new_record() {
 
 // A record done with: its operation goes, the record waits for the next call.
 void recycle(Record* r) {
+  __atomic_sub_fetch(&mcorecoll_fast.users, 1, __ATOMIC_RELAXED);
   r->op.reset();
   r->ctx = nullptr;
   r->carrier = MPI_REQUEST_NULL;
@@ -362,6 +366,7 @@ void complete_all_operations() {
     if (r->state == RecordState::started) PMPI_Wait(&c, MPI_STATUS_IGNORE);
     PMPI_Request_free(&c);
     delete r;
+    __atomic_sub_fetch(&mcorecoll_fast.users, 1, __ATOMIC_RELAXED);
   });
   g_table.clear();
   for (Record* r : g_spare_records) delete r;

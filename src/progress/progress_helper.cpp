@@ -148,7 +148,8 @@ void ring(const CommContext& ctx, int node_rank) {
 unsigned progress_spin_polls() { return g_spin.load(std::memory_order_relaxed); }
 
 bool mpi_calls_while_blocked() {
-  return find_registration("opal_progress_register") != nullptr || thread_multiple();
+  static const bool hook = find_registration("opal_progress_register") != nullptr;  // looked up once
+  return hook || thread_multiple();
 }
 
 }  // namespace mcorecoll

@@ -36,23 +36,11 @@ const Topology& process_topology(const std::string& synthetic) {
   return *topology;
 }
 
-void check_same_config(MPI_Comm comm, const Config& config) {
-  const std::uint64_t fp = config.fingerprint();
-  std::uint64_t mine[2] = {fp, ~fp}, most[2];
-  PMPI_Allreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, comm);
-  if (most[0] == mine[0] && most[1] == mine[1]) return;
-  int rank = 0;
-  PMPI_Comm_rank(comm, &rank);
-  say("error: the ranks of a communicator run with different MCORECOLL_* settings (or tuning "
-      "files); they would take different paths and deadlock. This rank (" +
-      std::to_string(rank) + ") has:\n" + config.describe() + "Stopping the job.");
-  stop_job(comm);
-}
-
 // What every rank tells the others about itself, once per communicator, in one
 // PMPI_Allgather on that communicator (MPI_BYTE: the ranks that share memory share an ABI, and
 // ranks on other nodes only compare the node key).
 struct RankRecord {
+  std::uint64_t settings = 0;  // Config::fingerprint(): every rank must have the same
   NodeKey node;
   int place[4] = {-1, -1, -1, -1};  // package, NUMA domain (logical, OS), cache of its binding
   int may_create_communicators = 0;
@@ -91,17 +79,36 @@ std::uint64_t pretend_node(const Config& config) {
   return static_cast<std::uint64_t>(world_rank / config.test_node_size) + 1;
 }
 
+// Where this process is bound, read again only when the calling thread's CPUs change (hwloc
+// reads every thread's binding: tens of microseconds a communicator otherwise).
+Place place_of_this_process(const Topology& topology, const cpu_set_t& cpus) {
+  static std::mutex mutex;
+  static bool known = false;
+  static cpu_set_t known_cpus;
+  static Place known_place;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!known || !CPU_EQUAL(&cpus, &known_cpus)) {
+    known_place = topology.place_of_this_process();
+    known_cpus = cpus;
+    known = true;
+  }
+  return known_place;
+}
+
 RankRecord this_rank(const Config& config, const Topology& topology) {
   RankRecord mine;
-  mine.node = this_process_node_key(pretend_node(config));
+  mine.settings = &config == &process_config().config ? process_fingerprint() : config.fingerprint();
+  static const NodeKey machine = this_process_node_key(0);  // a process never changes node
+  mine.node = machine;
+  mine.node.pretend = pretend_node(config);
+  CPU_ZERO(&mine.cpus);
+  mine.cpus_known = sched_getaffinity(0, sizeof(mine.cpus), &mine.cpus) == 0 ? 1 : 0;
   if (config.test_topology.empty()) {
-    const Place p = topology.place_of_this_process();
+    const Place p = place_of_this_process(topology, mine.cpus);
     mine.place[0] = p.package, mine.place[1] = p.numa, mine.place[2] = p.numa_os, mine.place[3] = p.cache;
   }
   mine.may_create_communicators = may_create_communicators() ? 1 : 0;
   mine.calls_while_blocked = mpi_calls_while_blocked() ? 1 : 0;
-  CPU_ZERO(&mine.cpus);
-  mine.cpus_known = sched_getaffinity(0, sizeof(mine.cpus), &mine.cpus) == 0 ? 1 : 0;
   return mine;
 }
 
@@ -149,30 +156,29 @@ void choose_table_rows(CommContext& ctx, const Config& config) {
 
 }  // namespace
 
-std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& config) {
+std::unique_ptr<CommContext> CommContext::make(MPI_Comm comm) {
   auto ctx = std::make_unique<CommContext>();
   ctx->comm = comm;
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
+  PMPI_Comm_rank(comm, &ctx->rank);
   if (inter) {
-    PMPI_Comm_rank(comm, &ctx->rank);
     PMPI_Comm_remote_size(comm, &ctx->size);  // alltoall statistics count remote blocks
     ctx->pmpi_reason = "intercommunicator";
+    ctx->set_up = true;
     return ctx;
   }
-  PMPI_Comm_rank(comm, &ctx->rank);
   PMPI_Comm_size(comm, &ctx->size);
   if (ctx->size == 1) {
     ctx->pmpi_reason = "communicator of one rank";
-    return ctx;
+    ctx->set_up = true;
   }
-  // The settings are checked even when disabled: a rank disabled alone would deadlock too.
-  check_same_config(comm, config);
-  if (config.disable) {
-    ctx->pmpi_reason = "MCORECOLL_DISABLE is set";
-    return ctx;
-  }
+  return ctx;
+}
 
+void CommContext::set_up_now(const Config& config) {
+  CommContext* ctx = this;
+  set_up = true;
   // A bad synthetic topology is a settings error: every rank has the same settings (checked
   // above), so every rank stops here alike.
   const Topology* topology = nullptr;
@@ -189,6 +195,14 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
   const RankRecord mine = this_rank(config, *topology);
   std::vector<RankRecord> all(n);
   PMPI_Allgather(&mine, sizeof(RankRecord), MPI_BYTE, all.data(), sizeof(RankRecord), MPI_BYTE, comm);
+  // The same settings everywhere (every rank sees every record: all stop alike), checked even
+  // when the tuning file disables mcorecoll: a rank disabled alone would deadlock too.
+  for (const RankRecord& rec : all)
+    if (rec.settings != mine.settings) stop_for_different_settings(comm, config);
+  if (config.disable) {
+    ctx->pmpi_reason = "MCORECOLL_DISABLE is set";
+    return;
+  }
   std::vector<NodeKey> keys(n);
   for (std::size_t r = 0; r < n; ++r) keys[r] = all[r].node;
   NodeMap map = group_by_node(keys);
@@ -255,7 +269,6 @@ std::unique_ptr<CommContext> CommContext::build(MPI_Comm comm, const Config& con
       ctx->pmpi_reason = "spans nodes under MPI_THREAD_MULTIPLE, where Open MPI 4.1 cannot create the node leaders' communicator safely";
   }
   if (ctx->pmpi_reason.empty()) choose_table_rows(*ctx, config);
-  return ctx;
 }
 
 CommContext::~CommContext() {

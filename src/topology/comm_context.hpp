@@ -1,5 +1,7 @@
-// Everything mcorecoll knows about one communicator, built collectively on the first
-// intercepted call and cached on it as an MPI attribute.
+// Everything mcorecoll knows about one communicator, cached on it as an MPI attribute: made
+// without communication on its first intercepted call, set up collectively (where its ranks
+// are, its shared memory) on its Nth (MCORECOLL_SETUP_AFTER), so that communicators used only
+// a few times cost next to nothing.
 #pragma once
 
 #include <mpi.h>
@@ -34,6 +36,12 @@ class CommContext {
 
   // Non-empty: every call on this communicator goes to PMPI, for this reason.
   std::string pmpi_reason;
+  // Set up (node map, hierarchy, table rows; shared memory comes later, on demand), or known
+  // without it to go to PMPI (an intercommunicator, one rank).
+  bool set_up = false;
+  // Intercepted collectives made on it before its set-up: equal on every rank, because every
+  // rank makes a communicator's collectives in the same order.
+  std::uint64_t calls_before_setup = 0;
 
   MPI_Comm comm = MPI_COMM_NULL;  // the user's communicator (not owned)
   int rank = 0, size = 0;
@@ -120,9 +128,11 @@ class CommContext {
   int persistent_requests = 0;
   bool released = false;  // the communicator is freed; the context waits for its persistent requests
 
-  // Builds the context; collective over `comm`. Aborts the job (naming the reason) when the
-  // ranks run with different settings.
-  static std::unique_ptr<CommContext> build(MPI_Comm comm, const Config& config);
+  // A context not set up yet; no communication.
+  static std::unique_ptr<CommContext> make(MPI_Comm comm);
+  // Sets it up; collective over `comm`. Aborts the job (naming the reason) when the ranks run
+  // with different settings.
+  void set_up_now(const Config& config);
 
   // One paragraph for mcorecoll-info: node, hierarchy, places.
   std::string describe() const;

@@ -1,0 +1,204 @@
+/* What the library costs a program where it does not take the call: a communicator's life
+ * (created, used a few times, freed), and completion calls polled in an application's loop.
+ * Each against the MPI library alone (PMPI_*) in the same run, alternating rounds A B B A.
+ *
+ *   churn    MPI_Comm_dup (or MPI_Comm_split), K collectives, MPI_Comm_free: through mcorecoll
+ *            (MPI_Barrier / MPI_Allreduce, whose communicator mcorecoll then knows) or through
+ *            PMPI alone (PMPI_Barrier / PMPI_Allreduce: mcorecoll never sees it). K is 1, 2, 4,
+ *            16 and 64, so the cost of a communicator's set-up and its pay-back both show.
+ *   poll     an MPIRandomAccess-like loop: one random update of a table (64 MiB by default)
+ *            and two MPI_Test calls on a receive that is still pending, through MPI_Test or
+ *            PMPI_Test, with no operation of mcorecoll pending.
+ *
+ * Reported per case: the median over rounds of each variant (us per communicator, ns per
+ * iteration) and the median of the per-round ratios (mcorecoll / PMPI).
+ *
+ * Usage: mcorecoll_overheads [--what churn|poll|all] [--rounds R] [--table-mib M] [--csv FILE] */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int rank, size;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int compare_doubles(const void* a, const void* b) {
+  const double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double* v, int n) {
+  qsort(v, (size_t)n, sizeof(double), compare_doubles);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- churn ------------------------------------------------------------------------------ */
+
+typedef enum { DUP_BARRIER, DUP_ALLREDUCE, SPLIT_BARRIER } churn_kind;
+static const char* churn_names[] = {"dup+barrier", "dup+allreduce", "split+barrier"};
+
+/* One communicator's life, `uses` collectives long: seconds. */
+static double one_life(churn_kind kind, int lib, int uses) {
+  const double t0 = now();
+  MPI_Comm c;
+  if (kind == SPLIT_BARRIER) PMPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &c);
+  else PMPI_Comm_dup(MPI_COMM_WORLD, &c);
+  double x = rank, y = 0;
+  for (int u = 0; u < uses; u++) {
+    if (kind == DUP_ALLREDUCE) {
+      lib ? MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, c) : PMPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, c);
+      if (y != (double)size * (size - 1) / 2) {
+        fprintf(stderr, "mcorecoll_overheads: wrong allreduce result %g\n", y);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+      }
+    } else {
+      lib ? MPI_Barrier(c) : PMPI_Barrier(c);
+    }
+  }
+  PMPI_Comm_free(&c);  /* MPI_Comm_free is not intercepted: the attribute's callback runs inside */
+  return now() - t0;
+}
+
+/* Seconds per communicator of one variant in one round: the slowest rank's average. */
+static double churn_round(churn_kind kind, int lib, int uses, int lives) {
+  PMPI_Barrier(MPI_COMM_WORLD);
+  double total = 0;
+  for (int i = 0; i < lives; i++) total += one_life(kind, lib, uses);
+  double mine = total / lives, slowest;
+  PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return slowest;
+}
+
+/* ---- poll ------------------------------------------------------------------------------- */
+
+static uint64_t* table;
+static size_t table_words;
+
+/* Nanoseconds per iteration of the update-and-poll loop, this rank. */
+static double poll_round(int lib, int iters, MPI_Request* pending, uint64_t* seed) {
+  int flag = 0;
+  uint64_t x = *seed;
+  const double t0 = now();
+  for (int i = 0; i < iters; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    table[(x >> 17) % table_words] ^= x;
+    if (lib) {
+      MPI_Test(pending, &flag, MPI_STATUS_IGNORE);
+      MPI_Test(pending, &flag, MPI_STATUS_IGNORE);
+    } else {
+      PMPI_Test(pending, &flag, MPI_STATUS_IGNORE);
+      PMPI_Test(pending, &flag, MPI_STATUS_IGNORE);
+    }
+  }
+  *seed = x;
+  if (flag) {
+    fprintf(stderr, "mcorecoll_overheads: the pending receive completed early\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return (now() - t0) / iters * 1e9;
+}
+
+static FILE* csv;
+
+static void report(const char* what, const char* unit, double* lib, double* pmpi, double* ratio, int rounds) {
+  const double ml = median(lib, rounds), mp = median(pmpi, rounds), mr = median(ratio, rounds);
+  if (rank == 0) {
+    printf("%-28s %12.3f %12.3f %8.3f   (%s)\n", what, ml, mp, mr, unit);
+    if (csv) fprintf(csv, "%s,%s,%d,%.4f,%.4f,%.4f\n", what, unit, size, ml, mp, mr);
+    fflush(stdout);
+  }
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* what = "all";
+  const char* csv_path = NULL;
+  int rounds = 10, table_mib = 64;
+  for (int a = 1; a < argc; a++) {
+    if (!strcmp(argv[a], "--what") && a + 1 < argc) what = argv[++a];
+    else if (!strcmp(argv[a], "--rounds") && a + 1 < argc) rounds = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--table-mib") && a + 1 < argc) table_mib = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv_path = argv[++a];
+    else {
+      if (rank == 0) fprintf(stderr, "mcorecoll_overheads: unknown argument '%s'\n", argv[a]);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+  if (rounds < 2 || rounds % 2) rounds = rounds < 2 ? 2 : rounds + 1;
+  if (rank == 0 && csv_path) {
+    csv = fopen(csv_path, "w");
+    if (csv) fprintf(csv, "case,unit,np,mcorecoll,pmpi,ratio\n");
+  }
+  if (rank == 0)
+    printf("%-28s %12s %12s %8s\n", "case", "mcorecoll", "MPI alone", "ratio");
+  double* lib = calloc((size_t)rounds, sizeof(double));
+  double* pmpi = calloc((size_t)rounds, sizeof(double));
+  double* ratio = calloc((size_t)rounds, sizeof(double));
+
+  if (!strcmp(what, "churn") || !strcmp(what, "all")) {
+    static const int uses_list[] = {1, 2, 4, 16, 64};
+    for (int k = 0; k < 3; k++)
+      for (size_t u = 0; u < sizeof(uses_list) / sizeof(uses_list[0]); u++) {
+        const int uses = uses_list[u];
+        const int lives = uses >= 16 ? 20 : 50;
+        churn_round((churn_kind)k, 1, uses, 2);  /* warm both */
+        churn_round((churn_kind)k, 0, uses, 2);
+        for (int r = 0; r < rounds; r++) {
+          const int lib_first = r % 4 == 0 || r % 4 == 3;  /* A B B A; t[1]: through mcorecoll */
+          double t[2];
+          t[lib_first] = churn_round((churn_kind)k, lib_first, uses, lives);
+          t[!lib_first] = churn_round((churn_kind)k, !lib_first, uses, lives);
+          lib[r] = t[1] * 1e6, pmpi[r] = t[0] * 1e6, ratio[r] = t[1] / t[0];
+        }
+        char name[64];
+        snprintf(name, sizeof(name), "%s x%d", churn_names[k], uses);
+        report(name, "us per communicator", lib, pmpi, ratio, rounds);
+      }
+  }
+
+  if (!strcmp(what, "poll") || !strcmp(what, "all")) {
+    table_words = ((size_t)table_mib << 20) / sizeof(uint64_t);
+    table = malloc(table_words * sizeof(uint64_t));
+    for (size_t i = 0; i < table_words; i++) table[i] = i;  /* every page present before timing */
+    /* A receive that only completes at the end, as RandomAccess polls for its peers' updates. */
+    MPI_Request pending;
+    int token = 0;
+    PMPI_Irecv(&token, 1, MPI_INT, (rank + 1) % size, 77, MPI_COMM_WORLD, &pending);
+    uint64_t seed = 12345u + (uint64_t)rank;
+    const int iters = 200000;
+    poll_round(1, iters, &pending, &seed);
+    poll_round(0, iters, &pending, &seed);
+    for (int r = 0; r < rounds; r++) {
+      const int lib_first = r % 4 == 0 || r % 4 == 3;
+      double t[2];
+      PMPI_Barrier(MPI_COMM_WORLD);
+      t[lib_first] = poll_round(lib_first, iters, &pending, &seed);
+      PMPI_Barrier(MPI_COMM_WORLD);
+      t[!lib_first] = poll_round(!lib_first, iters, &pending, &seed);
+      double mine[2] = {t[1], t[0]}, slowest[2];
+      PMPI_Allreduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      lib[r] = slowest[0], pmpi[r] = slowest[1], ratio[r] = slowest[0] / slowest[1];
+    }
+    char name[64];
+    snprintf(name, sizeof(name), "update+2xTest %dMiB", table_mib);
+    report(name, "ns per iteration", lib, pmpi, ratio, rounds);
+    PMPI_Send(&token, 1, MPI_INT, (rank + size - 1) % size, 77, MPI_COMM_WORLD);
+    PMPI_Wait(&pending, MPI_STATUS_IGNORE);
+    free(table);
+  }
+  if (csv) fclose(csv);
+  free(lib), free(pmpi), free(ratio);
+  MPI_Finalize();
+  return 0;
+}

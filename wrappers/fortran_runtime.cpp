@@ -1,0 +1,278 @@
+// Fortran entry points of the calls that are not collectives, for every name mangling (mpi_x_,
+// mpi_x__, mpi_x, MPI_X) and mpi_f08's (mpi_x_f08_): MPI_INIT, MPI_INIT_THREAD, MPI_FINALIZE,
+// and the completion and request calls. Both MPIs' Fortran bindings call PMPI_* (or internal
+// code) directly, so a C-only shim would miss every Fortran program. The collectives' are
+// generated (generate_bindings.py).
+#include <mpi.h>
+
+#include <vector>
+
+#include "entry/abi_guard.hpp"
+#include "entry/dispatch.hpp"
+#include "fortran_common.hpp"
+#include "fortran_sentinels.hpp"
+#include "next_definition.hpp"
+#include "progress/completion.hpp"
+#include "raw_abi.h"
+
+namespace {
+
+using mcorecoll::set_ierr;
+
+// MPI_INIT and MPI_INIT_THREAD: the MPI library's own binding, then what mcorecoll does once
+// MPI runs (MPICH's binding calls the C MPI_Init, ours, which did it already: it runs once).
+void fortran_init(mcorecoll::NextDefinition& self, MPI_Fint* ierr) {
+  self.call_fortran(ierr);
+  if (!mcorecoll::passing_through()) mcorecoll::after_init();
+}
+
+void fortran_init_thread(mcorecoll::NextDefinition& self, MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr) {
+  self.call_fortran(required, provided, ierr);
+  if (!mcorecoll::passing_through()) mcorecoll::after_init();
+}
+
+void fortran_finalize(mcorecoll::NextDefinition& self, MPI_Fint* ierr) {
+  if (mcorecoll::passing_through()) return self.call_fortran(ierr);
+  set_ierr(ierr, mcorecoll::finalize());
+}
+
+// Whether the request calls go straight to the MPI library's binding: mcorecoll holds no
+// request or operation (most of the time), or it passes through (raw_abi.h's gate says both).
+bool pass_through_requests() {
+  return __builtin_expect(__atomic_load_n(&mcorecoll_fast.users, __ATOMIC_RELAXED) == 0, 1) ||
+         mcorecoll::passing_through();
+}
+
+// The completion and request calls: the Fortran handles and statuses to C, the C calls of
+// completion.hpp (which serve mcorecoll's requests and give steps), and the results back.
+// The MPI library's Fortran bindings are not called: MPICH's call the C MPI_ functions,
+// which are ours, and would do the work twice.
+constexpr MPI_Fint kFortranTrue = 1;  // gfortran's .TRUE., as both MPIs' bindings write it
+constexpr std::size_t kStatusInts = sizeof(MPI_Status) / sizeof(MPI_Fint);  // MPI_STATUS_SIZE
+
+MPI_Fint fortran_index(int c_index) { return c_index == MPI_UNDEFINED ? MPI_UNDEFINED : c_index + 1; }
+
+// One status argument.
+class FortranStatus {
+ public:
+  explicit FortranStatus(void* status) : f_(static_cast<MPI_Fint*>(status)), ignored_(mcorecoll::status_ignored(status)) {}
+  MPI_Status* c() { return ignored_ ? MPI_STATUS_IGNORE : &c_; }
+  void back() {
+    if (!ignored_) PMPI_Status_c2f(&c_, f_);
+  }
+
+ private:
+  MPI_Fint* f_;
+  bool ignored_;
+  MPI_Status c_{};
+};
+
+// An array of statuses.
+class FortranStatuses {
+ public:
+  FortranStatuses(void* statuses, int count)
+      : f_(static_cast<MPI_Fint*>(statuses)), ignored_(mcorecoll::statuses_ignored(statuses)),
+        c_(ignored_ ? 0 : static_cast<std::size_t>(count > 0 ? count : 0)) {}
+  MPI_Status* c() { return ignored_ ? MPI_STATUSES_IGNORE : c_.data(); }
+  void back(int n) {
+    if (ignored_) return;
+    for (int i = 0; i < n; ++i) PMPI_Status_c2f(&c_[static_cast<std::size_t>(i)], f_ + static_cast<std::size_t>(i) * kStatusInts);
+  }
+
+ private:
+  MPI_Fint* f_;
+  bool ignored_;
+  std::vector<MPI_Status> c_;
+};
+
+// An array of requests.
+class FortranRequests {
+ public:
+  FortranRequests(MPI_Fint* requests, int count) : f_(requests), c_(static_cast<std::size_t>(count > 0 ? count : 0)) {
+    for (std::size_t i = 0; i < c_.size(); ++i) c_[i] = PMPI_Request_f2c(f_[i]);
+  }
+  MPI_Request* c() { return c_.data(); }
+  void back() {
+    for (std::size_t i = 0; i < c_.size(); ++i) f_[i] = PMPI_Request_c2f(c_[i]);
+  }
+
+ private:
+  MPI_Fint* f_;
+  std::vector<MPI_Request> c_;
+};
+
+void fortran_wait(mcorecoll::NextDefinition& self, MPI_Fint* request, void* status, MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(request, status, ierr);
+  MPI_Request r = PMPI_Request_f2c(*request);
+  FortranStatus st(status);
+  set_ierr(ierr, mcorecoll::wait(&r, st.c()));
+  *request = PMPI_Request_c2f(r);
+  st.back();
+}
+
+void fortran_test(mcorecoll::NextDefinition& self, MPI_Fint* request, MPI_Fint* flag, void* status, MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(request, flag, status, ierr);
+  MPI_Request r = PMPI_Request_f2c(*request);
+  FortranStatus st(status);
+  int done = 0;
+  set_ierr(ierr, mcorecoll::test(&r, &done, st.c()));
+  *request = PMPI_Request_c2f(r);
+  *flag = done ? kFortranTrue : 0;
+  if (done) st.back();
+}
+
+void fortran_waitall(mcorecoll::NextDefinition& self, MPI_Fint* count, MPI_Fint* requests, void* statuses, MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(count, requests, statuses, ierr);
+  FortranRequests rs(requests, *count);
+  FortranStatuses st(statuses, *count);
+  set_ierr(ierr, mcorecoll::waitall(*count, rs.c(), st.c()));
+  rs.back();
+  st.back(*count);
+}
+
+void fortran_testall(mcorecoll::NextDefinition& self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* flag, void* statuses,
+                     MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(count, requests, flag, statuses, ierr);
+  FortranRequests rs(requests, *count);
+  FortranStatuses st(statuses, *count);
+  int done = 0;
+  set_ierr(ierr, mcorecoll::testall(*count, rs.c(), &done, st.c()));
+  rs.back();
+  *flag = done ? kFortranTrue : 0;
+  if (done) st.back(*count);
+}
+
+void fortran_waitany(mcorecoll::NextDefinition& self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, void* status,
+                     MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(count, requests, index, status, ierr);
+  FortranRequests rs(requests, *count);
+  FortranStatus st(status);
+  int i = MPI_UNDEFINED;
+  set_ierr(ierr, mcorecoll::waitany(*count, rs.c(), &i, st.c()));
+  rs.back();
+  *index = fortran_index(i);
+  st.back();
+}
+
+void fortran_testany(mcorecoll::NextDefinition& self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* flag,
+                     void* status, MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(count, requests, index, flag, status, ierr);
+  FortranRequests rs(requests, *count);
+  FortranStatus st(status);
+  int i = MPI_UNDEFINED, done = 0;
+  set_ierr(ierr, mcorecoll::testany(*count, rs.c(), &i, &done, st.c()));
+  rs.back();
+  *index = fortran_index(i);
+  *flag = done ? kFortranTrue : 0;
+  if (done) st.back();
+}
+
+template <typename Call>
+void some(MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount, MPI_Fint* indices, void* statuses,
+          MPI_Fint* ierr, Call call) {
+  FortranRequests rs(requests, *incount);
+  FortranStatuses st(statuses, *incount);
+  std::vector<int> c_indices(static_cast<std::size_t>(*incount > 0 ? *incount : 0));
+  int out = 0;
+  set_ierr(ierr, call(*incount, rs.c(), &out, c_indices.data(), st.c()));
+  rs.back();
+  *outcount = out;
+  if (out == MPI_UNDEFINED) return;
+  for (int k = 0; k < out; ++k) indices[k] = c_indices[static_cast<std::size_t>(k)] + 1;
+  st.back(out);
+}
+
+void fortran_waitsome(mcorecoll::NextDefinition& self, MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount,
+                      MPI_Fint* indices, void* statuses, MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(incount, requests, outcount, indices, statuses, ierr);
+  some(incount, requests, outcount, indices, statuses, ierr, mcorecoll::waitsome);
+}
+
+void fortran_testsome(mcorecoll::NextDefinition& self, MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount,
+                      MPI_Fint* indices, void* statuses, MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(incount, requests, outcount, indices, statuses, ierr);
+  some(incount, requests, outcount, indices, statuses, ierr, mcorecoll::testsome);
+}
+
+void fortran_request_get_status(mcorecoll::NextDefinition& self, MPI_Fint* request, MPI_Fint* flag, void* status,
+                                MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(request, flag, status, ierr);
+  FortranStatus st(status);
+  int done = 0;
+  set_ierr(ierr, mcorecoll::request_get_status(PMPI_Request_f2c(*request), &done, st.c()));
+  *flag = done ? kFortranTrue : 0;
+  if (done) st.back();
+}
+
+void fortran_request_free(mcorecoll::NextDefinition& self, MPI_Fint* request, MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(request, ierr);
+  MPI_Request r = PMPI_Request_f2c(*request);
+  set_ierr(ierr, mcorecoll::request_free(&r));
+  *request = PMPI_Request_c2f(r);
+}
+
+void fortran_start(mcorecoll::NextDefinition& self, MPI_Fint* request, MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(request, ierr);
+  MPI_Request r = PMPI_Request_f2c(*request);
+  set_ierr(ierr, mcorecoll::start(&r));
+  *request = PMPI_Request_c2f(r);
+}
+
+void fortran_startall(mcorecoll::NextDefinition& self, MPI_Fint* count, MPI_Fint* requests, MPI_Fint* ierr) {
+  if (pass_through_requests()) return self.call_fortran(count, requests, ierr);
+  FortranRequests rs(requests, *count);
+  set_ierr(ierr, mcorecoll::startall(*count, rs.c()));
+  rs.back();
+}
+
+}  // namespace
+
+// One definition per name mangling, each with its own next definition, forwarding to the shared
+// implementation. `args` is a parenthesised list, unwrapped by MCORECOLL_UNPAREN.
+#define MCORECOLL_UNPAREN(...) __VA_ARGS__
+#define MCORECOLL_FORTRAN_NAME(symbol, impl, params, args)   \
+  extern "C" MCORECOLL_EXPORT void symbol params {           \
+    static mcorecoll::NextDefinition self{#symbol};          \
+    impl(self, MCORECOLL_UNPAREN args);                      \
+  }
+#define MCORECOLL_FORTRAN(lower, upper, params, args)                   \
+  MCORECOLL_FORTRAN_NAME(mpi_##lower##_, fortran_##lower, params, args)  \
+  MCORECOLL_FORTRAN_NAME(mpi_##lower##__, fortran_##lower, params, args) \
+  MCORECOLL_FORTRAN_NAME(mpi_##lower, fortran_##lower, params, args)     \
+  MCORECOLL_FORTRAN_NAME(MPI_##upper, fortran_##lower, params, args)     \
+  MCORECOLL_FORTRAN_NAME(mpi_##lower##_f08_, fortran_##lower, params, args)
+
+MCORECOLL_FORTRAN(init, INIT, (MPI_Fint * ierr), (ierr))
+MCORECOLL_FORTRAN(init_thread, INIT_THREAD, (MPI_Fint * required, MPI_Fint* provided, MPI_Fint* ierr),
+                  (required, provided, ierr))
+MCORECOLL_FORTRAN(finalize, FINALIZE, (MPI_Fint * ierr), (ierr))
+MCORECOLL_FORTRAN(wait, WAIT, (MPI_Fint * request, void* status, MPI_Fint* ierr), (request, status, ierr))
+MCORECOLL_FORTRAN(test, TEST, (MPI_Fint * request, MPI_Fint* flag, void* status, MPI_Fint* ierr),
+                  (request, flag, status, ierr))
+MCORECOLL_FORTRAN(waitall, WAITALL, (MPI_Fint * count, MPI_Fint* requests, void* statuses, MPI_Fint* ierr),
+                  (count, requests, statuses, ierr))
+MCORECOLL_FORTRAN(testall, TESTALL,
+                  (MPI_Fint * count, MPI_Fint* requests, MPI_Fint* flag, void* statuses, MPI_Fint* ierr),
+                  (count, requests, flag, statuses, ierr))
+MCORECOLL_FORTRAN(waitany, WAITANY,
+                  (MPI_Fint * count, MPI_Fint* requests, MPI_Fint* index, void* status, MPI_Fint* ierr),
+                  (count, requests, index, status, ierr))
+MCORECOLL_FORTRAN(testany, TESTANY,
+                  (MPI_Fint * count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* flag, void* status,
+                   MPI_Fint* ierr),
+                  (count, requests, index, flag, status, ierr))
+MCORECOLL_FORTRAN(waitsome, WAITSOME,
+                  (MPI_Fint * incount, MPI_Fint* requests, MPI_Fint* outcount, MPI_Fint* indices,
+                   void* statuses, MPI_Fint* ierr),
+                  (incount, requests, outcount, indices, statuses, ierr))
+MCORECOLL_FORTRAN(testsome, TESTSOME,
+                  (MPI_Fint * incount, MPI_Fint* requests, MPI_Fint* outcount, MPI_Fint* indices,
+                   void* statuses, MPI_Fint* ierr),
+                  (incount, requests, outcount, indices, statuses, ierr))
+MCORECOLL_FORTRAN(request_get_status, REQUEST_GET_STATUS,
+                  (MPI_Fint * request, MPI_Fint* flag, void* status, MPI_Fint* ierr),
+                  (request, flag, status, ierr))
+MCORECOLL_FORTRAN(request_free, REQUEST_FREE, (MPI_Fint * request, MPI_Fint* ierr), (request, ierr))
+MCORECOLL_FORTRAN(start, START, (MPI_Fint * request, MPI_Fint* ierr), (request, ierr))
+MCORECOLL_FORTRAN(startall, STARTALL, (MPI_Fint * count, MPI_Fint* requests, MPI_Fint* ierr), (count, requests, ierr))
+

@@ -1,0 +1,43 @@
+// The next definition of an entry point: the MPI library's own (or the next tool's, when
+// several interpose), for the calls mcorecoll passes through untouched. Looked up once, on
+// first use; constant-initialized, so a function-local one costs no guard.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+
+#include "entry/abi_guard.hpp"
+
+namespace mcorecoll {
+
+class NextDefinition {
+ public:
+  explicit constexpr NextDefinition(const char* name) : name_(name) {}
+
+  // A C entry point: its return value, or MPI_ERR_INTERN where nothing follows us.
+  template <typename... Args>
+  int call_c(Args... args) {
+    void* fn = resolve();
+    return fn ? reinterpret_cast<int (*)(Args...)>(fn)(args...) : MPI_ERR_INTERN;
+  }
+  // A Fortran entry point (its error comes back through its ierr argument).
+  template <typename... Args>
+  void call_fortran(Args... args) {
+    if (void* fn = resolve()) reinterpret_cast<void (*)(Args...)>(fn)(args...);
+  }
+
+ private:
+  void* resolve() {
+    void* fn = fn_.load(std::memory_order_acquire);
+    if (!fn) {  // two threads may both look it up: they find the same
+      fn = next_definition(name_);
+      fn_.store(fn, std::memory_order_release);
+    }
+    return fn;
+  }
+  const char* name_;
+  std::atomic<void*> fn_{nullptr};
+};
+
+}  // namespace mcorecoll
