@@ -68,6 +68,21 @@ std::uint64_t find_run(const std::uint64_t* map, std::uint64_t from, std::uint64
   return to;
 }
 
+// Last run of `n` free pages in [from, to) (its first page); `to` if none.
+std::uint64_t find_last_run(const std::uint64_t* map, std::uint64_t from, std::uint64_t to, std::uint64_t n) {
+  std::uint64_t run = 0;
+  for (std::uint64_t i = to; i-- > from;) {
+    if (i % 64 == 63 && map[i / 64] == ~0ull && i >= from + 63) {  // a full word: skip it whole
+      run = 0;
+      i -= 63;
+      continue;
+    }
+    run = bit(map, i) ? 0 : run + 1;
+    if (run == n) return i;
+  }
+  return to;
+}
+
 }  // namespace
 
 namespace {
@@ -117,19 +132,24 @@ NodePool::NodePool(char* base, std::uint64_t bytes, int fd, bool init) : base_(b
   h->magic = kMagic;
 }
 
-std::uint64_t NodePool::lease(std::uint64_t bytes, std::uint64_t part_bytes, const std::vector<int>& numa_os) {
+std::uint64_t NodePool::lease(std::uint64_t bytes, std::uint64_t part_bytes, const std::vector<int>& numa_os,
+                              bool small_block) {
   Header* h = header();
   const std::uint64_t n = pages_of(bytes);
   std::uint64_t first = h->pages;
   {
     PoolLock lock(&h->mutex);
-    const std::uint64_t start = std::max(h->next, pages_of(header_bytes(bytes_)));
-    first = find_run(h->bitmap, start, h->pages, n);
-    if (first == h->pages) first = find_run(h->bitmap, 0, h->pages, n);
+    const std::uint64_t header_pages = pages_of(header_bytes(bytes_));
+    if (small_block) {
+      first = find_last_run(h->bitmap, header_pages, h->pages, n);
+    } else {
+      first = find_run(h->bitmap, std::max(h->next, header_pages), h->pages, n);
+      if (first == h->pages) first = find_run(h->bitmap, 0, h->pages, n);
+    }
     if (first == h->pages) return kNoSpace;
     set_run(h->bitmap, first, n, true);
     h->used += n;
-    h->next = first + n;
+    if (!small_block) h->next = first + n;
   }
   const std::uint64_t offset = first * kPage, length = n * kPage;
   if (fd_ < 0) {
@@ -158,6 +178,15 @@ void NodePool::release(std::uint64_t offset, std::uint64_t bytes) {
   // Back to the kernel: the pool holds no memory it does not lease, and the next lease of these
   // pages reads zeros.
   if (fd_ >= 0) fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset), static_cast<off_t>(n * kPage));
+  Header* h = header();
+  PoolLock lock(&h->mutex);
+  set_run(h->bitmap, offset / kPage, n, false);
+  h->used -= n;
+}
+
+void NodePool::release_kept(std::uint64_t offset, std::uint64_t bytes) {
+  const std::uint64_t n = pages_of(bytes);
+  std::memset(base_ + offset, 0, n * kPage);
   Header* h = header();
   PoolLock lock(&h->mutex);
   set_run(h->bitmap, offset / kPage, n, false);

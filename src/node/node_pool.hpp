@@ -36,8 +36,17 @@ class NodePool {
   // Leases `bytes` (rounded up to pages); its parts of `part_bytes` each are asked for on the
   // NUMA domains `numa_os` in turn (-1 entries, or a single domain: no placement). kNoSpace
   // when the pool has no room or the kernel refuses the memory.
-  std::uint64_t lease(std::uint64_t bytes, std::uint64_t part_bytes, const std::vector<int>& numa_os);
+  // `small_block`: the highest free run, so that small blocks given back by release_kept()
+  // are taken again (their pages still in every process's page tables) and stay together, away
+  // from the large leases, which search on from the last one, upwards.
+  std::uint64_t lease(std::uint64_t bytes, std::uint64_t part_bytes, const std::vector<int>& numa_os,
+                      bool small_block = false);
   void release(std::uint64_t offset, std::uint64_t bytes);
+  // Releases pages that stay with the pool's file and in every process's page tables, zeroed
+  // here so that the next lease still reads zeros: for the small blocks communicators come and
+  // go with (their segments), whose punching out would cost every process of the node a TLB
+  // shootdown and their next use page faults.
+  void release_kept(std::uint64_t offset, std::uint64_t bytes);
   char* at(std::uint64_t offset) const { return base_ + offset; }
   // Bytes leased now, the header's included (for tests and verbose mode).
   std::uint64_t leased_bytes() const;

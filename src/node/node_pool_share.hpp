@@ -9,14 +9,17 @@
 #include <string>
 
 #include "node/node_pool.hpp"
+#include "node/shm_object.hpp"
 
 namespace mcorecoll {
 
-// Collective over `comm`: the node pool that the node leader (communicator rank `leader`) maps,
-// made by it (`max_bytes`) if it maps none yet, and mapped by every rank of its node; null on
-// every rank of the communicator, with `why`, if any rank cannot have it. Pools stay mapped
-// for the life of the process.
-NodePool* share_node_pool(MPI_Comm comm, int leader, std::uint64_t max_bytes, std::string* why);
+// A node leader's part: the address of the first pool this process maps, made now (of
+// `max_bytes`) if it maps none yet; with `error` set when it cannot be made. Its node's other
+// ranks map it by pool_at(), once the address reached them (segment_setup.cpp).
+ShmAddress own_pool_address(std::uint64_t max_bytes);
+// The pool `a` names: one this process maps already, or mapped now; null with *error. Pools
+// stay mapped for the life of the process.
+NodePool* pool_at(const ShmAddress& a, int* error);
 
 // This process's bell (progress_helper.hpp): the one it holds in the first pool it mapped, or
 // null when it maps none. Peers ring it through communicators of that pool; own_bell_slot()

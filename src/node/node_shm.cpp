@@ -107,7 +107,44 @@ std::unique_ptr<NodeShm> NodeShm::create(MPI_Comm comm, int leader, const std::v
   return shm;
 }
 
+std::size_t NodeShm::carved_bytes(int ranks, const SegmentExtras& extras) {
+  return segment_bytes_before_pool(ranks, extras) + sizeof(CarvedTail);
+}
+
+std::uint64_t NodeShm::lease_carved(NodePool& pool, const std::vector<int>& numa_os, const SegmentExtras& extras) {
+  const int ranks = static_cast<int>(numa_os.size());
+  // Each rank's control page on its NUMA domain (a hint, as for a segment of its own).
+  const std::uint64_t offset = pool.lease(carved_bytes(ranks, extras), kRankBlockBytes, numa_os, true);
+  if (offset == NodePool::kNoSpace) return offset;
+  auto* t = reinterpret_cast<CarvedTail*>(pool.at(offset) + segment_bytes_before_pool(ranks, extras));
+  const std::set<int> domains(numa_os.begin(), numa_os.end());
+  t->keep_pages = domains.size() < 2 ? 1 : 0;
+  t->attached.store(ranks, std::memory_order_release);
+  return offset;
+}
+
+std::unique_ptr<NodeShm> NodeShm::carved(NodePool& pool, std::uint64_t offset, int ranks, const SegmentExtras& extras) {
+  std::unique_ptr<NodeShm> shm(new NodeShm(pool.at(offset), segment_bytes_before_pool(ranks, extras), ranks, extras));
+  shm->pool_ = &pool;
+  shm->carved_ = true;
+  return shm;
+}
+
+void NodeShm::unlease_carved(NodePool& pool, std::uint64_t offset, int ranks, const SegmentExtras& extras) {
+  pool.release(offset, carved_bytes(ranks, extras));
+}
+
 NodeShm::~NodeShm() {
+  if (carved_) {
+    // The last node rank to let go: nobody reads the segment any more (each rank lets go only
+    // after its own last collective on the communicator).
+    if (tail()->attached.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      const std::uint64_t offset = static_cast<std::uint64_t>(base_ - pool_->at(0));
+      if (tail()->keep_pages) pool_->release_kept(offset, carved_bytes(ranks_, extras_));
+      else pool_->release(offset, carved_bytes(ranks_, extras_));
+    }
+    return;
+  }
   private_pool_.reset();
   munmap(base_, bytes_);
 }

@@ -58,6 +58,14 @@ class NodeShm {
   static std::unique_ptr<NodeShm> create(MPI_Comm comm, int leader, const std::vector<int>& numa_os,
                                          const SegmentExtras& extras, NodePool* pool,
                                          SegmentKind kind, std::string* why);
+  // A segment carved out of the node's pool instead (segment_setup.cpp): no mapping of its
+  // own, so a communicator comes and goes without a system call. The node leader leases it
+  // (lease_carved: zeroed, every node rank counted as attached, or NodePool::kNoSpace), then
+  // every node rank takes its view (carved); the last view to go gives the pages back.
+  static std::uint64_t lease_carved(NodePool& pool, const std::vector<int>& numa_os, const SegmentExtras& extras);
+  static std::unique_ptr<NodeShm> carved(NodePool& pool, std::uint64_t offset, int ranks, const SegmentExtras& extras);
+  // Gives back a carved lease nobody took a view of (the set-up failed elsewhere).
+  static void unlease_carved(NodePool& pool, std::uint64_t offset, int ranks, const SegmentExtras& extras);
   ~NodeShm();
   NodeShm(const NodeShm&) = delete;
   NodeShm& operator=(const NodeShm&) = delete;
@@ -133,12 +141,22 @@ class NodeShm {
     return *reinterpret_cast<std::atomic<std::uint64_t>*>(
         base_ + static_cast<std::size_t>(r) * kRankBlockBytes + static_cast<std::size_t>(index) * kLineBytes);
   }
+  // After a carved segment's data: how many node ranks still hold a view, and whether its pages
+  // stay with the pool when it goes (one NUMA domain: nothing to place anew).
+  struct CarvedTail {
+    std::atomic<std::int32_t> attached;
+    std::int32_t keep_pages;
+  };
+  static std::size_t carved_bytes(int ranks, const SegmentExtras& extras);
+  CarvedTail* tail() { return reinterpret_cast<CarvedTail*>(base_ + bytes_); }
+
   char* base_;
   std::size_t bytes_;
   int ranks_;
   SegmentExtras extras_;
   NodePool* pool_ = nullptr;
   std::unique_ptr<NodePool> private_pool_;
+  bool carved_ = false;  // from pool_ at base_ (no mapping of its own)
 };
 
 // The bytes of a segment for `ranks` ranks, before its private pool (page-aligned).

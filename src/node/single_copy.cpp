@@ -15,15 +15,29 @@
 namespace mcorecoll {
 namespace {
 
-// Under Yama's ptrace_scope 1, only a declared tracer may read us: declare any process (the
-// kernel still requires the same user), as Open MPI's vader does. Other scopes: nothing to do.
-void allow_readers() {
-  std::ifstream in("/proc/sys/kernel/yama/ptrace_scope");
-  int scope = 0;
-  if (in >> scope && scope == 1) prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
-}
+const std::uint64_t kProbe = 0x6d636f7265636f6cull;  // read by the other ranks
 
 }  // namespace
+
+// Under Yama's ptrace_scope 1, only a declared tracer may read us: declare any process (the
+// kernel still requires the same user), as Open MPI's vader does. Other scopes: nothing to do.
+// Once per process.
+void allow_single_copy_readers() {
+  static const bool done = [] {
+    std::ifstream in("/proc/sys/kernel/yama/ptrace_scope");
+    int scope = 0;
+    if (in >> scope && scope == 1) prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    return true;
+  }();
+  (void)done;
+}
+
+const void* single_copy_probe() { return &kProbe; }
+
+bool can_read_probe(pid_t pid, const void* probe) {
+  std::uint64_t seen = 0;
+  return read_remote(pid, probe, &seen, sizeof(seen)) && seen == kProbe;
+}
 
 bool read_remote(pid_t pid, const void* remote, void* local, std::size_t bytes) {
   while (bytes > 0) {
@@ -47,8 +61,7 @@ void read_remote_or_stop(MPI_Comm comm, int node_rank, pid_t pid, const void* re
 }
 
 bool probe_single_copy(MPI_Comm comm, int leader) {
-  static const std::uint64_t kProbe = 0x6d636f7265636f6cull;  // read by the other ranks
-  allow_readers();
+  allow_single_copy_readers();
   int rank = 0, size = 0;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
@@ -59,9 +72,7 @@ bool probe_single_copy(MPI_Comm comm, int leader) {
   int ok = 1;
   if (rank != leader) {
     const std::uint64_t* theirs = &all[2 * static_cast<std::size_t>(leader)];
-    std::uint64_t seen = 0;
-    ok = read_remote(static_cast<pid_t>(theirs[1]), reinterpret_cast<const void*>(theirs[0]), &seen,
-                     sizeof(seen)) && seen == kProbe;
+    ok = can_read_probe(static_cast<pid_t>(theirs[1]), reinterpret_cast<const void*>(theirs[0]));
   }
   int every = 0;
   PMPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, comm);

@@ -14,6 +14,11 @@ namespace mcorecoll {
 // every rank when every rank of every node could read its node leader's memory; false on every
 // rank otherwise (EPERM under ptrace restrictions, non-dumpable processes, kernels without CMA).
 bool probe_single_copy(MPI_Comm comm, int leader);
+// The probe's parts, for a set-up that exchanges its addresses with other things: this process
+// lets its node's processes read it (once); the word they read; reading it from `pid`.
+void allow_single_copy_readers();
+const void* single_copy_probe();
+bool can_read_probe(pid_t pid, const void* probe);
 
 // Copies `bytes` from address `remote` of process `pid` into `local`. False on failure.
 bool read_remote(pid_t pid, const void* remote, void* local, std::size_t bytes);
