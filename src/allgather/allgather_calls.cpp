@@ -1,5 +1,8 @@
 // MPI_Allgather, MPI_Iallgather and MPI_Allgather_init: routed (entry/call_decision.hpp) and
 // checked, then the staged allgather (allgather_shm.hpp, iallgather_shm.hpp) or PMPI.
+#include <climits>
+
+#include "allgather/allgather_across_nodes.hpp"
 #include "allgather/allgather_shm.hpp"
 #include "allgather/iallgather_shm.hpp"
 #include "decisions/config.hpp"
@@ -21,8 +24,12 @@ Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendty
   if (!d.ctx) return d;
   d.bytes = block * static_cast<std::uint64_t>(d.ctx->size);
   if (d.path == kPmpiPath) return d;
-  if (d.ctx->node_count > 1) fall_back(d, Collective::allgather, "across nodes (not on mcorecoll's paths yet)");
+  if (d.ctx->node_count > 1 && form != Form::blocking)
+    fall_back(d, Collective::allgather, "across nodes: the blocking form only");
   if (d.bytes > kMaxShmBytes) fall_back(d, Collective::allgather, "2 GiB or more per rank");
+  // The leaders' PMPI_Allgatherv counts bytes in ints.
+  if (d.ctx->node_count > 1 && d.bytes > static_cast<std::uint64_t>(INT_MAX))
+    fall_back(d, Collective::allgather, "across nodes: 2 GiB or more in all");
   if (sendbuf != MPI_IN_PLACE && (sendcount < 0 || sendtype == MPI_DATATYPE_NULL))
     fall_back(d, Collective::allgather, "invalid send arguments");
   if (d.path != kPmpiPath && (null_buffer(recvbuf, block, recvtype) ||
@@ -41,6 +48,9 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
   complete_earlier_operations(d);
   if (d.count) count_call(Collective::allgather, d.path, d.bytes);
   if (d.path == kPmpiPath) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (d.ctx->node_count > 1)
+    return allgather_across_nodes(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                  recvtype, block_of(d));
   return allgather_shm(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                        block_of(d));
 }

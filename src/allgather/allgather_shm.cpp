@@ -50,7 +50,7 @@ bool AllgatherRounds::advance(int* waiting_on) {
   NodeShm& shm = *ctx_.shm;
   const int n = ctx_.node_size, me = ctx_.node_rank;
   if (!begun_) {
-    if (!try_staging_areas(ctx_, config_, block_, &staging_)) {
+    if (!try_node_staging_areas(ctx_, config_, block_, &staging_)) {
       *waiting_on = ctx_.lease_waits_for;
       return false;
     }

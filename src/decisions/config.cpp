@@ -57,6 +57,9 @@ constexpr std::uint64_t kDefaultAlltoallNodesMaxBytes = 0;
 // Open MPI): allreduce 1.6-2.9x at 8 B-2 KiB and 1.5-1.7x from 512 KiB, reduce 1.1-2.1x at every
 // size (bench/results/reductions/openmpi-np4-nodes2-shm.csv): off by default likewise.
 constexpr std::uint64_t kDefaultReduceNodesMaxBytes = 0;
+// Allgather across nodes (each node's blocks gathered inside it, the leaders' PMPI_Allgatherv,
+// the ring): new, measured on the multi-host bed only.
+constexpr std::uint64_t kDefaultAllgatherNodesMaxBytes = 0;
 
 std::string upper(std::string s) {
   for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
@@ -215,6 +218,8 @@ std::vector<Setting> make_settings() {
   s.push_back(size_setting("ALLTOALL_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40,
                            &Config::alltoall_nodes_max_bytes));
   s.push_back(size_setting("REDUCE_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40, &Config::reduce_nodes_max_bytes));
+  s.push_back(size_setting("ALLGATHER_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40,
+                           &Config::allgather_nodes_max_bytes));
   s.push_back(size_setting("ALLTOALL_STAGE_BYTES",
                            "a byte count from 4K to 64M, optionally with a K or M suffix", 4096,
                            64u << 20, &Config::alltoall_stage_bytes));
@@ -423,6 +428,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.reduce_stage_bytes = 1 << 20;
   c.alltoall_nodes_max_bytes = kDefaultAlltoallNodesMaxBytes;
   c.reduce_nodes_max_bytes = kDefaultReduceNodesMaxBytes;
+  c.allgather_nodes_max_bytes = kDefaultAllgatherNodesMaxBytes;
   c.alltoall_cma_min_bytes = kDefaultAlltoallCmaMinBytes;
   // Binds only with more than 5 ranks on a node. At np 8 on the 2-core machine (4x
   // oversubscribed) 4 against no cap measured 0.63x against 0.56-0.60x of Open MPI for small
@@ -487,6 +493,7 @@ std::uint64_t Config::fingerprint() const {
   h = fnv1a(h, std::to_string(reduce_stage_bytes));
   h = fnv1a(h, std::to_string(alltoall_nodes_max_bytes));
   h = fnv1a(h, std::to_string(reduce_nodes_max_bytes));
+  h = fnv1a(h, std::to_string(allgather_nodes_max_bytes));
   h = fnv1a(h, std::to_string(alltoall_cma_min_bytes));
   h = fnv1a(h, std::to_string(ring_cell_bytes));
   h = fnv1a(h, segment_kind_name(segment));
@@ -525,6 +532,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_ALLTOALL_CMA_MIN_BYTES = " << alltoall_cma_min_bytes << "\n";
   out << "MCORECOLL_ALLTOALL_NODES_MAX_BYTES = " << alltoall_nodes_max_bytes << "\n";
   out << "MCORECOLL_REDUCE_NODES_MAX_BYTES = " << reduce_nodes_max_bytes << "\n";
+  out << "MCORECOLL_ALLGATHER_NODES_MAX_BYTES = " << allgather_nodes_max_bytes << "\n";
   out << "MCORECOLL_ALLTOALL_STAGE_BYTES = " << alltoall_stage_bytes << "\n";
   out << "MCORECOLL_REDUCE_STAGE_BYTES = " << reduce_stage_bytes << "\n";
   out << "MCORECOLL_SEGMENT = " << segment_kind_name(segment) << "\n";

@@ -73,6 +73,8 @@ struct Config {
   std::uint64_t alltoall_nodes_max_bytes = 0;
   // Allreduce and reduce across nodes: largest message that takes mcorecoll's path in auto mode.
   std::uint64_t reduce_nodes_max_bytes = 0;
+  // Allgather across nodes: largest block that takes mcorecoll's path in auto mode.
+  std::uint64_t allgather_nodes_max_bytes = 0;
   // Alltoall: each rank's staging area; a round moves a tile of every block, area / ranks bytes.
   std::uint64_t alltoall_stage_bytes = 0;
   // Allreduce and reduce: each rank's staging area at most; a round stages half of it.

@@ -34,12 +34,14 @@ constexpr const char* kTablePmpi[kCollectiveCount] = {
 std::uint64_t nodes_max_bytes(Collective c, const Config& config) {
   if (c == Collective::alltoall) return config.alltoall_nodes_max_bytes;
   if (c == Collective::allreduce || c == Collective::reduce) return config.reduce_nodes_max_bytes;
+  if (c == Collective::allgather) return config.allgather_nodes_max_bytes;
   return ~0ull;
 }
 constexpr const char* kAboveNodesMax[kCollectiveCount] = {
     "", "", "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES",
     "allreduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES (default 0: not measured across real nodes)",
-    "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES (default 0: not measured across real nodes)", ""};
+    "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES (default 0: not measured across real nodes)",
+    "allgather across nodes with blocks above MCORECOLL_ALLGATHER_NODES_MAX_BYTES"};
 
 }  // namespace
 
@@ -167,6 +169,9 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     if ((c == Collective::allreduce || c == Collective::reduce) && spans)
       out << "; across nodes: up to MCORECOLL_REDUCE_NODES_MAX_BYTES (" << size_words(config.reduce_nodes_max_bytes)
           << ")";
+    if (c == Collective::allgather && spans)
+      out << "; across nodes: up to MCORECOLL_ALLGATHER_NODES_MAX_BYTES ("
+          << size_words(config.allgather_nodes_max_bytes) << ")";
     out << "\n";
   }
   return out.str();

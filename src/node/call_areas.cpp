@@ -94,6 +94,10 @@ bool try_staging_areas(CommContext& ctx, const Config& config, std::uint64_t blo
     *areas = {shm.stage(0), shm.stage_bytes()};
     return true;
   }
+  return try_node_staging_areas(ctx, config, block, areas);
+}
+
+bool try_node_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas) {
   return try_pool_staging(ctx, config, LeaseKind::staging, block, staging_area_bytes(config), areas);
 }
 

@@ -56,6 +56,10 @@ struct StagingAreas {
 // staging (the leaders' exchange needs tiles alike on every node). False: not yet.
 bool try_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas);
 StagingAreas staging_areas(CommContext& ctx, const Config& config, Waiter& waiter, std::uint64_t block);
+// The same leased areas for an exchange that stays inside the node (the allgather's node
+// phase), also on a communicator that spans nodes: its tiles need not be alike across nodes,
+// and the segment's fixed staging exists only where the alltoall's leaders' exchange may run.
+bool try_node_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas);
 // Allreduce and reduce, whose shared-memory part stays inside the node: areas of their own
 // lease (so that neither they nor the alltoall run with the other's area size), grown up to
 // MCORECOLL_REDUCE_STAGE_BYTES, whether or not the communicator spans nodes.

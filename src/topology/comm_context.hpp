@@ -101,6 +101,8 @@ class CommContext {
   // Reductions across nodes, at node leaders: the node's partial result where the receive
   // buffer is not the leader's to write, and every node's, gathered.
   std::vector<char> reduce_partial, reduce_gathered;
+  // Allgather across nodes whose ranks are not consecutive: every block in node order.
+  std::vector<char> allgather_nodes;
   // Single-copy alltoall in place: the send data as it was, which peers read from.
   std::vector<char> send_copy;
   // Ring chunks moved so far through this node's ring (same count on every node rank).

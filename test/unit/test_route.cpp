@@ -46,6 +46,17 @@ TEST_CASE("alltoall across nodes: the leaders' exchange up to its own bound", "[
   CHECK(choose_route(Collective::alltoall, load_config(Env{{"MCORECOLL_ALLTOALL", "shm"}}).config, 1 << 20, true).path == 1);
 }
 
+TEST_CASE("allgather across nodes: mcorecoll's path up to its own bound", "[route]") {
+  const Config c = load_config(Env{{"MCORECOLL_ALLGATHER_MAX_BYTES", "64K"},
+                                   {"MCORECOLL_ALLGATHER_NODES_MAX_BYTES", "2K"}}).config;
+  CHECK(choose_route(Collective::allgather, c, 2048, true).path == 1);
+  CHECK(choose_route(Collective::allgather, c, 4096, false).path == 1);
+  const Route above = choose_route(Collective::allgather, c, 2049, true);
+  CHECK(above.path == 0);
+  CHECK(std::string(above.reason) == "allgather across nodes with blocks above MCORECOLL_ALLGATHER_NODES_MAX_BYTES");
+  CHECK(choose_route(Collective::allgather, load_config(Env{{"MCORECOLL_ALLGATHER", "shm"}}).config, 1 << 20, true).path == 1);
+}
+
 TEST_CASE("alltoall by block size inside a node: staging, then single copy, then PMPI", "[route]") {
   const Config c = load_config(Env{{"MCORECOLL_ALLTOALL_MAX_BYTES", "1M"},
                                    {"MCORECOLL_ALLTOALL_CMA_MIN_BYTES", "64K"},

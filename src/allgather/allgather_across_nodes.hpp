@@ -1,0 +1,24 @@
+// MPI_Allgather on a communicator that spans nodes (the blocking form; allgather_calls.cpp
+// sends the others to PMPI). Three phases:
+//  1. inside each node, every rank gets its node's blocks (AllgatherRounds, allgather_shm.hpp);
+//  2. the node leaders exchange their nodes' blocks with PMPI_Allgatherv on the leaders'
+//     communicator: one message per node instead of one per rank;
+//  3. each leader hands every node's blocks to its node through the bcast's ring, and each rank
+//     puts them in rank order (nodes of scattered ranks: a block at a time).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace mcorecoll {
+
+class CommContext;
+struct Config;
+
+// `block`: the signature bytes each rank contributes (> 0 or the call returns at once).
+int allgather_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                           std::uint64_t block);
+
+}  // namespace mcorecoll
