@@ -3,8 +3,11 @@
 
     mpirun_check.py --flavor openmpi|mpich --mpirun PATH --np N [--preload LIB]
                     [--env NAME=VALUE]... [--expect REGEX]... [--reject REGEX]...
-                    [--expect-failure] [--no-leftovers] [--timeout SECONDS]
+                    [--expect-failure] [--no-leftovers] [--timeout SECONDS] [--bed slot|node]
                     -- PROGRAM [ARGS...]
+
+--bed: across the hosts of a multi-host bed (run under `tools/hostbed run`), ranks filling each
+host in turn (slot) or round-robin (node).
 
 --expect / --reject are matched against stdout+stderr together (each REGEX must / must not
 occur). Settings reach every rank through the launcher's own flags (-x for Open MPI, -genv for
@@ -23,14 +26,34 @@ import sys
 import time
 
 
-def launcher_command(flavor, mpirun, np, env):
+def bed_flags(flavor, mapping):
+    """The launch flags of the multi-host bed that tools/hostbed run put in the environment.
+    mapping "node": ranks round-robin over the hosts instead of filling each host in turn."""
+    name = "HOSTBED_OMPI" if flavor == "openmpi" else "HOSTBED_MPICH"
+    if name not in os.environ:
+        raise SystemExit(f"mpirun_check: --bed without {name}: run under tools/hostbed run")
+    flags = os.environ[name].split()
+    if flavor == "openmpi":
+        # Every host of the bed shares this machine's CPUs: the MPI library must not spin.
+        flags += ["--mca", "mpi_yield_when_idle", "1"]
+        if mapping == "node":
+            flags += ["--map-by", "node"]
+    elif mapping == "node":
+        i = flags.index("-hosts") + 1
+        flags[i] = ",".join(h.split(":")[0] + ":1" for h in flags[i].split(","))
+    return flags
+
+
+def launcher_command(flavor, mpirun, np, env, bed=None):
+    """`bed`: None, or the mapping ("slot", "node") of a run across the bed's hosts."""
     cmd = [mpirun]
     if flavor == "openmpi":
-        cmd += ["--oversubscribe", "--mca", "btl", "self,vader", "-np", str(np)]
+        cmd += ["--oversubscribe"] + (bed_flags(flavor, bed) if bed else ["--mca", "btl", "self,vader"])
+        cmd += ["-np", str(np)]
         for name, value in env.items():
             cmd += ["-x", f"{name}={value}"]
     else:
-        cmd += ["-np", str(np)]
+        cmd += (bed_flags(flavor, bed) if bed else []) + ["-np", str(np)]
         for name, value in env.items():
             cmd += ["-genv", name, value]
     return cmd
@@ -49,8 +72,16 @@ def output_failures(out, expect, reject):
     return failures
 
 
-def shm_objects():
-    return {n for n in os.listdir("/dev/shm") if n.startswith("mcorecoll-")}
+def shm_objects(bed=False):
+    """mcorecoll's objects in /dev/shm; on a bed, in each host's own /dev/shm (host:name)."""
+    if not bed:
+        return {n for n in os.listdir("/dev/shm") if n.startswith("mcorecoll-")}
+    found = set()
+    for host in os.environ.get("HOSTBED_HOSTS", "").split():
+        ls = subprocess.run([os.environ["HOSTBED_AGENT"], host, "ls /dev/shm"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+        found |= {f"{host}:{n}" for n in ls.stdout.split() if n.startswith("mcorecoll-")}
+    return found
 
 
 def processes_running(program):
@@ -69,7 +100,7 @@ def processes_running(program):
     return pids
 
 
-def leftover_failures(program, shm_before, grace=10.0):
+def leftover_failures(program, shm_before, grace=10.0, bed=False):
     """What the job left behind: ranks still running after `grace` seconds (they are killed
     here), and mcorecoll objects in /dev/shm that were not there before."""
     failures = []
@@ -84,7 +115,7 @@ def leftover_failures(program, shm_before, grace=10.0):
                 os.kill(pid, 9)
             except OSError:
                 pass
-    new = shm_objects() - shm_before
+    new = shm_objects(bed) - shm_before
     if new:
         failures.append(f"left in /dev/shm: {sorted(new)}")
     return failures
@@ -102,6 +133,8 @@ def main():
     p.add_argument("--expect-failure", action="store_true")
     p.add_argument("--no-leftovers", action="store_true")
     p.add_argument("--timeout", type=float, default=300)
+    p.add_argument("--bed", choices=["slot", "node"],
+                   help="across the hosts of tools/hostbed run's bed: ranks filling each host, or round-robin")
     p.add_argument("program", nargs=argparse.REMAINDER)
     a = p.parse_args()
     program = a.program[1:] if a.program[:1] == ["--"] else a.program
@@ -118,7 +151,7 @@ def main():
         del env["MCORECOLL_SETUP_AFTER"]
     if a.preload:
         env["LD_PRELOAD"] = a.preload
-    cmd = launcher_command(a.flavor, a.mpirun, a.np, env) + program
+    cmd = launcher_command(a.flavor, a.mpirun, a.np, env, a.bed) + program
 
     os_env = dict(os.environ)
     os_env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
@@ -128,14 +161,14 @@ def main():
         if name.startswith("MCORECOLL_") or name == "LD_PRELOAD":
             del os_env[name]
     print("+", " ".join(cmd), flush=True)
-    shm_before = shm_objects()
+    shm_before = shm_objects(bool(a.bed))
     try:
         run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=os_env,
                              timeout=a.timeout, text=True, errors="replace")
     except subprocess.TimeoutExpired as e:
         print(e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace"))
         print(f"FAIL: no end after {a.timeout} s (hang?)")
-        for f in leftover_failures(program[0], shm_before, grace=0):
+        for f in leftover_failures(program[0], shm_before, grace=0, bed=bool(a.bed)):
             print("FAIL:", f)
         return 1
     out = run.stdout
@@ -147,7 +180,7 @@ def main():
         failures.append(f"exit status {run.returncode}")
     failures += output_failures(out, a.expect, a.reject)
     if a.no_leftovers:
-        failures += leftover_failures(program[0], shm_before)
+        failures += leftover_failures(program[0], shm_before, bed=bool(a.bed))
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

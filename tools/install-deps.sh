@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what mcorecoll needs to build, test and benchmark on Debian 12 (bookworm): both MPIs,
-# Meson, Catch2 v2, hwloc, libnuma, gfortran, gnuplot. Skips apt when everything is there.
+# Meson, Catch2 v2, hwloc, libnuma, gfortran, gnuplot, iproute2 (the multi-host bed). Skips apt when everything is there.
 set -euo pipefail
 
 packages=(
@@ -8,7 +8,7 @@ packages=(
   catch2 libhwloc-dev hwloc libnuma-dev
   openmpi-bin libopenmpi-dev
   mpich libmpich-dev
-  gnuplot-nox
+  gnuplot-nox iproute2
 )
 
 missing=()

@@ -71,11 +71,10 @@ int delete_context(MPI_Comm, int, void* attr, void*) {
   return MPI_SUCCESS;
 }
 
-// Runs first inside MPI_Finalize, while MPI still works: statistics, then every context left
-// (also those of communicators the application never freed).
+// Runs first inside MPI_Finalize: every context left (also those of communicators the
+// application never freed). Nothing is communicated from here, while the MPI library has
+// begun to tear down: the statistics are reduced before, in finalize().
 int finalize_hook(MPI_Comm, int, void*, void*) {
-  const ConfigLoad& loaded = process_config();
-  if (loaded.errors.empty() && loaded.config.stats) report_stats(MPI_COMM_WORLD);
   std::set<CommContext*> left;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
@@ -164,6 +163,8 @@ void prepare_finalize() { config_or_abort(MPI_COMM_WORLD); }
 int finalize() {
   prepare_finalize();
   complete_all_operations();
+  const ConfigLoad& loaded = process_config();
+  if (loaded.errors.empty() && loaded.config.stats) report_stats(MPI_COMM_WORLD);
   return PMPI_Finalize();
 }
 

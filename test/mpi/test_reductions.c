@@ -34,7 +34,12 @@ enum { kGuard = 64, kLarge = 12289 };
 static const unsigned char kMarker = 0xA5;
 static int exact = 0, me = 0, nranks = 0;
 static int trace = 0; /* TEST_TRACE=1: each case named before it runs */
-static int node_size = 0; /* MCORECOLL_TEST_NODE_SIZE: pretend nodes of this many consecutive ranks */
+/* The nodes' first ranks, node_first[nodes] = nranks: pretend nodes of MCORECOLL_TEST_NODE_SIZE
+ * consecutive ranks, or the hosts the ranks run on (MPI_Get_processor_name), one node if the
+ * hosts' ranks are not consecutive (mcorecoll hands those reductions to the MPI library). */
+enum { kMaxNodes = 256 };
+static int node_first[kMaxNodes + 1];
+static int nodes = 1;
 static int value_round = 0; /* other values for each start of a persistent request */
 
 typedef enum { K_INT, K_UINT, K_FLOAT, K_COMPLEX, K_BOOL, K_BYTE, K_PAIR } kind_t;
@@ -272,26 +277,49 @@ static void fold_ranks(const layout_t* l, MPI_Op op, int count, int first, int l
 }
 
 /* The reference: c0 op (c1 op (... op c(n-1))), folded with MPI_Reduce_local from the last.
- * With pretend nodes of consecutive ranks (MCORECOLL_TEST_NODE_SIZE below the number of
- * ranks), what the fold across nodes gives: each node's ranks so, then the nodes' results in
- * node order, p0 op (p1 op ...). */
+ * Across nodes of consecutive ranks, what the fold across nodes gives: each node's ranks so,
+ * then the nodes' results in node order, p0 op (p1 op ...). */
 static void reference(const layout_t* l, MPI_Op op, int count, char* out) {
   const size_t bytes = buffer_bytes(l, count);
   char *c = malloc(bytes), *node = malloc(bytes);
-  const int per_node = node_size > 0 && node_size < nranks ? node_size : nranks;
-  const int last_first = (nranks - 1) / per_node * per_node;
-  fold_ranks(l, op, count, last_first, nranks - 1, out, c);
-  for (int first = last_first - per_node; first >= 0; first -= per_node) {
-    fold_ranks(l, op, count, first, first + per_node - 1, node, c);
+  fold_ranks(l, op, count, node_first[nodes - 1], nranks - 1, out, c);
+  for (int k = nodes - 2; k >= 0; --k) {
+    fold_ranks(l, op, count, node_first[k], node_first[k + 1] - 1, node, c);
     if (count) MPI_Reduce_local(node, out, count, l->type, op);
   }
   free(c), free(node);
 }
 
+/* node_first[] and nodes, for this run. False when the ranks of a host are not consecutive. */
+static int find_nodes(void) {
+  nodes = 0;
+  const char* pretend = getenv("MCORECOLL_TEST_NODE_SIZE");
+  if (pretend && atoi(pretend) > 0) {
+    for (int r = 0; r < nranks && nodes < kMaxNodes; r += atoi(pretend)) node_first[nodes++] = r;
+    node_first[nodes] = nranks;
+    return 1;
+  }
+  char mine[MPI_MAX_PROCESSOR_NAME] = {0};
+  int len = 0, consecutive = 1;
+  MPI_Get_processor_name(mine, &len);
+  char* all = calloc((size_t)nranks, MPI_MAX_PROCESSOR_NAME);
+  PMPI_Allgather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, MPI_COMM_WORLD);
+  for (int r = 0; r < nranks; ++r) {
+    const char* name = all + (size_t)r * MPI_MAX_PROCESSOR_NAME;
+    if (r > 0 && strcmp(name, name - MPI_MAX_PROCESSOR_NAME) == 0) continue;
+    for (int k = 0; k < nodes; ++k)
+      if (strcmp(all + (size_t)node_first[k] * MPI_MAX_PROCESSOR_NAME, name) == 0) consecutive = 0;
+    if (nodes < kMaxNodes) node_first[nodes++] = r;
+  }
+  free(all);
+  if (!consecutive) nodes = 1, node_first[0] = 0;
+  node_first[nodes] = nranks;
+  return consecutive;
+}
+
 static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* opname) {
   /* Across more than two nodes, partials of more than 64 KiB together are combined by the MPI
    * library's own allreduce/reduce among the node leaders, whose bracketing is its own. */
-  const int nodes = node_size > 0 && node_size < nranks ? (nranks + node_size - 1) / node_size : 1;
   const int exact_before = exact;
   if (nodes > 2 && (size_t)count * (size_t)l->extent * (size_t)nodes > 65536) exact = 0;
   const size_t bytes = buffer_bytes(l, count);
@@ -488,7 +516,9 @@ int main(int argc, char** argv) {
   exact = argc > 1 && strcmp(argv[1], "exact") == 0;
   const int bitwise = exact;
   trace = getenv("TEST_TRACE") != NULL;
-  if (getenv("MCORECOLL_TEST_NODE_SIZE")) node_size = atoi(getenv("MCORECOLL_TEST_NODE_SIZE"));
+  /* Hosts whose ranks are not consecutive: mcorecoll hands the reductions across them to the
+   * MPI library, whose order is its own. */
+  if (!find_nodes()) exact = 0;
   MPI_Barrier(MPI_COMM_WORLD); /* sets the communicator up */
   const int small[] = {0, 1, 2, 3, 17};
   const int all[] = {0, 1, 2, 3, 17, kLarge};
@@ -555,7 +585,7 @@ int main(int argc, char** argv) {
   run_burst();
   /* Across (pretend) nodes the allgather and the non-blocking and persistent forms go to the
    * MPI library, whose order is its own: checked loosely. */
-  if (node_size > 0 && node_size < nranks) exact = 0;
+  if (nodes > 1) exact = 0;
   int method = 0;
   for (int c = 0; c < 6; ++c)
     for (int strided_recv = 0; strided_recv < 2; ++strided_recv)
