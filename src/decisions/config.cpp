@@ -48,17 +48,18 @@ constexpr std::uint64_t kDefaultBcastCmaMinBytes = 4ull << 20;
 // Bcast across pretend nodes (np 4, nodes of 2, ring forced), two runs each: 256 KiB segments
 // took 16 MiB from 16.8-16.9 ms to 11.6-11.8 ms; 64 KiB and 1 MiB did worse than 256 KiB.
 constexpr std::uint64_t kDefaultBcastSegmentBytes = 256ull << 10;
-// Across nodes, the leaders' exchange lost at every block size from 1 byte to 16 KiB (2.2-3.7x
-// at np 4, 3.5-6.5x at np 3 below 4 KiB, Open MPI) on pretend nodes of that machine, where
-// PMPI between nodes is shared memory too: off by default until measured on a real cluster.
-constexpr std::uint64_t kDefaultAlltoallNodesMaxBytes = 0;
-// Allreduce and reduce across nodes (each node at its leader, the leaders through the MPI
-// library) lost to the MPI library's own on pretend nodes of the 2-vCPU VM (np 4, oversubscribed,
-// Open MPI): allreduce 1.6-2.9x at 8 B-2 KiB and 1.5-1.7x from 512 KiB, reduce 1.1-2.1x at every
-// size (bench/results/reductions/openmpi-np4-nodes2-shm.csv): off by default likewise.
-constexpr std::uint64_t kDefaultReduceNodesMaxBytes = 0;
-// Allgather across nodes (each node's blocks gathered inside it, the leaders' PMPI_Allgatherv,
-// the ring): new, measured on the multi-host bed only.
+// Across real hosts (the multi-host bed, 2 hosts x 2 ranks over TCP, Open MPI, forced, two runs,
+// bench/results/bed/openmpi-2x2-forced-*.csv): the leaders' exchange took 0.60-0.82x of the MPI
+// library's alltoall at blocks of 1 B-4 KiB and 1.23-3.65x from 16 KiB. (On pretend nodes of one
+// machine, where PMPI between nodes is shared memory too, it lost at every size.)
+constexpr std::uint64_t kDefaultAlltoallNodesMaxBytes = 4ull << 10;
+// Allreduce and reduce across hosts, same runs: allreduce 0.40-0.95x at 1-16 KiB, 0.94-1.16x at
+// 16-256 B (noise of one TCP round trip either way), 1.12-1.17x at 1 MiB; reduce 0.48-0.82x at
+// 1-16 KiB, 1.11-1.16x at 64 KiB.
+constexpr std::uint64_t kDefaultReduceNodesMaxBytes = 16ull << 10;
+// Allgather across hosts, same runs: 0.64-0.96x at blocks of 1-16 KiB but 0.97-1.30x at 1-256 B
+// and 1.15x at 256 KiB; with no lower bound to leave the small blocks to the MPI library, off by
+// default.
 constexpr std::uint64_t kDefaultAllgatherNodesMaxBytes = 0;
 
 std::string upper(std::string s) {

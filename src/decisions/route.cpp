@@ -39,8 +39,8 @@ std::uint64_t nodes_max_bytes(Collective c, const Config& config) {
 }
 constexpr const char* kAboveNodesMax[kCollectiveCount] = {
     "", "", "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES",
-    "allreduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES (default 0: not measured across real nodes)",
-    "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES (default 0: not measured across real nodes)",
+    "allreduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES",
+    "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES",
     "allgather across nodes with blocks above MCORECOLL_ALLGATHER_NODES_MAX_BYTES"};
 
 }  // namespace

@@ -91,6 +91,7 @@ bool try_pool_staging(CommContext& ctx, const Config& config, LeaseKind kind, st
 bool try_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas) {
   NodeShm& shm = *ctx.shm;
   if (ctx.node_count > 1) {
+    shm.note_fixed_staging_written();
     *areas = {shm.stage(0), shm.stage_bytes()};
     return true;
   }

@@ -184,9 +184,9 @@ void NodePool::release(std::uint64_t offset, std::uint64_t bytes) {
   h->used -= n;
 }
 
-void NodePool::release_kept(std::uint64_t offset, std::uint64_t bytes) {
+void NodePool::release_kept(std::uint64_t offset, std::uint64_t bytes, std::uint64_t written_bytes) {
   const std::uint64_t n = pages_of(bytes);
-  std::memset(base_ + offset, 0, n * kPage);
+  std::memset(base_ + offset, 0, std::min(n, pages_of(written_bytes)) * kPage);
   Header* h = header();
   PoolLock lock(&h->mutex);
   set_run(h->bitmap, offset / kPage, n, false);

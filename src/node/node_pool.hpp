@@ -45,8 +45,9 @@ class NodePool {
   // Releases pages that stay with the pool's file and in every process's page tables, zeroed
   // here so that the next lease still reads zeros: for the small blocks communicators come and
   // go with (their segments), whose punching out would cost every process of the node a TLB
-  // shootdown and their next use page faults.
-  void release_kept(std::uint64_t offset, std::uint64_t bytes);
+  // shootdown and their next use page faults. `written_bytes`: how much of the block from its
+  // start may hold anything but zeros (the rest was never written): only that is zeroed.
+  void release_kept(std::uint64_t offset, std::uint64_t bytes, std::uint64_t written_bytes);
   char* at(std::uint64_t offset) const { return base_ + offset; }
   // Bytes leased now, the header's included (for tests and verbose mode).
   std::uint64_t leased_bytes() const;

@@ -119,6 +119,7 @@ std::uint64_t NodeShm::lease_carved(NodePool& pool, const std::vector<int>& numa
   auto* t = reinterpret_cast<CarvedTail*>(pool.at(offset) + segment_bytes_before_pool(ranks, extras));
   const std::set<int> domains(numa_os.begin(), numa_os.end());
   t->keep_pages = domains.size() < 2 ? 1 : 0;
+  t->fixed_staging_written.store(0, std::memory_order_relaxed);
   t->attached.store(ranks, std::memory_order_release);
   return offset;
 }
@@ -140,7 +141,12 @@ NodeShm::~NodeShm() {
     // after its own last collective on the communicator).
     if (tail()->attached.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       const std::uint64_t offset = static_cast<std::uint64_t>(base_ - pool_->at(0));
-      if (tail()->keep_pages) pool_->release_kept(offset, carved_bytes(ranks_, extras_));
+      // The fixed staging and inbox lie after everything else (its flags among it): untouched,
+      // they are still zeros. Unused, they cost nothing but address space.
+      const std::uint64_t written = tail()->fixed_staging_written.load(std::memory_order_relaxed)
+                                        ? carved_bytes(ranks_, extras_)
+                                        : static_cast<std::uint64_t>(stage(0) - base_);
+      if (tail()->keep_pages) pool_->release_kept(offset, carved_bytes(ranks_, extras_), written);
       else pool_->release(offset, carved_bytes(ranks_, extras_));
     }
     return;

@@ -125,9 +125,16 @@ class NodeShm {
   // by r only, read by everyone; and half `h` of the node leader's inbox.
   char* stage(int r) { return fallback_stage(ranks_) + static_cast<std::size_t>(r) * extras_.stage_bytes; }
   std::size_t stage_bytes() const { return extras_.stage_bytes; }
+  // Said before the fixed staging or the inbox is first written (see CarvedTail).
+  void note_fixed_staging_written() {
+    if (carved_) tail()->fixed_staging_written.store(1, std::memory_order_relaxed);
+  }
   // The pool is the communicator's own, in the segment (no node pool could be had).
   bool has_private_pool() const { return extras_.private_pool_bytes > 0; }
-  char* inbox(int h) { return stage(ranks_) + static_cast<std::size_t>(h) * (extras_.inbox_bytes / 2); }
+  char* inbox(int h) {
+    note_fixed_staging_written();
+    return stage(ranks_) + static_cast<std::size_t>(h) * (extras_.inbox_bytes / 2);
+  }
   std::size_t inbox_half_bytes() const { return extras_.inbox_bytes / 2; }
 
   // Where this communicator's leases come from.
@@ -146,6 +153,9 @@ class NodeShm {
   struct CarvedTail {
     std::atomic<std::int32_t> attached;
     std::int32_t keep_pages;
+    // The fixed staging and inbox (the alltoall's leaders' exchange) were written: the last
+    // rank to let go zeroes them too (else only what lies before them).
+    std::atomic<std::int32_t> fixed_staging_written;
   };
   static std::size_t carved_bytes(int ranks, const SegmentExtras& extras);
   CarvedTail* tail() { return reinterpret_cast<CarvedTail*>(base_ + bytes_); }

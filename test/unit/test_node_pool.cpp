@@ -63,9 +63,19 @@ TEST_CASE("a small block released kept is zeroed and is the next small lease of 
   // Large leases in between do not take the small blocks' pages.
   const std::uint64_t large = p.pool.lease(100 * kPage, kPage, kNoNuma);
   for (std::uint64_t b : blocks) CHECK((large + 100 * kPage <= b || b + 5 * kPage <= large));
-  p.pool.release_kept(blocks[3], 5 * kPage);
+  p.pool.release_kept(blocks[3], 5 * kPage, 5 * kPage);
   CHECK(zero(p.pool.at(blocks[3]), 5 * kPage));
   CHECK(p.pool.lease(5 * kPage, kPage, kNoNuma, true) == blocks[3]);
+}
+
+TEST_CASE("a block released kept is zeroed as far as it was written, and the rest was never written") {
+  PrivatePool p(4 << 20);
+  const std::uint64_t b = p.pool.lease(6 * kPage, kPage, kNoNuma, true);
+  REQUIRE(b != NodePool::kNoSpace);
+  std::memset(p.pool.at(b), 0x5a, 2 * kPage + 100);  // the first three pages written
+  p.pool.release_kept(b, 6 * kPage, 2 * kPage + 100);
+  CHECK(zero(p.pool.at(b), 6 * kPage));
+  CHECK(p.pool.lease(6 * kPage, kPage, kNoNuma, true) == b);
 }
 
 TEST_CASE("seeded random leases and releases never overlap, start zeroed and all come back") {
@@ -73,13 +83,13 @@ TEST_CASE("seeded random leases and releases never overlap, start zeroed and all
     PrivatePool p(2 << 20);  // 512 pages: full now and then
     const std::uint64_t empty = p.pool.leased_bytes();
     std::mt19937 rng(seed);
-    std::map<std::uint64_t, std::uint64_t> live;  // offset -> bytes
+    std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> live;  // offset -> bytes, written
     for (int step = 0; step < 400; ++step) {
       if (!live.empty() && rng() % 3 == 0) {
         auto it = live.begin();
         std::advance(it, static_cast<long>(rng() % live.size()));
-        if (rng() % 2) p.pool.release_kept(it->first, it->second);
-        else p.pool.release(it->first, it->second);
+        if (rng() % 2) p.pool.release_kept(it->first, it->second.first, it->second.second);
+        else p.pool.release(it->first, it->second.first);
         live.erase(it);
         continue;
       }
@@ -96,12 +106,14 @@ TEST_CASE("seeded random leases and releases never overlap, start zeroed and all
       if (next != live.end()) REQUIRE(at + bytes <= next->first);
       if (next != live.begin()) {
         auto prev = std::prev(next);
-        REQUIRE(prev->first + prev->second <= at);
+        REQUIRE(prev->first + prev->second.first <= at);
       }
-      std::memset(p.pool.at(at), static_cast<int>(seed), bytes);
-      live[at] = bytes;
+      // Written in full, or a part from the start (a segment whose fixed staging went unused).
+      const std::uint64_t written = rng() % 2 ? bytes : rng() % (bytes + 1);
+      std::memset(p.pool.at(at), static_cast<int>(seed), written);
+      live[at] = {bytes, written};
     }
-    for (const auto& [at, bytes] : live) p.pool.release(at, bytes);
+    for (const auto& [at, block] : live) p.pool.release(at, block.first);
     CHECK(p.pool.leased_bytes() == empty);
   }
 }

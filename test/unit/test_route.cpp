@@ -40,9 +40,12 @@ TEST_CASE("alltoall across nodes: the leaders' exchange up to its own bound", "[
   const Route above = choose_route(Collective::alltoall, c, 257, true);
   CHECK(above.path == 0);
   CHECK(std::string(above.reason) == "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES");
-  // Off by default; forcing the path takes it at any size.
+  // Blocks up to 4 KiB by default (measured on the multi-host bed); forcing the path takes it at
+  // any size.
   c = load_config(Env{}).config;
-  CHECK(choose_route(Collective::alltoall, c, 1, true).path == 0);
+  CHECK(choose_route(Collective::alltoall, c, 4097, true).path == 0);
+  CHECK(std::string(choose_route(Collective::alltoall, c, 4097, true).reason) ==
+        "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES");
   CHECK(choose_route(Collective::alltoall, load_config(Env{{"MCORECOLL_ALLTOALL", "shm"}}).config, 1 << 20, true).path == 1);
 }
 
