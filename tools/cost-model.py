@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""What the hierarchy saves on a cluster: a latency-bandwidth (alpha-beta) model of the flat
+algorithms an MPI library runs over all ranks and of mcorecoll's hierarchical ones (the node on
+shared memory, only the node leaders on the network), per collective and size, for H hosts of
+P ranks each. See doc/cost-model.md for the formulas and where each figure comes from.
+
+  tools/cost-model.py [--out DIR]    writes DIR/predicted.csv (every H, P, collective, size),
+                                     DIR/bed.csv (the bed's 2 x 2, to set against measurements)
+                                     and, with gnuplot, DIR/speedup.png
+
+Figures (microseconds, bytes per microsecond):
+  the node (measured on the 2-core VM, bench/results/bed/levels.csv): SHM_FLAG, the library's
+      hand-off through a cache line; SHM_P2P, the MPI library's message inside a node; SHM_BW,
+      one core's copy bandwidth through shared memory;
+  the bed's link (measured likewise): TCP between network namespaces over veth;
+  an InfiniBand HDR class network (predicted, from published figures): 200 Gb/s, sub-0.6 us
+      adapter latency and 215 million messages/s (NVIDIA ConnectX-6 VPI manual), plus a switch
+      hop and the MPI library's software, taken as 1.0 us a message and 0.2 us of a rank's time
+      per message sent (assumed, not measured).
+"""
+import argparse
+import csv
+import math
+import os
+import shutil
+import subprocess
+
+# name: (latency us, bandwidth B/us, software cost of sending one message us, the adapter's
+# time per message us: its message rate shared by the host's ranks)
+NETWORKS = {
+    # predicted: the adapter's 200 Gb/s, sub-0.6 us and 215 million messages/s (NVIDIA ConnectX-6
+    # VPI manual), a switch hop and the MPI library's software taken as 1.0 us a message
+    "ib-hdr": (1.0, 24000.0, 0.2, 1 / 215.0),
+}
+
+
+def log2c(x):
+    return math.ceil(math.log2(x)) if x > 1 else 0
+
+
+def allreduce_among(n, m, a, bw, o, g, share):
+    """The better of recursive doubling and reduce-scatter + allgather (Rabenseifner) over n
+    ranks of one level; `share` ranks send through one link at once."""
+    rd = log2c(n) * (a + o + share * (g + m / bw))
+    rab = 2 * log2c(n) * (a + o + share * g) + 2 * share * m * (n - 1) / n / bw if n > 1 else 0.0
+    return min(rd, rab)
+
+
+def flat(coll, m, H, P, node, net):
+    """The MPI library's algorithms over all N = H*P ranks, ranks of a host consecutive: the
+    rounds between near ranks stay in the host's shared memory, the others cross the network,
+    where the host's P ranks share one adapter."""
+    flag, p2p, bw_s = node
+    a_n, bw_n, o_n, g_n = net
+    N = H * P
+    if coll == "barrier":  # dissemination
+        return log2c(P) * p2p + log2c(H) * (a_n + o_n + P * g_n)
+    if coll == "bcast":  # binomial tree from rank 0: one rank per host receives each round
+        return log2c(P) * (p2p + m / bw_s) + log2c(H) * (a_n + o_n + g_n + m / bw_n)
+    if coll == "allreduce":  # the near rounds first: by the host rounds a rank holds m/P (Rabenseifner)
+        inside = allreduce_among(P, m, p2p, bw_s, 0.0, 0.0, 1)
+        rd = inside + log2c(H) * (a_n + o_n + P * (g_n + m / bw_n))
+        rab = inside + allreduce_among(H, m / P, a_n, bw_n, o_n, g_n, P) if P > 0 else rd
+        return min(rd, rab)
+    if coll == "alltoall":  # pairwise: each rank sends N-P messages off the host, its adapter P*(N-P)
+        return (P - 1) * (p2p + m / bw_s) + a_n + (N - P) * o_n + P * (N - P) * (g_n + m / bw_n)
+    raise ValueError(coll)
+
+
+def hierarchical(coll, m, H, P, node, net):
+    """mcorecoll's: the node phase on shared memory (flag hand-offs, one copy in and out),
+    the leaders' phase the MPI library's algorithm over H ranks, one per host."""
+    flag, p2p, bw_s = node
+    a_n, bw_n, o_n, g_n = net
+    N = H * P
+    tree = max(1, math.ceil(math.log(P, 8))) if P > 1 else 0  # gather-and-release tree of fan-in 8
+    if coll == "barrier":
+        return 2 * tree * flag + log2c(H) * (a_n + o_n + g_n)
+    if coll == "bcast":  # leaders' binomial tree, then the node's ring (one copy out)
+        return log2c(H) * (a_n + o_n + g_n + m / bw_n) + flag + m / bw_s
+    if coll == "allreduce":  # node fold (each rank a slice), the leaders, the node's read-out
+        return 2 * flag + 2 * m / bw_s + allreduce_among(H, m, a_n, bw_n, o_n, g_n, 1) + flag + m / bw_s
+    if coll == "alltoall":  # node staging in and out, the leaders' pairwise exchange of P*P blocks
+        return 2 * (flag + N * m / bw_s) + a_n + (H - 1) * (o_n + g_n + P * P * m / bw_n)
+    raise ValueError(coll)
+
+
+def read_levels(path):
+    """SHM_FLAG, SHM_P2P, SHM_BW and the bed's TCP latency and bandwidth from levels.csv."""
+    levels = {}
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            levels[row["figure"]] = float(row["value"])
+    node = (levels["shm_flag_us"], levels["shm_p2p_us"], levels["shm_bw_bytes_per_us"])
+    # The bed's veth link has no adapter of its own: the kernel's cost is in the software figure.
+    bed = (levels["tcp_latency_us"], levels["tcp_bw_bytes_per_us"], levels["tcp_overhead_us"], 0.0)
+    return node, bed
+
+
+COLLECTIVES = {"barrier": [0], "bcast": [8, 65536, 1 << 20], "allreduce": [8, 65536, 1 << 20],
+               "alltoall": [8, 1024, 65536]}
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", default=os.path.join(here, "..", "doc", "cost-model"))
+    p.add_argument("--levels", default=os.path.join(here, "..", "bench", "results", "bed", "levels.csv"))
+    a = p.parse_args()
+    node, bed = read_levels(a.levels)
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "predicted.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["network", "collective", "bytes", "hosts", "ranks_per_host", "flat_us", "hierarchical_us", "speedup"])
+        for H in [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]:
+            for P in [16, 32, 64, 128]:
+                for coll, sizes in COLLECTIVES.items():
+                    for m in sizes:
+                        fl = flat(coll, m, H, P, node, NETWORKS["ib-hdr"])
+                        hi = hierarchical(coll, m, H, P, node, NETWORKS["ib-hdr"])
+                        w.writerow(["ib-hdr", coll, m, H, P, f"{fl:.2f}", f"{hi:.2f}", f"{fl / hi:.2f}"])
+    with open(os.path.join(a.out, "bed.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["network", "collective", "bytes", "hosts", "ranks_per_host", "flat_us", "hierarchical_us", "predicted_ratio"])
+        for coll, sizes in COLLECTIVES.items():
+            for m in sizes:
+                fl = flat(coll, m, 2, 2, node, bed)
+                hi = hierarchical(coll, m, 2, 2, node, bed)
+                w.writerow(["bed-tcp", coll, m, 2, 2, f"{fl:.2f}", f"{hi:.2f}", f"{hi / fl:.2f}"])
+    if shutil.which("gnuplot"):
+        plot(a.out)
+
+
+def plot(out):
+    """Predicted speedup against the number of hosts, 64 ranks a host, one line per case."""
+    cases = [("barrier", 0), ("bcast", 65536), ("allreduce", 8), ("allreduce", 65536), ("allreduce", 1 << 20),
+             ("alltoall", 8), ("alltoall", 65536)]
+    data = os.path.join(out, "speedup.dat")
+    with open(os.path.join(out, "predicted.csv")) as f:
+        rows = [r for r in csv.DictReader(f) if r["ranks_per_host"] == "64"]
+    with open(data, "w") as f:
+        for coll, m in cases:
+            f.write(f'"{coll} {m} B"\n')
+            for r in rows:
+                if r["collective"] == coll and int(r["bytes"]) == m:
+                    f.write(f'{r["hosts"]} {r["speedup"]}\n')
+            f.write("\n\n")
+    script = f"""set terminal pngcairo size 900,540 font ",11"
+set output "{os.path.join(out, 'speedup.png')}"
+set title "Predicted: flat time / hierarchical time, 64 ranks a host, InfiniBand HDR class (model)"
+set logscale x 2
+set logscale y 2
+set xlabel "hosts"
+set ylabel "speedup (above 1: the hierarchy wins)"
+set key outside right
+set grid
+plot for [i=0:{len(cases) - 1}] "{data}" index i using 1:2 with linespoints title columnheader(1)
+"""
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    os.remove(data)
+
+
+if __name__ == "__main__":
+    main()
