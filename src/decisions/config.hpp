@@ -73,6 +73,9 @@ struct Config {
   std::uint64_t alltoall_nodes_max_bytes = 0;
   // Allreduce and reduce across nodes: largest message that takes mcorecoll's path in auto mode.
   std::uint64_t reduce_nodes_max_bytes = 0;
+  // Bcast across nodes: messages up to this size take the ring and the leaders' pipelined bcast
+  // in auto mode even where the node's decision table gives them to PMPI.
+  std::uint64_t bcast_nodes_ring_bytes = 0;
   // Allgather across nodes: largest block that takes mcorecoll's path in auto mode.
   std::uint64_t allgather_nodes_max_bytes = 0;
   // Alltoall: each rank's staging area; a round moves a tile of every block, area / ranks bytes.

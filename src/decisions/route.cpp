@@ -43,6 +43,13 @@ constexpr const char* kAboveNodesMax[kCollectiveCount] = {
     "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES",
     "allgather across nodes with blocks above MCORECOLL_ALLGATHER_NODES_MAX_BYTES"};
 
+// Across nodes, a bcast the table or the bounds leave to PMPI takes the ring up to
+// MCORECOLL_BCAST_NODES_RING_BYTES (never where the user's own bounds decide).
+bool bcast_ring_across_nodes(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes) {
+  return c == Collective::bcast && spans_nodes && !config.bounds_set[static_cast<int>(c)] &&
+         config.bcast_nodes_ring_bytes > 0 && bytes <= config.bcast_nodes_ring_bytes;
+}
+
 }  // namespace
 
 Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes,
@@ -59,9 +66,11 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
     int path = band_path(row->bands, bytes);
     // Across nodes the leaders exchange staged tiles: no single copy.
     if (c == Collective::alltoall && spans_nodes && path == kAlltoallCma) path = kAlltoallShm;
+    if (path == 0 && bcast_ring_across_nodes(c, config, bytes, spans_nodes)) path = kBcastShm;
     return {path, path == 0 ? kTablePmpi[i] : ""};
   }
-  if (bytes > config.max_bytes[i]) return {0, kAboveMax[i]};
+  if (bytes > config.max_bytes[i])
+    return bcast_ring_across_nodes(c, config, bytes, spans_nodes) ? Route{kBcastShm, ""} : Route{0, kAboveMax[i]};
   if (c == Collective::bcast && bytes >= config.bcast_cma_min_bytes) return {kBcastCma, ""};
   if (c == Collective::alltoall && !spans_nodes && bytes >= config.alltoall_cma_min_bytes)
     return {kAlltoallCma, ""};
@@ -94,6 +103,27 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
       capped.push_back(b);
     }
     bands = capped;
+  }
+  if (bcast_ring_across_nodes(c, config, 0, spans_nodes)) {  // PMPI below the ring bound: the ring
+    const std::uint64_t ring = config.bcast_nodes_ring_bytes;
+    std::vector<Band> widened;
+    std::uint64_t from = 0;
+    auto add = [&](std::uint64_t max, int path) {
+      if (!widened.empty() && widened.back().path == path) widened.back().max_bytes = max;
+      else widened.push_back({max, path});
+    };
+    for (const Band& b : bands) {
+      if (b.path == 0 && from <= ring) {
+        add(std::min(b.max_bytes, ring), kBcastShm);
+        if (b.max_bytes > ring) add(b.max_bytes, 0);
+      } else {
+        add(b.max_bytes, b.path);
+      }
+      from = b.max_bytes + 1;
+      if (b.max_bytes == ~0ull) break;
+    }
+    if (bands.empty() || bands.back().max_bytes < ring) add(ring, kBcastShm);
+    bands = widened;
   }
   return bands;
 }
@@ -169,6 +199,9 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     if ((c == Collective::allreduce || c == Collective::reduce) && spans)
       out << "; across nodes: up to MCORECOLL_REDUCE_NODES_MAX_BYTES (" << size_words(config.reduce_nodes_max_bytes)
           << ")";
+    if (c == Collective::bcast && spans && !config.bounds_set[i] && config.bcast_nodes_ring_bytes > 0)
+      out << "; across nodes: the ring at least up to MCORECOLL_BCAST_NODES_RING_BYTES ("
+          << size_words(config.bcast_nodes_ring_bytes) << ")";
     if (c == Collective::allgather && spans)
       out << "; across nodes: up to MCORECOLL_ALLGATHER_NODES_MAX_BYTES ("
           << size_words(config.allgather_nodes_max_bytes) << ")";

@@ -134,6 +134,27 @@ TEST_CASE("auto mode follows the table row, and the bands shown are the router's
           }
 }
 
+TEST_CASE("across nodes a bcast the table leaves to PMPI takes the ring up to its bound", "[table][route]") {
+  const Config config = load_config(Env{{"MCORECOLL_BCAST_NODES_RING_BYTES", "64K"}}).config;
+  const TableRow r = row(2, false, "shm:4K pmpi:1M shm:4M");
+  CHECK(choose_route(Collective::bcast, config, 16384, false, &r).path == 0);  // inside a node: the table
+  CHECK(choose_route(Collective::bcast, config, 16384, true, &r).path == kBcastShm);
+  CHECK(choose_route(Collective::bcast, config, 65536, true, &r).path == kBcastShm);
+  CHECK(choose_route(Collective::bcast, config, 65537, true, &r).path == 0);
+  CHECK(choose_route(Collective::bcast, config, 2 << 20, true, &r).path == kBcastShm);  // the table's own band
+  CHECK(choose_route(Collective::bcast, config, 8 << 20, true, &r).path == 0);
+  for (std::uint64_t power = 1; power <= (16ull << 20); power *= 2)
+    for (std::uint64_t bytes : {power - 1, power, power + 1})
+      CHECK(choose_route(Collective::bcast, config, bytes, true, &r).path ==
+            band_path(auto_bands(Collective::bcast, config, true, &r), bytes));
+  // Bounds given by the user decide alone; 0 turns it off.
+  const Config bounded = load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "4K"}}).config;
+  CHECK(choose_route(Collective::bcast, bounded, 16384, true, &r).path == 0);
+  const Config off = load_config(Env{{"MCORECOLL_BCAST_NODES_RING_BYTES", "0"}}).config;
+  CHECK(choose_route(Collective::bcast, off, 16384, true, &r).path == 0);
+  CHECK(choose_route(Collective::bcast, off, 0, true, &r).path == kBcastShm);
+}
+
 TEST_CASE("size bounds given decide instead of the table, as before it", "[table][route]") {
   const Config config = load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "64K"}}).config;
   const TableRow r = row(16, false, "shm:16M");
