@@ -6,7 +6,6 @@
 #include "allgather/allgather_bytes.hpp"
 #include "allgather/allgather_shm.hpp"
 #include "bcast/bcast_shm.hpp"
-#include "node/wait.hpp"
 #include "reduction/fold.hpp"
 #include "topology/comm_context.hpp"
 
@@ -30,10 +29,7 @@ int allgather_across_nodes(CommContext& ctx, const Config& config, const void* s
   char* mine = all + static_cast<std::size_t>(first[static_cast<std::size_t>(ctx.node_index)]) * block;
 
   // Phase 1: this node's blocks, in node-rank order, on every rank of the node.
-  AllgatherRounds rounds(ctx, config, sides.out(), mine, block);
-  Waiter waiter = Waiter::for_context(ctx, config);
-  int waiting_on = -1;
-  for (unsigned polls = 0; !rounds.advance(&waiting_on);) waiter.backoff(polls);
+  allgather_node_bytes(ctx, config, sides.out(), mine, block);
 
   // Phase 2: the leaders swap their nodes' blocks. The counts are alike on every leader (the
   // node sizes and the block, which every rank's receive side gives). Bytes: the blocks are

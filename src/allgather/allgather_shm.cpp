@@ -94,12 +94,16 @@ int allgather_shm(CommContext& ctx, const Config& config, const void* sendbuf, i
   if (block == 0) return MPI_SUCCESS;
   AllgatherBytes sides(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
   sides.pack();
-  AllgatherRounds rounds(ctx, config, sides.out(), sides.recv.data(), block);
+  allgather_node_bytes(ctx, config, sides.out(), sides.recv.data(), block);
+  sides.recv.unpack();
+  return MPI_SUCCESS;
+}
+
+void allgather_node_bytes(CommContext& ctx, const Config& config, const char* out, char* recv, std::uint64_t block) {
+  AllgatherRounds rounds(ctx, config, out, recv, block);
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
   for (unsigned polls = 0; !rounds.advance(&waiting_on);) waiter.backoff(polls);
-  sides.recv.unpack();
-  return MPI_SUCCESS;
 }
 
 }  // namespace mcorecoll

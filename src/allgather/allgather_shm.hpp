@@ -48,6 +48,9 @@ class AllgatherRounds {
   std::vector<char> read_;  // lines: which ranks' blocks are in
 };
 
+// The node's blocks as bytes: `out` this rank's, `recv` the node's in node-rank order; waits.
+void allgather_node_bytes(CommContext& ctx, const Config& config, const char* out, char* recv, std::uint64_t block);
+
 // `block`: the signature bytes each rank contributes (> 0 or the call returns at once).
 int allgather_shm(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
