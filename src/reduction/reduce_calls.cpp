@@ -25,6 +25,11 @@ bool predefined_op(MPI_Op op) {
   return false;
 }
 
+bool commutative(MPI_Op op) {
+  int commute = 0;
+  return PMPI_Op_commutative(op, &commute) == MPI_SUCCESS && commute;
+}
+
 // One call's arguments.
 struct Reduction {
   const void* sendbuf;
@@ -45,10 +50,13 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   d.bytes = bytes;
   if (!d.ctx || d.path == kPmpiPath) return d;
   if (d.ctx->node_count > 1 && form != Form::blocking) fall_back(d, c, "across nodes: the blocking forms only");
-  if (d.ctx->node_count > 1 && !d.ctx->nodes_in_rank_order)
-    fall_back(d, c, "across nodes whose ranks are not consecutive (no fold in rank order)");
   if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
   if (a.op == MPI_OP_NULL || a.op == MPI_REPLACE || a.op == MPI_NO_OP) fall_back(d, c, "an op only PMPI can judge");
+  // Nodes of scattered ranks: each node folded, then the nodes in order, is not the rank order;
+  // a commutative op (every predefined one) may be combined in any order (the result is still
+  // the same bits on every rank and in every run, for a given placement).
+  if (d.path != kPmpiPath && d.ctx->node_count > 1 && !d.ctx->nodes_in_rank_order && !commutative(a.op))
+    fall_back(d, c, "across nodes whose ranks are not consecutive, with an op that is not commutative");
   // Open MPI 4.1 and MPICH 4.0 refuse a predefined op on a derived datatype (MPI_ERR_OP): that
   // error is theirs to raise, through the communicator's handler.
   if (predefined_op(a.op) && !is_named(a.type)) fall_back(d, c, "a predefined op on a derived datatype");
