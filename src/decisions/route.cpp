@@ -199,7 +199,7 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     if ((c == Collective::allreduce || c == Collective::reduce) && spans)
       out << "; across nodes: up to MCORECOLL_REDUCE_NODES_MAX_BYTES (" << size_words(config.reduce_nodes_max_bytes)
           << ")";
-    if (c == Collective::bcast && spans && !config.bounds_set[i] && config.bcast_nodes_ring_bytes > 0)
+    if (bcast_ring_across_nodes(c, config, 0, spans))
       out << "; across nodes: the ring at least up to MCORECOLL_BCAST_NODES_RING_BYTES ("
           << size_words(config.bcast_nodes_ring_bytes) << ")";
     if (c == Collective::allgather && spans)

@@ -141,17 +141,17 @@ NodeShm::~NodeShm() {
     // after its own last collective on the communicator).
     if (tail()->attached.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       const std::uint64_t offset = static_cast<std::uint64_t>(base_ - pool_->at(0));
+      const std::uint64_t bytes = carved_bytes(ranks_, extras_);
       // The fixed staging and inbox lie after everything else and hold no flags: untouched,
       // they are still zeros. Unused, they cost nothing but address space.
       const bool staging_written = tail()->fixed_staging_written.load(std::memory_order_relaxed) != 0;
       const bool keep_pages = tail()->keep_pages != 0;
-      const std::uint64_t written =
-          staging_written ? carved_bytes(ranks_, extras_) : static_cast<std::uint64_t>(stage(0) - base_);
+      const std::uint64_t written = staging_written ? bytes : static_cast<std::uint64_t>(stage(0) - base_);
       // The tail (on a page of its own past the rest) is written too: back to zeros, or its
       // words would be the flags of whatever is carved there next.
       std::memset(static_cast<void*>(tail()), 0, sizeof(CarvedTail));
-      if (keep_pages) pool_->release_kept(offset, carved_bytes(ranks_, extras_), written);
-      else pool_->release(offset, carved_bytes(ranks_, extras_));
+      if (keep_pages) pool_->release_kept(offset, bytes, written);
+      else pool_->release(offset, bytes);
     }
     return;
   }

@@ -125,9 +125,11 @@ class NodeShm {
   // by r only, read by everyone; and half `h` of the node leader's inbox.
   char* stage(int r) { return fallback_stage(ranks_) + static_cast<std::size_t>(r) * extras_.stage_bytes; }
   std::size_t stage_bytes() const { return extras_.stage_bytes; }
-  // Said before the fixed staging or the inbox is first written (see CarvedTail).
+  // Said before the fixed staging or the inbox is written (see CarvedTail). Stored once: every
+  // node rank says it on every call, and a store each time would bounce the tail's line.
   void note_fixed_staging_written() {
-    if (carved_) tail()->fixed_staging_written.store(1, std::memory_order_relaxed);
+    if (carved_ && !tail()->fixed_staging_written.load(std::memory_order_relaxed))
+      tail()->fixed_staging_written.store(1, std::memory_order_relaxed);
   }
   // The pool is the communicator's own, in the segment (no node pool could be had).
   bool has_private_pool() const { return extras_.private_pool_bytes > 0; }
