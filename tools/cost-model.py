@@ -60,7 +60,7 @@ def flat(coll, m, H, P, node, net):
     if coll == "allreduce":  # the near rounds first: by the host rounds a rank holds m/P (Rabenseifner)
         inside = allreduce_among(P, m, p2p, bw_s, 0.0, 0.0, 1)
         rd = inside + log2c(H) * (a_n + o_n + P * (g_n + m / bw_n))
-        rab = inside + allreduce_among(H, m / P, a_n, bw_n, o_n, g_n, P) if P > 0 else rd
+        rab = inside + allreduce_among(H, m / P, a_n, bw_n, o_n, g_n, P)
         return min(rd, rab)
     if coll == "alltoall":  # pairwise: each rank sends N-P messages off the host, its adapter P*(N-P)
         return (P - 1) * (p2p + m / bw_s) + a_n + (N - P) * o_n + P * (N - P) * (g_n + m / bw_n)

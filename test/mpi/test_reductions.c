@@ -36,7 +36,8 @@ static int exact = 0, me = 0, nranks = 0;
 static int trace = 0; /* TEST_TRACE=1: each case named before it runs */
 /* The nodes' first ranks, node_first[nodes] = nranks: pretend nodes of MCORECOLL_TEST_NODE_SIZE
  * consecutive ranks, or the hosts the ranks run on (MPI_Get_processor_name), one node if the
- * hosts' ranks are not consecutive (mcorecoll hands those reductions to the MPI library). */
+ * hosts' ranks are not consecutive (mcorecoll folds commutative ops by node there, not in rank
+ * order, and hands the others to the MPI library). */
 enum { kMaxNodes = 256 };
 static int node_first[kMaxNodes + 1];
 static int nodes = 1;
@@ -516,8 +517,8 @@ int main(int argc, char** argv) {
   exact = argc > 1 && strcmp(argv[1], "exact") == 0;
   const int bitwise = exact;
   trace = getenv("TEST_TRACE") != NULL;
-  /* Hosts whose ranks are not consecutive: mcorecoll hands the reductions across them to the
-   * MPI library, whose order is its own. */
+  /* Hosts whose ranks are not consecutive: no fold in rank order across them (commutative ops
+   * folded by node, the others by the MPI library in its own order): checked loosely. */
   if (!find_nodes()) exact = 0;
   MPI_Barrier(MPI_COMM_WORLD); /* sets the communicator up */
   const int small[] = {0, 1, 2, 3, 17};
@@ -583,8 +584,9 @@ int main(int argc, char** argv) {
   }
   cases += 2;
   run_burst();
-  /* Across (pretend) nodes the allgather and the non-blocking and persistent forms go to the
-   * MPI library, whose order is its own: checked loosely. */
+  /* Across (pretend) nodes the non-blocking and persistent reductions go to the MPI library,
+   * whose order is its own: checked loosely (the allgather's blocks are checked exactly either
+   * way). */
   if (nodes > 1) exact = 0;
   int method = 0;
   for (int c = 0; c < 6; ++c)
