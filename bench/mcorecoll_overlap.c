@@ -12,7 +12,10 @@
  * mcorecoll line also gives vs_blocking (its pure / its blocking) and vs_mpi (its pure / the
  * MPI library's pure), the medians of the per-round ratios.
  * The program asks for MPI_THREAD_MULTIPLE; mcorecoll's progress mode is MCORECOLL_PROGRESS.
- * Usage: mcorecoll_overlap [--op bcast|alltoall|barrier] [--form nonblocking|persistent]
+ * allreduce and reduce (root 0) are of MPI_DOUBLE with MPI_SUM (BYTES / 8 of them), allgather
+ * of BYTES per rank.
+ * Usage: mcorecoll_overlap [--op bcast|alltoall|barrier|allreduce|reduce|allgather]
+ *                          [--form nonblocking|persistent]
  *                          [--min BYTES] [--max BYTES] [--iters N] [--rounds R] */
 #include <mpi.h>
 #include <stdio.h>
@@ -25,9 +28,15 @@
 #define PBARRIER_INIT PMPIX_Barrier_init
 #define PBCAST_INIT PMPIX_Bcast_init
 #define PALLTOALL_INIT PMPIX_Alltoall_init
+#define PALLREDUCE_INIT PMPIX_Allreduce_init
+#define PREDUCE_INIT PMPIX_Reduce_init
+#define PALLGATHER_INIT PMPIX_Allgather_init
 #define LBARRIER_INIT MPIX_Barrier_init
 #define LBCAST_INIT MPIX_Bcast_init
 #define LALLTOALL_INIT MPIX_Alltoall_init
+#define LALLREDUCE_INIT MPIX_Allreduce_init
+#define LREDUCE_INIT MPIX_Reduce_init
+#define LALLGATHER_INIT MPIX_Allgather_init
 #else
 #define PBARRIER_INIT PMPI_Barrier_init
 #define PBCAST_INIT PMPI_Bcast_init
@@ -35,6 +44,12 @@
 #define LBARRIER_INIT MPI_Barrier_init
 #define LBCAST_INIT MPI_Bcast_init
 #define LALLTOALL_INIT MPI_Alltoall_init
+#define PALLREDUCE_INIT PMPI_Allreduce_init
+#define PREDUCE_INIT PMPI_Reduce_init
+#define PALLGATHER_INIT PMPI_Allgather_init
+#define LALLREDUCE_INIT MPI_Allreduce_init
+#define LREDUCE_INIT MPI_Reduce_init
+#define LALLGATHER_INIT MPI_Allgather_init
 #endif
 
 enum { kMaxRounds = 31 };
@@ -53,7 +68,8 @@ static void compute(double seconds) {
     for (int i = 0; i < 64; i++) x = x * 1.0000001 + 1e-9;
 }
 
-typedef enum { kBarrier, kBcast, kAlltoall } op_t;
+typedef enum { kBarrier, kBcast, kAlltoall, kAllreduce, kReduce, kAllgather, kMaxOp } op_t;
+static const char* names[] = {"barrier", "bcast", "alltoall", "allreduce", "reduce", "allgather"};
 
 static char *sendbuf, *recvbuf;
 static int persistent = 0;
@@ -72,6 +88,19 @@ static void init_persistent(op_t op, int lib, size_t bytes) {
       lib ? LALLTOALL_INIT(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, r)
           : PALLTOALL_INIT(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, r);
       break;
+    case kAllreduce:
+      lib ? LALLREDUCE_INIT(sendbuf, recvbuf, n / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, r)
+          : PALLREDUCE_INIT(sendbuf, recvbuf, n / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, r);
+      break;
+    case kReduce:
+      lib ? LREDUCE_INIT(sendbuf, recvbuf, n / 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, r)
+          : PREDUCE_INIT(sendbuf, recvbuf, n / 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, r);
+      break;
+    case kAllgather:
+      lib ? LALLGATHER_INIT(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, r)
+          : PALLGATHER_INIT(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, r);
+      break;
+    case kMaxOp: break;
   }
 }
 
@@ -91,6 +120,19 @@ static void post(op_t op, int lib, size_t bytes, MPI_Request* r) {
       lib ? MPI_Ialltoall(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, r)
           : PMPI_Ialltoall(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, r);
       break;
+    case kAllreduce:
+      lib ? MPI_Iallreduce(sendbuf, recvbuf, (int)bytes / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, r)
+          : PMPI_Iallreduce(sendbuf, recvbuf, (int)bytes / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, r);
+      break;
+    case kReduce:
+      lib ? MPI_Ireduce(sendbuf, recvbuf, (int)bytes / 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, r)
+          : PMPI_Ireduce(sendbuf, recvbuf, (int)bytes / 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, r);
+      break;
+    case kAllgather:
+      lib ? MPI_Iallgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, r)
+          : PMPI_Iallgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, r);
+      break;
+    case kMaxOp: break;
   }
 }
 
@@ -105,6 +147,19 @@ static void blocking(op_t op, int lib, size_t bytes) {
       lib ? MPI_Alltoall(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD)
           : PMPI_Alltoall(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
       break;
+    case kAllreduce:
+      lib ? MPI_Allreduce(sendbuf, recvbuf, (int)bytes / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD)
+          : PMPI_Allreduce(sendbuf, recvbuf, (int)bytes / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      break;
+    case kReduce:
+      lib ? MPI_Reduce(sendbuf, recvbuf, (int)bytes / 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD)
+          : PMPI_Reduce(sendbuf, recvbuf, (int)bytes / 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+      break;
+    case kAllgather:
+      lib ? MPI_Allgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD)
+          : PMPI_Allgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+      break;
+    case kMaxOp: break;
   }
 }
 
@@ -153,7 +208,15 @@ int main(int argc, char** argv) {
   size_t min = 8, max = 4u << 20;
   int iters = 0, rounds = 7;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "--op")) op = !strcmp(argv[i + 1], "barrier") ? kBarrier : !strcmp(argv[i + 1], "alltoall") ? kAlltoall : kBcast;
+    if (!strcmp(argv[i], "--op")) {
+      op = kMaxOp;
+      for (int o = 0; o < kMaxOp; o++)
+        if (!strcmp(argv[i + 1], names[o])) op = (op_t)o;
+      if (op == kMaxOp) {
+        fprintf(stderr, "mcorecoll_overlap: unknown --op %s\n", argv[i + 1]);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+      }
+    }
     else if (!strcmp(argv[i], "--form")) persistent = !strcmp(argv[i + 1], "persistent");
     else if (!strcmp(argv[i], "--min")) min = strtoull(argv[i + 1], NULL, 10);
     else if (!strcmp(argv[i], "--max")) max = strtoull(argv[i + 1], NULL, 10);
@@ -166,15 +229,15 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char* progress = getenv("MCORECOLL_PROGRESS");
-  const size_t span = op == kAlltoall ? max * (size_t)size : max;
+  const size_t span = op == kAlltoall || op == kAllgather ? max * (size_t)size : max;
   sendbuf = malloc(span + 1);
   recvbuf = malloc(span + 1);
   memset(sendbuf, 1, span + 1);
   memset(recvbuf, 2, span + 1);
-  static const char* names[] = {"barrier", "bcast", "alltoall"};
   if (rank == 0)
     printf("op,form,bytes,ranks,progress,side,blocking_us,pure_us,total_us,compute_us,overlap_pct,vs_blocking,vs_mpi\n");
   if (op == kBarrier) min = max = 0;
+  if ((op == kAllreduce || op == kReduce) && min < 8) min = 8;
   /* The communicator is set up by a blocking call first (non-blocking calls may not). */
   MPI_Barrier(MPI_COMM_WORLD);
   for (size_t bytes = min; bytes <= max; bytes = bytes ? bytes * 4 : max + 1) {

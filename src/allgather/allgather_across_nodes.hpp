@@ -1,5 +1,5 @@
-// MPI_Allgather on a communicator that spans nodes (the blocking form; allgather_calls.cpp
-// sends the others to PMPI). Three phases:
+// MPI_Allgather on a communicator that spans nodes (the blocking form; the others:
+// iallgather_across_nodes.hpp). Three phases:
 //  1. inside each node, every rank gets its node's blocks (AllgatherRounds, allgather_shm.hpp);
 //  2. the node leaders exchange their nodes' blocks with PMPI_Allgatherv on the leaders'
 //     communicator: one message per node instead of one per rank;

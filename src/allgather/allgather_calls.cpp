@@ -4,6 +4,7 @@
 
 #include "allgather/allgather_across_nodes.hpp"
 #include "allgather/allgather_shm.hpp"
+#include "allgather/iallgather_across_nodes.hpp"
 #include "allgather/iallgather_shm.hpp"
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
@@ -24,8 +25,6 @@ Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendty
   if (!d.ctx) return d;
   d.bytes = block * static_cast<std::uint64_t>(d.ctx->size);
   if (d.path == kPmpiPath) return d;
-  if (d.ctx->node_count > 1 && form != Form::blocking)
-    fall_back(d, Collective::allgather, "across nodes: the blocking form only");
   if (d.bytes > kMaxShmBytes) fall_back(d, Collective::allgather, "2 GiB or more per rank");
   // The leaders' PMPI_Allgatherv counts bytes in ints.
   if (d.ctx->node_count > 1 && d.bytes > static_cast<std::uint64_t>(INT_MAX))
@@ -39,6 +38,16 @@ Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendty
 }
 
 std::uint64_t block_of(const Decision& d) { return d.bytes / static_cast<std::uint64_t>(d.ctx->size); }
+
+// The operation of a non-blocking or persistent call that route_allgather() kept.
+std::unique_ptr<Operation> make_operation(const Decision& d, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  const Config& config = process_config().config;
+  if (d.ctx->node_count > 1)
+    return make_iallgather_across_nodes(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                        block_of(d));
+  return make_iallgather(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block_of(d));
+}
 
 }  // namespace
 
@@ -62,10 +71,7 @@ int iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   if (d.count) count_call(Collective::allgather, d.path, d.bytes, CallKind::nonblocking);
   if (d.path == kPmpiPath)
     return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-  return post(d,
-              make_iallgather(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                              recvtype, block_of(d)),
-              request);
+  return post(d, make_operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
 }
 
 int allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -78,9 +84,7 @@ int allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
     return pmpi_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
   }
   return make_persistent(Collective::allgather, d,
-                         make_iallgather(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf,
-                                         recvcount, recvtype, block_of(d)),
-                         request);
+                         make_operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
 }
 
 }  // namespace mcorecoll

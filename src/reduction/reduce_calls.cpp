@@ -10,6 +10,7 @@
 #include "node/shm_layout.hpp"
 #include "reduction/combine.hpp"
 #include "reduction/element_layout.hpp"
+#include "reduction/ireduce_across_nodes.hpp"
 #include "reduction/ireduce_shm.hpp"
 #include "reduction/reduce_across_nodes.hpp"
 #include "reduction/reduce_shm.hpp"
@@ -49,7 +50,6 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   Decision d = decide(c, a.comm, bytes, form);
   d.bytes = bytes;
   if (!d.ctx || d.path == kPmpiPath) return d;
-  if (d.ctx->node_count > 1 && form != Form::blocking) fall_back(d, c, "across nodes: the blocking forms only");
   if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
   if (a.op == MPI_OP_NULL || a.op == MPI_REPLACE || a.op == MPI_NO_OP) fall_back(d, c, "an op only PMPI can judge");
   // Nodes of scattered ranks: each node folded, then the nodes in order, is not the rank order;
@@ -98,6 +98,15 @@ int blocking(Collective c, const Reduction& a) {
   return reduce_shm(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
 }
 
+// The operation of a non-blocking or persistent call that route() kept.
+std::unique_ptr<Operation> make_operation(const Reduction& a, const Decision& d, const ElementLayout& layout) {
+  const Config& config = process_config().config;
+  if (d.ctx->node_count > 1)
+    return make_ireduce_across_nodes(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout,
+                                     d.bytes);
+  return make_ireduce(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
+}
+
 int nonblocking(Collective c, const Reduction& a, MPI_Request* request) {
   ElementLayout layout;
   const Decision d = route(c, a, Form::nonblocking, &layout);
@@ -106,9 +115,7 @@ int nonblocking(Collective c, const Reduction& a, MPI_Request* request) {
     return c == Collective::allreduce
                ? PMPI_Iallreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, request)
                : PMPI_Ireduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, request);
-  return post(d, make_ireduce(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root,
-                              layout),
-              request);
+  return post(d, make_operation(a, d, layout), request);
 }
 
 int persistent(Collective c, const Reduction& a, MPI_Info info, MPI_Request* request) {
@@ -121,10 +128,7 @@ int persistent(Collective c, const Reduction& a, MPI_Info info, MPI_Request* req
                ? pmpi_allreduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, request)
                : pmpi_reduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, info, request);
   }
-  return make_persistent(c, d,
-                         make_ireduce(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op,
-                                      a.root, layout),
-                         request);
+  return make_persistent(c, d, make_operation(a, d, layout), request);
 }
 
 }  // namespace

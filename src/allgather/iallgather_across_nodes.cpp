@@ -1,0 +1,116 @@
+#include "allgather/iallgather_across_nodes.hpp"
+
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "allgather/allgather_bytes.hpp"
+#include "allgather/allgather_shm.hpp"
+#include "bcast/node_ring_steps.hpp"
+#include "topology/comm_context.hpp"
+
+namespace mcorecoll {
+namespace {
+
+class IallgatherAcrossNodes final : public Operation {
+ public:
+  IallgatherAcrossNodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t block)
+      : Operation(ctx), config_(config), block_(block),
+        sides_(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block), ring_(ctx, config) {
+    sides_.hold_types();
+    const std::size_t nodes = static_cast<std::size_t>(ctx.node_count);
+    // Node k's blocks start after those of nodes 0..k-1 (in (node, node rank) order).
+    first_.assign(nodes + 1, 0);
+    for (std::size_t k = 0; k < nodes; ++k) first_[k + 1] = first_[k] + static_cast<int>(ctx.node_members[k].size());
+    if (ctx.node_rank == 0) {
+      counts_.resize(nodes);
+      displs_.resize(nodes);
+      for (std::size_t k = 0; k < nodes; ++k) {
+        counts_[k] = static_cast<int>(ctx.node_members[k].size() * block);
+        displs_[k] = static_cast<int>(static_cast<std::size_t>(first_[k]) * block);
+      }
+    }
+    if (!ctx.nodes_in_rank_order) all_room_.resize(static_cast<std::size_t>(ctx.size) * block);
+  }
+
+  void begin() override {
+    rc = MPI_SUCCESS;
+    if (block_ == 0) return;
+    phase_ = Phase::node;
+    started_ = false;
+    leaders_ = MPI_REQUEST_NULL;
+    ring_.reset();
+    sides_.pack();
+    // Straight into the receive bytes when (node, node rank) order is rank order.
+    all_ = ctx_.nodes_in_rank_order ? sides_.recv.data() : all_room_.data();
+    char* mine = all_ + static_cast<std::size_t>(first_[static_cast<std::size_t>(ctx_.node_index)]) * block_;
+    rounds_.emplace(ctx_, config_, sides_.out(), mine, block_);
+  }
+
+  bool step(bool may_call_mpi) override {
+    if (block_ == 0) return true;
+    if (phase_ == Phase::node) {
+      if (!rounds_->advance(&waiting_on)) return false;
+      phase_ = ctx_.node_rank == 0 ? Phase::leaders : Phase::hand_out;
+    }
+    // After an error the node still gets the leader's view, so that no rank waits for ever.
+    if (phase_ == Phase::leaders) {
+      if (!may_call_mpi || !leaders_step()) return false;
+      phase_ = Phase::hand_out;
+    }
+    return ring_.step(all_, static_cast<std::uint64_t>(ctx_.size) * block_, 0, &waiting_on);
+  }
+
+  void finish() override {
+    if (block_ == 0) return;
+    if (!ctx_.nodes_in_rank_order) {
+      char* recv = sides_.recv.data();
+      for (std::size_t r = 0; r < static_cast<std::size_t>(ctx_.size); ++r) {
+        const RankPlace& p = ctx_.places[r];
+        const std::size_t at = static_cast<std::size_t>(first_[static_cast<std::size_t>(p.node)] + p.node_rank);
+        std::memcpy(recv + r * block_, all_ + at * block_, block_);
+      }
+    }
+    sides_.recv.unpack();
+  }
+
+ private:
+  enum class Phase { node, leaders, hand_out };
+
+  bool leaders_step() {
+    if (!started_) {
+      started_ = true;
+      const int posted = PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, counts_.data(), displs_.data(),
+                                          MPI_BYTE, ctx_.leaders_comm, &leaders_);
+      if (posted != MPI_SUCCESS) {
+        rc = posted;
+        return true;
+      }
+    }
+    return test_request(leaders_);
+  }
+
+  const Config& config_;
+  std::uint64_t block_;
+  AllgatherBytes sides_;
+  std::vector<int> first_, counts_, displs_;
+  std::vector<char> all_room_;
+  char* all_ = nullptr;
+  std::optional<AllgatherRounds> rounds_;
+  NodeRingSteps ring_;
+  Phase phase_ = Phase::node;
+  bool started_ = false;
+  MPI_Request leaders_ = MPI_REQUEST_NULL;
+};
+
+}  // namespace
+
+std::unique_ptr<Operation> make_iallgather_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf,
+                                                        int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                                        int recvcount, MPI_Datatype recvtype, std::uint64_t block) {
+  return std::make_unique<IallgatherAcrossNodes>(ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                 recvtype, block);
+}
+
+}  // namespace mcorecoll
