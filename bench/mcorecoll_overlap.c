@@ -11,11 +11,12 @@
  * call, the two sides alternating A B B A between rounds so that drift hits both alike. The
  * mcorecoll line also gives vs_blocking (its pure / its blocking) and vs_mpi (its pure / the
  * MPI library's pure), the medians of the per-round ratios.
- * The program asks for MPI_THREAD_MULTIPLE; mcorecoll's progress mode is MCORECOLL_PROGRESS.
+ * The program asks for MPI_THREAD_MULTIPLE (--thread single: MPI_THREAD_SINGLE, which communicators
+ * across nodes need under Open MPI 4.1); mcorecoll's progress mode is MCORECOLL_PROGRESS.
  * allreduce and reduce (root 0) are of MPI_DOUBLE with MPI_SUM (BYTES / 8 of them), allgather
  * of BYTES per rank.
  * Usage: mcorecoll_overlap [--op bcast|alltoall|barrier|allreduce|reduce|allgather]
- *                          [--form nonblocking|persistent]
+ *                          [--form nonblocking|persistent] [--thread multiple|single]
  *                          [--min BYTES] [--max BYTES] [--iters N] [--rounds R] */
 #include <mpi.h>
 #include <stdio.h>
@@ -202,8 +203,10 @@ static double median(double* v, int n) {
 }
 
 int main(int argc, char** argv) {
-  int provided;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int provided, level = MPI_THREAD_MULTIPLE;
+  for (int i = 1; i + 1 < argc; i += 2)
+    if (!strcmp(argv[i], "--thread")) level = !strcmp(argv[i + 1], "single") ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE;
+  MPI_Init_thread(&argc, &argv, level, &provided);
   op_t op = kBcast;
   size_t min = 8, max = 4u << 20;
   int iters = 0, rounds = 7;

@@ -7,6 +7,7 @@
 #include "allgather/allgather_bytes.hpp"
 #include "allgather/allgather_shm.hpp"
 #include "bcast/node_ring_steps.hpp"
+#include "progress/leader_messages.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
@@ -78,17 +79,34 @@ class IallgatherAcrossNodes final : public Operation {
  private:
   enum class Phase { node, leaders, hand_out };
 
+  // Few nodes: each leader's blocks to every other leader, one message each
+  // (leader_messages.hpp); else the MPI library's PMPI_Iallgatherv.
   bool leaders_step() {
+    const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;
     if (!started_) {
       started_ = true;
-      const int posted = PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, counts_.data(), displs_.data(),
-                                          MPI_BYTE, ctx_.leaders_comm, &leaders_);
+      const int posted = direct ? post_direct()
+                                : PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, counts_.data(),
+                                                   displs_.data(), MPI_BYTE, ctx_.leaders_comm, &leaders_);
       if (posted != MPI_SUCCESS) {
         rc = posted;
-        return true;
+        if (!direct) return true;  // the messages posted before the error still complete
       }
     }
-    return test_request(leaders_);
+    return direct ? direct_.test(&rc) : test_request(leaders_);
+  }
+
+  int post_direct() {
+    const std::size_t me = static_cast<std::size_t>(ctx_.node_index);
+    direct_.clear();
+    int rc = MPI_SUCCESS;
+    for (std::size_t k = 0; k < counts_.size() && rc == MPI_SUCCESS; ++k) {
+      if (k == me) continue;
+      rc = direct_.receive(all_ + displs_[k], counts_[k], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
+      if (rc == MPI_SUCCESS)
+        rc = direct_.send(all_ + displs_[me], counts_[me], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
+    }
+    return rc;
   }
 
   const Config& config_;
@@ -102,6 +120,7 @@ class IallgatherAcrossNodes final : public Operation {
   Phase phase_ = Phase::node;
   bool started_ = false;
   MPI_Request leaders_ = MPI_REQUEST_NULL;
+  LeaderMessages direct_;
 };
 
 }  // namespace

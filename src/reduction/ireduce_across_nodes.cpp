@@ -1,9 +1,11 @@
 #include "reduction/ireduce_across_nodes.hpp"
 
+#include <cstring>
 #include <optional>
 #include <vector>
 
 #include "bcast/node_ring_steps.hpp"
+#include "progress/leader_messages.hpp"
 #include "reduction/fold.hpp"
 #include "reduction/reduce_across_nodes.hpp"
 #include "reduction/reduce_shm.hpp"
@@ -74,14 +76,37 @@ class IreduceAcrossNodes final : public Operation {
  private:
   enum class Phase { fold, leaders, hand_out };
 
-  // The leaders' request: posted at the first step, then tested; once in, folded or copied
+  // The partials to the leaders that fold them, one message each (leader_messages.hpp): every
+  // leader's to every other (allreduce), or to the root's node's (reduce).
+  int post_direct() {
+    const std::size_t block = static_cast<std::size_t>(count_) * layout_.extent;
+    const int me = ctx_.node_index;
+    direct_.clear();
+    if (node_gets_result_)
+      std::memcpy(gathered_.data() + static_cast<std::size_t>(me) * block, target_, block);
+    int rc = MPI_SUCCESS;
+    for (int j = 0; j < ctx_.node_count && rc == MPI_SUCCESS; ++j) {
+      if (j == me) continue;
+      if (node_gets_result_)
+        rc = direct_.receive(gathered_.data() + static_cast<std::size_t>(j) * block, count_, type_, j,
+                             ctx_.leaders_comm);
+      if (rc == MPI_SUCCESS && (root_ < 0 || j == root_node_))
+        rc = direct_.send(target_, count_, type_, j, ctx_.leaders_comm);
+    }
+    return rc;
+  }
+
+  // The leaders' exchange: posted at the first step, then tested; once in, folded or copied
   // into the partial's place.
   bool leaders_step() {
     const int nodes = ctx_.node_count;
+    const bool direct = gather_fold_ && nodes <= kDirectExchangeMaxNodes;
     if (!started_) {
       started_ = true;
       int posted;
-      if (gather_fold_)
+      if (direct)
+        posted = post_direct();
+      else if (gather_fold_)
         posted = root_ < 0 ? PMPI_Iallgather(target_, count_, type_, gathered_.data(), count_, type_,
                                              ctx_.leaders_comm, &leaders_)
                            : PMPI_Igather(target_, count_, type_, node_gets_result_ ? gathered_.data() : nullptr,
@@ -92,11 +117,11 @@ class IreduceAcrossNodes final : public Operation {
                                           root_node_, ctx_.leaders_comm, &leaders_);
       if (posted != MPI_SUCCESS) {
         if (rc == MPI_SUCCESS) rc = posted;
-        return true;
+        if (!direct) return true;  // the messages posted before the error still complete
       }
     }
     const int before = rc;
-    if (!test_request(leaders_)) return false;
+    if (direct ? !direct_.test(&rc) : !test_request(leaders_)) return false;
     if (rc != before || !node_gets_result_) return true;
     int combined = MPI_SUCCESS;
     if (gather_fold_) {
@@ -128,6 +153,7 @@ class IreduceAcrossNodes final : public Operation {
   Phase phase_ = Phase::fold;
   bool started_ = false;
   MPI_Request leaders_ = MPI_REQUEST_NULL;
+  LeaderMessages direct_;
 };
 
 }  // namespace

@@ -1,0 +1,32 @@
+#include "progress/leader_messages.hpp"
+
+namespace mcorecoll {
+namespace {
+
+// The leaders' communicator is mcorecoll's own: no application message shares it.
+constexpr int kLeaderTag = 0x4d43;
+
+}  // namespace
+
+int LeaderMessages::receive(void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm) {
+  requests_.push_back(MPI_REQUEST_NULL);
+  return PMPI_Irecv(buffer, count, type, peer, kLeaderTag, comm, &requests_.back());
+}
+
+int LeaderMessages::send(const void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm) {
+  requests_.push_back(MPI_REQUEST_NULL);
+  return PMPI_Isend(buffer, count, type, peer, kLeaderTag, comm, &requests_.back());
+}
+
+bool LeaderMessages::test(int* rc) {
+  if (requests_.empty()) return true;
+  int done = 0;
+  const int tested = PMPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE);
+  if (tested != MPI_SUCCESS) {
+    if (*rc == MPI_SUCCESS) *rc = tested;
+    return true;
+  }
+  return done != 0;
+}
+
+}  // namespace mcorecoll

@@ -1,0 +1,37 @@
+// Messages among node leaders for the non-blocking operations across nodes. With few nodes,
+// one message from each leader to each other that needs it, all posted at once, arrives in
+// one network latency and needs no further progress call; the MPI library's non-blocking
+// collectives (Open MPI's libnbc) take rounds, each moved on only by a progress call of the
+// rank's. Measured on the multi-host bed: doc/multi-host.md.
+//
+// Operations of one communicator take steps in the order every rank starts them
+// (progress.hpp), and a leader sends to another exactly when that one receives from it, so
+// the standard's ordering of messages between two ranks on one communicator and tag matches
+// each message to its own operation.
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+namespace mcorecoll {
+
+// Up to this many nodes the leaders exchange messages directly; beyond, the MPI library's
+// non-blocking collective (its rounds are fewer than the messages).
+constexpr int kDirectExchangeMaxNodes = 16;
+
+class LeaderMessages {
+ public:
+  // Forgets the requests of an earlier activation (all complete).
+  void clear() { requests_.clear(); }
+  // Posts a receive from, or a send to, leader `peer` of `comm`. Returns an MPI error code.
+  int receive(void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm);
+  int send(const void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm);
+  // True once every request posted is complete (after an error too: *rc then holds it).
+  bool test(int* rc);
+
+ private:
+  std::vector<MPI_Request> requests_;
+};
+
+}  // namespace mcorecoll
