@@ -6,10 +6,24 @@
 #include "allgather/allgather_bytes.hpp"
 #include "allgather/allgather_shm.hpp"
 #include "bcast/bcast_shm.hpp"
+#include "progress/leader_messages.hpp"
 #include "reduction/fold.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
+
+int post_node_blocks(LeaderMessages& messages, const CommContext& ctx, char* all, const std::vector<int>& counts,
+                     const std::vector<int>& displs) {
+  const std::size_t me = static_cast<std::size_t>(ctx.node_index);
+  int rc = MPI_SUCCESS;
+  for (std::size_t k = 0; k < counts.size() && rc == MPI_SUCCESS; ++k) {
+    if (k == me) continue;
+    rc = messages.receive(all + displs[k], counts[k], MPI_BYTE, static_cast<int>(k), ctx.leaders_comm);
+    if (rc == MPI_SUCCESS)
+      rc = messages.send(all + displs[me], counts[me], MPI_BYTE, static_cast<int>(k), ctx.leaders_comm);
+  }
+  return rc;
+}
 
 int allgather_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                            MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -41,8 +55,15 @@ int allgather_across_nodes(CommContext& ctx, const Config& config, const void* s
       counts[k] = static_cast<int>(ctx.node_members[k].size() * block);
       displs[k] = static_cast<int>(static_cast<std::size_t>(first[k]) * block);
     }
-    rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, counts.data(), displs.data(), MPI_BYTE,
-                         ctx.leaders_comm);
+    if (ctx.node_count <= kDirectExchangeMaxNodes) {
+      LeaderMessages direct;
+      rc = post_node_blocks(direct, ctx, all, counts, displs);
+      const int waited = direct.wait();
+      if (rc == MPI_SUCCESS) rc = waited;
+    } else {
+      rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, counts.data(), displs.data(), MPI_BYTE,
+                           ctx.leaders_comm);
+    }
   }
   // Phase 3: the leader's view to its node (also after an error, so that no rank waits for
   // ever), then each block to its rank's place.

@@ -10,11 +10,20 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace mcorecoll {
 
 class CommContext;
 struct Config;
+
+class LeaderMessages;
+
+// Phase 2 with few nodes (leader_messages.hpp): posts this leader's blocks (node k's lie at
+// displs[k], counts[k] bytes, in `all`) to every other leader and their receives. Returns an
+// MPI error code.
+int post_node_blocks(LeaderMessages& messages, const CommContext& ctx, char* all, const std::vector<int>& counts,
+                     const std::vector<int>& displs);
 
 // `block`: the signature bytes each rank contributes (> 0 or the call returns at once).
 int allgather_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "allgather/allgather_across_nodes.hpp"
 #include "allgather/allgather_bytes.hpp"
 #include "allgather/allgather_shm.hpp"
 #include "bcast/node_ring_steps.hpp"
@@ -85,7 +86,8 @@ class IallgatherAcrossNodes final : public Operation {
     const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;
     if (!started_) {
       started_ = true;
-      const int posted = direct ? post_direct()
+      if (direct) direct_.clear();
+      const int posted = direct ? post_node_blocks(direct_, ctx_, all_, counts_, displs_)
                                 : PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, counts_.data(),
                                                    displs_.data(), MPI_BYTE, ctx_.leaders_comm, &leaders_);
       if (posted != MPI_SUCCESS) {
@@ -96,18 +98,6 @@ class IallgatherAcrossNodes final : public Operation {
     return direct ? direct_.test(&rc) : test_request(leaders_);
   }
 
-  int post_direct() {
-    const std::size_t me = static_cast<std::size_t>(ctx_.node_index);
-    direct_.clear();
-    int rc = MPI_SUCCESS;
-    for (std::size_t k = 0; k < counts_.size() && rc == MPI_SUCCESS; ++k) {
-      if (k == me) continue;
-      rc = direct_.receive(all_ + displs_[k], counts_[k], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
-      if (rc == MPI_SUCCESS)
-        rc = direct_.send(all_ + displs_[me], counts_[me], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
-    }
-    return rc;
-  }
 
   const Config& config_;
   std::uint64_t block_;

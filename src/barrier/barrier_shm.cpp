@@ -2,6 +2,7 @@
 
 #include "decisions/config.hpp"
 #include "node/node_shm.hpp"
+#include "progress/leader_messages.hpp"
 #include "node/wait.hpp"
 #include "topology/comm_context.hpp"
 
@@ -27,7 +28,14 @@ int barrier_shm(CommContext& ctx, const Config& config) {
     shm.arrive(ctx.node_rank).store(seq, std::memory_order_release);
     waiter.wait_for(shm.release(ctx.tree_parent), seq);
   } else if (ctx.node_count > 1) {
-    rc = PMPI_Barrier(ctx.leaders_comm);
+    if (ctx.node_count <= kDirectExchangeMaxNodes) {
+      LeaderMessages direct;  // one network latency (leader_messages.hpp)
+      rc = direct.post_barrier(ctx.node_index, ctx.node_count, ctx.leaders_comm);
+      const int waited = direct.wait();
+      if (rc == MPI_SUCCESS) rc = waited;
+    } else {
+      rc = PMPI_Barrier(ctx.leaders_comm);
+    }
   }
   if (!ctx.tree_children.empty()) shm.release(ctx.node_rank).store(seq, std::memory_order_release);
   return rc;

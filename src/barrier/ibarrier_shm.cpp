@@ -1,6 +1,7 @@
 #include "barrier/ibarrier_shm.hpp"
 
 #include "node/node_shm.hpp"
+#include "progress/leader_messages.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
@@ -32,12 +33,18 @@ class Ibarrier final : public Operation {
       if (!reached(shm.arrive(next_).load(std::memory_order_acquire), seq_)) return wait_for_rank(next_);
     if (ctx_.node_count == 1) return true;
     if (!may_call_mpi) return false;
+    const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;  // leader_messages.hpp
     if (!leaders_started_) {
       leaders_started_ = true;
-      rc = PMPI_Ibarrier(ctx_.leaders_comm, &leaders_);
-      if (rc != MPI_SUCCESS) leaders_ = MPI_REQUEST_NULL;
+      if (direct) {
+        direct_.clear();
+        rc = direct_.post_barrier(ctx_.node_index, ctx_.node_count, ctx_.leaders_comm);
+      } else {
+        rc = PMPI_Ibarrier(ctx_.leaders_comm, &leaders_);
+        if (rc != MPI_SUCCESS) leaders_ = MPI_REQUEST_NULL;
+      }
     }
-    if (leaders_ != MPI_REQUEST_NULL && !test_request(leaders_)) return false;
+    if (direct ? !direct_.test(&rc) : leaders_ != MPI_REQUEST_NULL && !test_request(leaders_)) return false;
     // Released also after an error (the leader reports it): the node must not wait for ever.
     shm.release(0).store(seq_, std::memory_order_release);
     return true;
@@ -48,6 +55,7 @@ class Ibarrier final : public Operation {
   int next_ = 0;  // node ranks before this one have arrived
   bool leaders_started_ = false;
   MPI_Request leaders_ = MPI_REQUEST_NULL;
+  LeaderMessages direct_;
 };
 
 }  // namespace

@@ -18,6 +18,16 @@ int LeaderMessages::send(const void* buffer, int count, MPI_Datatype type, int p
   return PMPI_Isend(buffer, count, type, peer, kLeaderTag, comm, &requests_.back());
 }
 
+int LeaderMessages::post_barrier(int me, int leaders, MPI_Comm comm) {
+  int rc = MPI_SUCCESS;
+  for (int j = 0; j < leaders && rc == MPI_SUCCESS; ++j)
+    if (j != me) {
+      rc = receive(nullptr, 0, MPI_BYTE, j, comm);
+      if (rc == MPI_SUCCESS) rc = send(nullptr, 0, MPI_BYTE, j, comm);
+    }
+  return rc;
+}
+
 bool LeaderMessages::test(int* rc) {
   if (requests_.empty()) return true;
   int done = 0;
@@ -27,6 +37,13 @@ bool LeaderMessages::test(int* rc) {
     return true;
   }
   return done != 0;
+}
+
+int LeaderMessages::wait() {
+  if (requests_.empty()) return MPI_SUCCESS;
+  const int rc = PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  requests_.clear();
+  return rc;
 }
 
 }  // namespace mcorecoll

@@ -1,4 +1,4 @@
-// Messages among node leaders for the non-blocking operations across nodes. With few nodes,
+// Messages among node leaders for the collectives across nodes. With few nodes,
 // one message from each leader to each other that needs it, all posted at once, arrives in
 // one network latency and needs no further progress call; the MPI library's non-blocking
 // collectives (Open MPI's libnbc) take rounds, each moved on only by a progress call of the
@@ -27,8 +27,13 @@ class LeaderMessages {
   // Posts a receive from, or a send to, leader `peer` of `comm`. Returns an MPI error code.
   int receive(void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm);
   int send(const void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm);
+  // A barrier among the `leaders` of `comm`: an empty message from `me` to each other, and
+  // one from each other. Returns an MPI error code.
+  int post_barrier(int me, int leaders, MPI_Comm comm);
   // True once every request posted is complete (after an error too: *rc then holds it).
   bool test(int* rc);
+  // Waits for every request posted (the blocking forms); returns an MPI error code.
+  int wait();
 
  private:
   std::vector<MPI_Request> requests_;

@@ -1,6 +1,5 @@
 #include "reduction/ireduce_across_nodes.hpp"
 
-#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -82,8 +81,6 @@ class IreduceAcrossNodes final : public Operation {
     const std::size_t block = static_cast<std::size_t>(count_) * layout_.extent;
     const int me = ctx_.node_index;
     direct_.clear();
-    if (node_gets_result_)
-      std::memcpy(gathered_.data() + static_cast<std::size_t>(me) * block, target_, block);
     int rc = MPI_SUCCESS;
     for (int j = 0; j < ctx_.node_count && rc == MPI_SUCCESS; ++j) {
       if (j == me) continue;
@@ -127,8 +124,10 @@ class IreduceAcrossNodes final : public Operation {
     if (gather_fold_) {
       // Node j's partial sits at j x block (the gathered blocks are images).
       const std::size_t block = static_cast<std::size_t>(count_) * layout_.extent;
-      combined = fold(nodes, count_, layout_, type_, op_, acc_.data(),
-                      [&](int j) { return gathered_.data() + static_cast<std::size_t>(j) * block; });
+      // (this node's is target_ itself after a direct exchange)
+      combined = fold(nodes, count_, layout_, type_, op_, acc_.data(), [&](int j) {
+        return direct && j == ctx_.node_index ? target_ : gathered_.data() + static_cast<std::size_t>(j) * block;
+      });
     }
     if (combined == MPI_SUCCESS && (gather_fold_ || root_ >= 0))
       combined = deliver(acc_.data(), target_, count_, layout_, type_, ctx_.comm, packed_);

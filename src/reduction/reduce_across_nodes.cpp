@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "bcast/bcast_shm.hpp"
+#include "progress/leader_messages.hpp"
 #include "common/message_bytes.hpp"
 #include "reduction/fold.hpp"
 #include "reduction/reduce_shm.hpp"
@@ -40,13 +41,33 @@ int combine_nodes(CommContext& ctx, char* partial, int count, MPI_Datatype type,
     return rc;
   }
   char* gathered = gets_result ? scratch_room(ctx.reduce_gathered, block * static_cast<std::size_t>(nodes)) : nullptr;
-  int rc = root_node < 0
-               ? PMPI_Allgather(partial, count, type, gathered, count, type, ctx.leaders_comm)
-               : PMPI_Gather(partial, count, type, gathered, count, type, root_node, ctx.leaders_comm);
+  int rc;
+  if (nodes <= kDirectExchangeMaxNodes) {
+    // One message from each leader to each that folds (leader_messages.hpp): one network
+    // latency, where the MPI library's allgather of a few ranks takes rounds.
+    LeaderMessages direct;
+    rc = MPI_SUCCESS;
+    for (int j = 0; j < nodes && rc == MPI_SUCCESS; ++j) {
+      if (j == ctx.node_index) continue;
+      if (gets_result)
+        rc = direct.receive(gathered + static_cast<std::size_t>(j) * block, count, type, j, ctx.leaders_comm);
+      if (rc == MPI_SUCCESS && (root_node < 0 || j == root_node))
+        rc = direct.send(partial, count, type, j, ctx.leaders_comm);
+    }
+    const int waited = direct.wait();
+    if (rc == MPI_SUCCESS) rc = waited;
+  } else {
+    rc = root_node < 0 ? PMPI_Allgather(partial, count, type, gathered, count, type, ctx.leaders_comm)
+                       : PMPI_Gather(partial, count, type, gathered, count, type, root_node, ctx.leaders_comm);
+  }
   if (rc != MPI_SUCCESS || !gets_result) return rc;
-  // Node j's partial sits at j x block (the gathered blocks are images).
+  // Node j's partial sits at j x block (the gathered blocks are images); this node's is
+  // `partial` itself when the leaders exchanged directly.
+  const bool own_apart = nodes <= kDirectExchangeMaxNodes;
   char* acc = scratch_room(ctx.reduce_scratch, layout.image_bytes(static_cast<std::size_t>(count)));
-  rc = fold(nodes, count, layout, type, op, acc, [&](int j) { return gathered + static_cast<std::size_t>(j) * block; });
+  rc = fold(nodes, count, layout, type, op, acc, [&](int j) {
+    return own_apart && j == ctx.node_index ? partial : gathered + static_cast<std::size_t>(j) * block;
+  });
   if (rc == MPI_SUCCESS) rc = deliver(acc, partial, count, layout, type, ctx.comm, ctx.reduce_packed);
   return rc;
 }
