@@ -67,19 +67,33 @@ def flat(coll, m, H, P, node, net):
     raise ValueError(coll)
 
 
+DIRECT_MAX_HOSTS = 16  # src/progress/leader_messages.hpp: kDirectExchangeMaxNodes
+GATHER_FOLD_BYTES = 64 * 1024  # src/reduction/reduce_across_nodes.hpp: kGatherFoldBytes
+
+
+def direct(H, m, a_n, bw_n, o_n, g_n):
+    """The leaders' direct exchange: every leader posts one message of m bytes to each other at
+    once; one latency, and the H - 1 sends' software, adapter and wire time of one leader."""
+    return a_n + (H - 1) * (o_n + g_n + m / bw_n)
+
+
 def hierarchical(coll, m, H, P, node, net):
     """mcorecoll's: the node phase on shared memory (flag hand-offs, one copy in and out),
-    the leaders' phase the MPI library's algorithm over H ranks, one per host."""
+    the leaders' phase a direct exchange up to 16 hosts (barrier, allreduce up to 64 KiB of
+    partials), else the MPI library's algorithm over H ranks, one per host."""
     flag, p2p, bw_s = node
     a_n, bw_n, o_n, g_n = net
     N = H * P
     tree = max(1, math.ceil(math.log(P, 8))) if P > 1 else 0  # gather-and-release tree of fan-in 8
     if coll == "barrier":
-        return 2 * tree * flag + log2c(H) * (a_n + o_n + g_n)
+        leaders = direct(H, 0, *net) if H <= DIRECT_MAX_HOSTS else log2c(H) * (a_n + o_n + g_n)
+        return 2 * tree * flag + leaders
     if coll == "bcast":  # leaders' binomial tree, then the node's ring (one copy out)
         return log2c(H) * (a_n + o_n + g_n + m / bw_n) + flag + m / bw_s
     if coll == "allreduce":  # node fold (each rank a slice), the leaders, the node's read-out
-        return 2 * flag + 2 * m / bw_s + allreduce_among(H, m, a_n, bw_n, o_n, g_n, 1) + flag + m / bw_s
+        leaders = (direct(H, m, *net) if H <= DIRECT_MAX_HOSTS and H * m <= GATHER_FOLD_BYTES
+                   else allreduce_among(H, m, a_n, bw_n, o_n, g_n, 1))
+        return 2 * flag + 2 * m / bw_s + leaders + flag + m / bw_s
     if coll == "alltoall":  # node staging in and out, the leaders' pairwise exchange of P*P blocks
         return 2 * (flag + N * m / bw_s) + a_n + (H - 1) * (o_n + g_n + P * P * m / bw_n)
     raise ValueError(coll)
