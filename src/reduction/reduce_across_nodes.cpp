@@ -1,6 +1,5 @@
 #include "reduction/reduce_across_nodes.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -73,68 +72,6 @@ int combine_nodes(CommContext& ctx, char* partial, int count, MPI_Datatype type,
   return rc;
 }
 
-// Large messages on few nodes, pipelined: in segments whose partials together fit
-// kGatherFoldBytes, each segment folded inside the node, its partials posted to the other
-// leaders (not waited for) while the node folds the next segment, then folded in node order and
-// handed out through the ring. Every segment is folded in rank order, so the result is the same
-// bits on every rank and run at every size. `partial`: the leader's partial, then its result;
-// `out`: where this rank gets the result through the ring (null: it does not).
-int pipelined(CommContext& ctx, const Config& config, const char* mine, char* partial, char* out, int count,
-              MPI_Datatype type, MPI_Op op, int root_node, const ElementLayout& layout, std::uint64_t bytes) {
-  const int nodes = ctx.node_count;
-  const bool leader = ctx.node_rank == 0;
-  const bool node_gets_result = root_node < 0 || ctx.node_index == root_node;
-  const int per_segment = std::max(1, static_cast<int>(kGatherFoldBytes / (static_cast<std::size_t>(nodes) * layout.extent)));
-  const int segments = (count + per_segment - 1) / per_segment;
-  const std::size_t segment_image = static_cast<std::size_t>(per_segment) * layout.extent;
-  const std::uint64_t element_bytes = bytes / static_cast<std::uint64_t>(count);
-  // Two segments' partials in flight at most: this one's and the one before.
-  char* gathered = leader && node_gets_result
-                       ? scratch_room(ctx.reduce_gathered, 2 * static_cast<std::size_t>(nodes) * segment_image)
-                       : nullptr;
-  LeaderMessages exchange[2];
-  int rc = MPI_SUCCESS;
-  auto elements = [&](int s) { return std::min(per_segment, count - s * per_segment); };
-  auto offset = [&](int s) { return static_cast<std::size_t>(s) * segment_image; };
-  auto partials_of = [&](int s) { return gathered + static_cast<std::size_t>(s % 2) * nodes * segment_image; };
-  // Segment s's partials in, folded in node order, handed out.
-  auto finish = [&](int s) {
-    const int k = elements(s);
-    if (leader) {
-      const int waited = exchange[s % 2].wait();
-      if (rc == MPI_SUCCESS) rc = waited;
-      if (node_gets_result) {
-        char* acc = scratch_room(ctx.reduce_scratch, layout.image_bytes(static_cast<std::size_t>(k)));
-        int folded = fold(nodes, k, layout, type, op, acc, [&](int j) {
-          return j == ctx.node_index ? partial + offset(s) : partials_of(s) + static_cast<std::size_t>(j) * segment_image;
-        });
-        if (folded == MPI_SUCCESS) folded = deliver(acc, partial + offset(s), k, layout, type, ctx.comm, ctx.reduce_packed);
-        if (rc == MPI_SUCCESS) rc = folded;
-      }
-    }
-    if (out) node_bcast_bytes(ctx, config, out + offset(s), static_cast<std::uint64_t>(k) * element_bytes, 0);
-  };
-  for (int s = 0; s < segments; ++s) {
-    const int k = elements(s);
-    const int folded = fold_node(ctx, config, mine + offset(s), leader ? partial + offset(s) : nullptr, k, type, op, layout);
-    if (rc == MPI_SUCCESS) rc = folded;
-    if (leader)
-      for (int j = 0; j < nodes; ++j) {
-        if (j == ctx.node_index) continue;
-        int posted = MPI_SUCCESS;
-        if (node_gets_result)
-          posted = exchange[s % 2].receive(partials_of(s) + static_cast<std::size_t>(j) * segment_image, k, type, j,
-                                           ctx.leaders_comm);
-        if (posted == MPI_SUCCESS && (root_node < 0 || j == root_node))
-          posted = exchange[s % 2].send(partial + offset(s), k, type, j, ctx.leaders_comm);
-        if (rc == MPI_SUCCESS) rc = posted;
-      }
-    if (s > 0) finish(s - 1);
-  }
-  finish(segments - 1);
-  return rc;
-}
-
 }  // namespace
 
 int reduce_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
@@ -150,17 +87,6 @@ int reduce_across_nodes(CommContext& ctx, const Config& config, const void* send
   // its own, else scratch (a reduce's non-root receive buffer is not ours to write).
   char* partial = nullptr;
   if (leader) partial = gets_result ? static_cast<char*>(recvbuf) : scratch_room(ctx.reduce_partial, image);
-  // Phase 3 below: the leader hands the result to its node (for reduce, to the root's node
-  // when the root is not its leader; the root's node-mates read it into scratch).
-  const bool hands_out =
-      root < 0 || (ctx.node_index == root_node && ctx.places[static_cast<std::size_t>(root)].node_rank != 0);
-  if (layout.contiguous && layout.data_begin == 0 && ctx.node_count <= kPipelineMaxNodes &&
-      static_cast<std::size_t>(count) * layout.extent * static_cast<std::size_t>(ctx.node_count) > kGatherFoldBytes) {
-    char* out = !hands_out ? nullptr : gets_result ? static_cast<char*>(recvbuf) : leader ? partial
-                                                                              : scratch_room(ctx.reduce_partial, image);
-    return pipelined(ctx, config, static_cast<const char*>(mine), partial, out, count, type, op, root_node, layout,
-                     bytes);
-  }
   int rc = fold_node(ctx, config, mine, partial, count, type, op, layout);
   // After an error the later phases still run, so that no rank waits for ever; the error is
   // returned where it happened.
@@ -170,7 +96,8 @@ int reduce_across_nodes(CommContext& ctx, const Config& config, const void* send
   }
   // Phase 3: the leader hands the result to its node (for reduce, to the root; the root's
   // node-mates read it into scratch, their receive buffers not being significant).
-  if (!hands_out) return rc;
+  if (root >= 0 && (ctx.node_index != root_node || ctx.places[static_cast<std::size_t>(root)].node_rank == 0))
+    return rc;
   char* target = gets_result ? static_cast<char*>(recvbuf) : leader ? partial : scratch_room(ctx.reduce_partial, image);
   MessageBytes result(target, count, type, bytes);
   if (leader) result.pack();

@@ -26,11 +26,6 @@ struct Config;
 // Every node's partial result together, in bytes of images, up to which the leaders gather
 // and fold them themselves (phase 2).
 constexpr std::size_t kGatherFoldBytes = 64 * 1024;
-// Larger messages of a contiguous datatype on up to this many nodes are pipelined (the node's
-// phases overlap the network's) in segments of kGatherFoldBytes of partials: a leader then
-// receives (nodes - 1) x the message, no more than the MPI library's reduce-scatter +
-// allgather would move (about twice the message); on more nodes, the MPI library's.
-constexpr int kPipelineMaxNodes = 3;
 
 // `root`: a rank of the communicator, or -1 (allreduce); `bytes`: the signature's size. The
 // datatype's extent is at most kLineBytes, 128 (the smallest staging half any node can fall

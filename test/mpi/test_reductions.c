@@ -318,28 +318,11 @@ static int find_nodes(void) {
   return consecutive;
 }
 
-/* Elements that fill their extent from 0, as one block: the datatypes whose large reductions
- * across up to three nodes mcorecoll pipelines in rank order. */
-static int contiguous_type(MPI_Datatype t) {
-  int size;
-  MPI_Aint lb, extent, true_lb, true_extent;
-  MPI_Type_size(t, &size);
-  MPI_Type_get_extent(t, &lb, &extent);
-  MPI_Type_get_true_extent(t, &true_lb, &true_extent);
-  return lb == 0 && true_lb == 0 && extent == size && true_extent == size;
-}
-
-/* Whether a reduction across the nodes may combine the nodes' partials in the MPI library's
- * order: above 64 KiB of them together, on more than three nodes or for a datatype that is not
- * contiguous (up to three nodes, contiguous data is pipelined and folded in rank order). */
-static int library_order(const layout_t* l, int count) {
-  return nodes > 2 && (size_t)count * (size_t)l->extent * (size_t)nodes > 65536 &&
-         (nodes > 3 || !contiguous_type(l->type));
-}
-
 static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* opname) {
+  /* Across more than two nodes, partials of more than 64 KiB together are combined by the MPI
+   * library's own allreduce/reduce among the node leaders, whose bracketing is its own. */
   const int exact_before = exact;
-  if (library_order(l, count)) exact = 0;
+  if (nodes > 2 && (size_t)count * (size_t)l->extent * (size_t)nodes > 65536) exact = 0;
   const size_t bytes = buffer_bytes(l, count);
   char *send = malloc(bytes), *send_copy = malloc(bytes), *recv = malloc(bytes), *want = malloc(bytes);
   char what[200];
@@ -406,8 +389,8 @@ static int start_nonblocking(const layout_t* l, MPI_Op op, int count, int root, 
 /* One case through a completion method; persistent: initialized once, started twice with
  * other data, then freed. */
 static void run_form(const layout_t* l, MPI_Op op, int count, int root, int in_place, int persistent, int method) {
-  /* Above 64 KiB of partials across more than two nodes the leaders' PMPI_Iallreduce and
-   * PMPI_Ireduce bracket as the MPI library does (the non-blocking forms are not pipelined). */
+  /* As run_reduction(): above 64 KiB of partials across more than two nodes, the leaders'
+   * PMPI_Iallreduce/PMPI_Ireduce bracket as the MPI library does. */
   const int exact_before = exact;
   if (nodes > 2 && (size_t)count * (size_t)l->extent * (size_t)nodes > 65536) exact = 0;
   const size_t bytes = buffer_bytes(l, count);
