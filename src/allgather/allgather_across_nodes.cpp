@@ -12,17 +12,14 @@
 
 namespace mcorecoll {
 
-int post_node_blocks(LeaderMessages& messages, const CommContext& ctx, char* all, const std::vector<int>& counts,
-                     const std::vector<int>& displs) {
+void post_node_blocks(LeaderMessages& messages, const CommContext& ctx, char* all, const std::vector<int>& counts,
+                      const std::vector<int>& displs) {
   const std::size_t me = static_cast<std::size_t>(ctx.node_index);
-  int rc = MPI_SUCCESS;
-  for (std::size_t k = 0; k < counts.size() && rc == MPI_SUCCESS; ++k) {
+  for (std::size_t k = 0; k < counts.size(); ++k) {
     if (k == me) continue;
-    rc = messages.receive(all + displs[k], counts[k], MPI_BYTE, static_cast<int>(k), ctx.leaders_comm);
-    if (rc == MPI_SUCCESS)
-      rc = messages.send(all + displs[me], counts[me], MPI_BYTE, static_cast<int>(k), ctx.leaders_comm);
+    messages.receive(all + displs[k], counts[k], MPI_BYTE, static_cast<int>(k), ctx.leaders_comm);
+    messages.send(all + displs[me], counts[me], MPI_BYTE, static_cast<int>(k), ctx.leaders_comm);
   }
-  return rc;
 }
 
 int allgather_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
@@ -57,9 +54,8 @@ int allgather_across_nodes(CommContext& ctx, const Config& config, const void* s
     }
     if (ctx.node_count <= kDirectExchangeMaxNodes) {
       LeaderMessages direct;
-      rc = post_node_blocks(direct, ctx, all, counts, displs);
-      const int waited = direct.wait();
-      if (rc == MPI_SUCCESS) rc = waited;
+      post_node_blocks(direct, ctx, all, counts, displs);
+      rc = direct.wait();
     } else {
       rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, counts.data(), displs.data(), MPI_BYTE,
                            ctx.leaders_comm);

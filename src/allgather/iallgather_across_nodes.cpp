@@ -86,13 +86,16 @@ class IallgatherAcrossNodes final : public Operation {
     const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;
     if (!started_) {
       started_ = true;
-      if (direct) direct_.clear();
-      const int posted = direct ? post_node_blocks(direct_, ctx_, all_, counts_, displs_)
-                                : PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, counts_.data(),
-                                                   displs_.data(), MPI_BYTE, ctx_.leaders_comm, &leaders_);
-      if (posted != MPI_SUCCESS) {
-        rc = posted;
-        if (!direct) return true;  // the messages posted before the error still complete
+      if (direct) {
+        direct_.clear();
+        post_node_blocks(direct_, ctx_, all_, counts_, displs_);  // a failed post: test() reports it
+      } else {
+        const int posted = PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, counts_.data(),
+                                            displs_.data(), MPI_BYTE, ctx_.leaders_comm, &leaders_);
+        if (posted != MPI_SUCCESS) {
+          rc = posted;
+          return true;
+        }
       }
     }
     return direct ? direct_.test(&rc) : test_request(leaders_);

@@ -1,7 +1,8 @@
 // The non-blocking and persistent allgather on a communicator that spans nodes:
 // allgather_across_nodes.hpp's three phases as an operation of the progress engine: the node's
-// blocks gathered inside it (AllgatherRounds), the leaders' PMPI_Iallgatherv (posted and tested
-// by steps that may call MPI), every node's blocks through the node's ring (NodeRingSteps).
+// blocks gathered inside it (AllgatherRounds), the leaders' exchange (leader_messages.hpp, or
+// PMPI_Iallgatherv beyond kDirectExchangeMaxNodes nodes; posted and tested by steps that may
+// call MPI), every node's blocks through the node's ring (NodeRingSteps).
 // Packing is begin()'s, placing by rank and unpacking finish()'s: both in the application's
 // thread.
 #pragma once

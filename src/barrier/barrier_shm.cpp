@@ -30,9 +30,8 @@ int barrier_shm(CommContext& ctx, const Config& config) {
   } else if (ctx.node_count > 1) {
     if (ctx.node_count <= kDirectExchangeMaxNodes) {
       LeaderMessages direct;  // one network latency (leader_messages.hpp)
-      rc = direct.post_barrier(ctx.node_index, ctx.node_count, ctx.leaders_comm);
-      const int waited = direct.wait();
-      if (rc == MPI_SUCCESS) rc = waited;
+      direct.post_barrier(ctx.node_index, ctx.node_count, ctx.leaders_comm);
+      rc = direct.wait();
     } else {
       rc = PMPI_Barrier(ctx.leaders_comm);
     }

@@ -38,7 +38,7 @@ class Ibarrier final : public Operation {
       leaders_started_ = true;
       if (direct) {
         direct_.clear();
-        rc = direct_.post_barrier(ctx_.node_index, ctx_.node_count, ctx_.leaders_comm);
+        direct_.post_barrier(ctx_.node_index, ctx_.node_count, ctx_.leaders_comm);
       } else {
         rc = PMPI_Ibarrier(ctx_.leaders_comm, &leaders_);
         if (rc != MPI_SUCCESS) leaders_ = MPI_REQUEST_NULL;

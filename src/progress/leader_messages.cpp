@@ -8,42 +8,49 @@ constexpr int kLeaderTag = 0x4d43;
 
 }  // namespace
 
-int LeaderMessages::receive(void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm) {
-  requests_.push_back(MPI_REQUEST_NULL);
-  return PMPI_Irecv(buffer, count, type, peer, kLeaderTag, comm, &requests_.back());
+void LeaderMessages::clear() {
+  requests_.clear();
+  error_ = MPI_SUCCESS;
 }
 
-int LeaderMessages::send(const void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm) {
+void LeaderMessages::receive(void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm) {
   requests_.push_back(MPI_REQUEST_NULL);
-  return PMPI_Isend(buffer, count, type, peer, kLeaderTag, comm, &requests_.back());
+  keep(PMPI_Irecv(buffer, count, type, peer, kLeaderTag, comm, &requests_.back()));
 }
 
-int LeaderMessages::post_barrier(int me, int leaders, MPI_Comm comm) {
-  int rc = MPI_SUCCESS;
-  for (int j = 0; j < leaders && rc == MPI_SUCCESS; ++j)
+void LeaderMessages::send(const void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm) {
+  requests_.push_back(MPI_REQUEST_NULL);
+  keep(PMPI_Isend(buffer, count, type, peer, kLeaderTag, comm, &requests_.back()));
+}
+
+void LeaderMessages::post_barrier(int me, int leaders, MPI_Comm comm) {
+  for (int j = 0; j < leaders; ++j)
     if (j != me) {
-      rc = receive(nullptr, 0, MPI_BYTE, j, comm);
-      if (rc == MPI_SUCCESS) rc = send(nullptr, 0, MPI_BYTE, j, comm);
+      receive(nullptr, 0, MPI_BYTE, j, comm);
+      send(nullptr, 0, MPI_BYTE, j, comm);
     }
-  return rc;
 }
 
 bool LeaderMessages::test(int* rc) {
-  if (requests_.empty()) return true;
-  int done = 0;
-  const int tested = PMPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE);
-  if (tested != MPI_SUCCESS) {
-    if (*rc == MPI_SUCCESS) *rc = tested;
-    return true;
+  if (!requests_.empty()) {
+    int done = 0;
+    const int tested = PMPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE);
+    if (tested == MPI_SUCCESS && !done) return false;
+    // After an error the others are waited for: no receive may land in a buffer (or match a
+    // message of a later operation) once the caller has moved on.
+    if (tested != MPI_SUCCESS) PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+    keep(tested);
+    requests_.clear();
   }
-  return done != 0;
+  if (*rc == MPI_SUCCESS) *rc = error_;
+  return true;
 }
 
 int LeaderMessages::wait() {
-  if (requests_.empty()) return MPI_SUCCESS;
-  const int rc = PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  if (!requests_.empty())
+    keep(PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
   requests_.clear();
-  return rc;
+  return error_;
 }
 
 }  // namespace mcorecoll

@@ -22,21 +22,28 @@ constexpr int kDirectExchangeMaxNodes = 16;
 
 class LeaderMessages {
  public:
-  // Forgets the requests of an earlier activation (all complete).
-  void clear() { requests_.clear(); }
-  // Posts a receive from, or a send to, leader `peer` of `comm`. Returns an MPI error code.
-  int receive(void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm);
-  int send(const void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm);
+  // Forgets an earlier activation (its requests all complete).
+  void clear();
+  // Posts a receive from, or a send to, leader `peer` of `comm`. A post that fails is
+  // remembered, and the caller goes on posting the others: a peer waits for every message
+  // it was promised.
+  void receive(void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm);
+  void send(const void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm);
   // A barrier among the `leaders` of `comm`: an empty message from `me` to each other, and
-  // one from each other. Returns an MPI error code.
-  int post_barrier(int me, int leaders, MPI_Comm comm);
-  // True once every request posted is complete (after an error too: *rc then holds it).
+  // one from each other.
+  void post_barrier(int me, int leaders, MPI_Comm comm);
+  // True once every request posted is complete, or failed (the others then waited for); the
+  // first error of the posts and the requests goes to *rc unless it holds one already.
   bool test(int* rc);
-  // Waits for every request posted (the blocking forms); returns an MPI error code.
+  // Waits for every request posted (the blocking forms); returns the first error.
   int wait();
 
  private:
+  void keep(int rc) {
+    if (error_ == MPI_SUCCESS) error_ = rc;
+  }
   std::vector<MPI_Request> requests_;
+  int error_ = MPI_SUCCESS;
 };
 
 }  // namespace mcorecoll

@@ -77,20 +77,15 @@ class IreduceAcrossNodes final : public Operation {
 
   // The partials to the leaders that fold them, one message each (leader_messages.hpp): every
   // leader's to every other (allreduce), or to the root's node's (reduce).
-  int post_direct() {
+  void post_direct() {
     const std::size_t block = static_cast<std::size_t>(count_) * layout_.extent;
-    const int me = ctx_.node_index;
     direct_.clear();
-    int rc = MPI_SUCCESS;
-    for (int j = 0; j < ctx_.node_count && rc == MPI_SUCCESS; ++j) {
-      if (j == me) continue;
+    for (int j = 0; j < ctx_.node_count; ++j) {
+      if (j == ctx_.node_index) continue;
       if (node_gets_result_)
-        rc = direct_.receive(gathered_.data() + static_cast<std::size_t>(j) * block, count_, type_, j,
-                             ctx_.leaders_comm);
-      if (rc == MPI_SUCCESS && (root_ < 0 || j == root_node_))
-        rc = direct_.send(target_, count_, type_, j, ctx_.leaders_comm);
+        direct_.receive(gathered_.data() + static_cast<std::size_t>(j) * block, count_, type_, j, ctx_.leaders_comm);
+      if (root_ < 0 || j == root_node_) direct_.send(target_, count_, type_, j, ctx_.leaders_comm);
     }
-    return rc;
   }
 
   // The leaders' exchange: posted at the first step, then tested; once in, folded or copied
@@ -100,9 +95,9 @@ class IreduceAcrossNodes final : public Operation {
     const bool direct = gather_fold_ && nodes <= kDirectExchangeMaxNodes;
     if (!started_) {
       started_ = true;
-      int posted;
+      int posted = MPI_SUCCESS;  // a failed direct post: test() reports it, after the others
       if (direct)
-        posted = post_direct();
+        post_direct();
       else if (gather_fold_)
         posted = root_ < 0 ? PMPI_Iallgather(target_, count_, type_, gathered_.data(), count_, type_,
                                              ctx_.leaders_comm, &leaders_)
@@ -114,7 +109,7 @@ class IreduceAcrossNodes final : public Operation {
                                           root_node_, ctx_.leaders_comm, &leaders_);
       if (posted != MPI_SUCCESS) {
         if (rc == MPI_SUCCESS) rc = posted;
-        if (!direct) return true;  // the messages posted before the error still complete
+        return true;
       }
     }
     const int before = rc;

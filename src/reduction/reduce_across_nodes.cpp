@@ -46,16 +46,12 @@ int combine_nodes(CommContext& ctx, char* partial, int count, MPI_Datatype type,
     // One message from each leader to each that folds (leader_messages.hpp): one network
     // latency, where the MPI library's allgather of a few ranks takes rounds.
     LeaderMessages direct;
-    rc = MPI_SUCCESS;
-    for (int j = 0; j < nodes && rc == MPI_SUCCESS; ++j) {
+    for (int j = 0; j < nodes; ++j) {
       if (j == ctx.node_index) continue;
-      if (gets_result)
-        rc = direct.receive(gathered + static_cast<std::size_t>(j) * block, count, type, j, ctx.leaders_comm);
-      if (rc == MPI_SUCCESS && (root_node < 0 || j == root_node))
-        rc = direct.send(partial, count, type, j, ctx.leaders_comm);
+      if (gets_result) direct.receive(gathered + static_cast<std::size_t>(j) * block, count, type, j, ctx.leaders_comm);
+      if (root_node < 0 || j == root_node) direct.send(partial, count, type, j, ctx.leaders_comm);
     }
-    const int waited = direct.wait();
-    if (rc == MPI_SUCCESS) rc = waited;
+    rc = direct.wait();
   } else {
     rc = root_node < 0 ? PMPI_Allgather(partial, count, type, gathered, count, type, ctx.leaders_comm)
                        : PMPI_Gather(partial, count, type, gathered, count, type, root_node, ctx.leaders_comm);

@@ -1,12 +1,13 @@
-// MPI_Allreduce and MPI_Reduce on a communicator that spans nodes holding consecutive ranks
-// (reduce_calls.cpp sends the others to PMPI). Three phases:
+// MPI_Allreduce and MPI_Reduce on a communicator that spans nodes (of scattered ranks:
+// commutative ops only; reduce_calls.cpp sends the others to PMPI). Three phases:
 //  1. each node folds its ranks' contributions in rank order at its leader (ReduceRounds,
 //     reduce_shm.hpp, with the node leader as root);
 //  2. the leaders combine the nodes' partial results on the leaders' communicator: small ones
-//     gathered with PMPI_Allgather (PMPI_Gather to the root's node) and folded in node order,
-//     so the result is the same bits on every rank and in every run; larger ones (every node's
-//     partial together above kGatherFoldBytes) with the MPI library's own PMPI_Allreduce or
-//     PMPI_Reduce, whose order for commutative ops is the library's;
+//     sent to every leader that folds them (up to kDirectExchangeMaxNodes nodes one message
+//     per pair, leader_messages.hpp; beyond, PMPI_Allgather or PMPI_Gather to the root's node)
+//     and folded in node order, so the result is the same bits on every rank and in every run;
+//     larger ones (every node's partial together above kGatherFoldBytes) with the MPI
+//     library's own PMPI_Allreduce or PMPI_Reduce, whose order for commutative ops is its own;
 //  3. the result goes from the leader to its node through the bcast's ring (allreduce: every
 //     node; reduce: the root's node, when the root is not its leader).
 #pragma once

@@ -12,8 +12,9 @@
  * floating-point results may differ in the last bits (the MPI library's own order): relative
  * 1e-4. Every byte of a receive buffer that is not data (gaps, the guard after it) must keep
  * its marker, and send buffers must not change. Under pretend nodes (MCORECOLL_TEST_NODE_SIZE)
- * the reference folds each node's ranks, then the nodes in order (reference()), and only the
- * blocking reductions are checked bitwise: the rest goes to the MPI library across nodes.
+ * the reference folds each node's ranks, then the nodes in order (reference()); the non-blocking
+ * and persistent forms are checked bitwise across nodes too where they take the library's path
+ * (Open MPI: its progress hook), loosely elsewhere (the MPI library's order).
  *
  * Usage: test_reductions exact|loose */
 #include <complex.h>
