@@ -34,6 +34,9 @@ std::vector<Record*> g_unsettled;                  // stepped: finish() left
 std::vector<CommContext*> g_busy;                  // contexts whose queue is not empty
 
 std::atomic<int> g_queued{0};     // records queued, over every communicator
+// Whether a step of the last round stopped for a peer's step (waiting_on >= 0), not only for
+// an MPI call or an MPI request: read by the progress helper, without the lock.
+std::atomic<bool> g_waited_for_peer{false};
 std::atomic<int> g_unsettled_n{0};
 std::atomic<int> g_handles{0};
 
@@ -120,6 +123,7 @@ bool advance(CommContext& ctx, bool may_call_mpi) {
     Operation& op = *r->op;
     op.waiting_on = -1;
     if (!op.step(may_call_mpi)) {
+      if (op.waiting_on >= 0) g_waited_for_peer.store(true, std::memory_order_relaxed);
       ++r->stalled;
       if (op.waiting_on >= 0 && r->stalled >= kFirstRing && (r->stalled - kFirstRing) % kRingEvery == 0)
         ring(ctx, op.waiting_on);
@@ -154,6 +158,7 @@ void leave_busy(CommContext& ctx) {
 }
 
 bool advance_all(bool may_call_mpi) {
+  g_waited_for_peer.store(false, std::memory_order_relaxed);
   bool ended = false;
   for (std::size_t i = 0; i < g_busy.size();) {
     CommContext& ctx = *g_busy[i];
@@ -343,6 +348,8 @@ bool progress_operations(bool may_call_mpi, bool settle) {
   if (settle) settle_all();
   return ended;
 }
+
+bool last_round_waited_for_peer() { return g_waited_for_peer.load(std::memory_order_relaxed); }
 
 void progress_backoff(unsigned& polls) {
   pause_once(polls, progress_spin_polls());

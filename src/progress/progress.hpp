@@ -52,6 +52,9 @@ bool operations_pending_on(const CommContext& ctx);
 // when this thread is inside the engine already or another thread is at it. True when any
 // operation ended its steps.
 bool progress_operations(bool may_call_mpi = true, bool settle = true);
+// Whether a step of the last round of progress_operations() waited for a peer's step (rather
+// than for an MPI call it may not make, or a request of the MPI library).
+bool last_round_waited_for_peer();
 
 // Gives steps, backing off between rounds, until this rank's operations on `ctx` have ended
 // their steps and finished: before a blocking call on it (they share its state), and before

@@ -77,6 +77,10 @@ void helper_main() {
       continue;
     }
     const bool ended = progress_operations(g_multiple);
+    // Below MPI_THREAD_MULTIPLE, steps that stopped only where they need MPI (across nodes, the
+    // leaders' exchange) cannot move here: the rank's own next MPI call takes them. Staying
+    // busy would take a core from the ranks.
+    if (!g_thread_mode && !g_multiple && !ended && !last_round_waited_for_peer()) busy_until = Clock::time_point{};
     if (g_thread_mode || Clock::now() < busy_until) {
       if (ended) polls = 0;
       pause_once(polls, g_thread_mode ? g_spin.load(std::memory_order_relaxed) : 0);
