@@ -20,10 +20,19 @@ struct Config;
 
 class LeaderMessages;
 
-// Phase 2 with few nodes (leader_messages.hpp): posts this leader's blocks (node k's lie at
-// displs[k], counts[k] bytes, in `all`) to every other leader and their receives.
-void post_node_blocks(LeaderMessages& messages, const CommContext& ctx, char* all, const std::vector<int>& counts,
-                      const std::vector<int>& displs);
+// Where the blocks lie in (node, node rank) order, the order of the three phases. Alike on
+// every rank: the node sizes and the block (every rank's receive side gives it).
+struct NodeOrder {
+  NodeOrder(const CommContext& ctx, std::uint64_t block);
+  std::vector<int> first;           // node k's blocks start at block first[k] (k = 0..nodes)
+  std::vector<int> counts, displs;  // node k's bytes and where they start (below INT_MAX in all)
+  // Each rank's block from `all` (this order) to its place in `recv` (rank order).
+  void place_by_rank(const CommContext& ctx, const char* all, char* recv, std::uint64_t block) const;
+};
+
+// Phase 2 with few nodes (leader_messages.hpp): posts this leader's blocks to every other
+// leader and the receives of theirs, in `all`.
+void post_node_blocks(LeaderMessages& messages, const CommContext& ctx, char* all, const NodeOrder& order);
 
 // `block`: the signature bytes each rank contributes (> 0 or the call returns at once).
 int allgather_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,

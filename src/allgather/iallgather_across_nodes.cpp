@@ -1,6 +1,5 @@
 #include "allgather/iallgather_across_nodes.hpp"
 
-#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -19,20 +18,9 @@ class IallgatherAcrossNodes final : public Operation {
   IallgatherAcrossNodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                         MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t block)
       : Operation(ctx), config_(config), block_(block),
-        sides_(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block), ring_(ctx, config) {
+        sides_(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block), order_(ctx, block),
+        ring_(ctx, config) {
     sides_.hold_types();
-    const std::size_t nodes = static_cast<std::size_t>(ctx.node_count);
-    // Node k's blocks start after those of nodes 0..k-1 (in (node, node rank) order).
-    first_.assign(nodes + 1, 0);
-    for (std::size_t k = 0; k < nodes; ++k) first_[k + 1] = first_[k] + static_cast<int>(ctx.node_members[k].size());
-    if (ctx.node_rank == 0) {
-      counts_.resize(nodes);
-      displs_.resize(nodes);
-      for (std::size_t k = 0; k < nodes; ++k) {
-        counts_[k] = static_cast<int>(ctx.node_members[k].size() * block);
-        displs_[k] = static_cast<int>(static_cast<std::size_t>(first_[k]) * block);
-      }
-    }
     if (!ctx.nodes_in_rank_order) all_room_.resize(static_cast<std::size_t>(ctx.size) * block);
   }
 
@@ -46,7 +34,7 @@ class IallgatherAcrossNodes final : public Operation {
     sides_.pack();
     // Straight into the receive bytes when (node, node rank) order is rank order.
     all_ = ctx_.nodes_in_rank_order ? sides_.recv.data() : all_room_.data();
-    char* mine = all_ + static_cast<std::size_t>(first_[static_cast<std::size_t>(ctx_.node_index)]) * block_;
+    char* mine = all_ + static_cast<std::size_t>(order_.first[static_cast<std::size_t>(ctx_.node_index)]) * block_;
     rounds_.emplace(ctx_, config_, sides_.out(), mine, block_);
   }
 
@@ -66,14 +54,7 @@ class IallgatherAcrossNodes final : public Operation {
 
   void finish() override {
     if (block_ == 0) return;
-    if (!ctx_.nodes_in_rank_order) {
-      char* recv = sides_.recv.data();
-      for (std::size_t r = 0; r < static_cast<std::size_t>(ctx_.size); ++r) {
-        const RankPlace& p = ctx_.places[r];
-        const std::size_t at = static_cast<std::size_t>(first_[static_cast<std::size_t>(p.node)] + p.node_rank);
-        std::memcpy(recv + r * block_, all_ + at * block_, block_);
-      }
-    }
+    if (!ctx_.nodes_in_rank_order) order_.place_by_rank(ctx_, all_, sides_.recv.data(), block_);
     sides_.recv.unpack();
   }
 
@@ -88,10 +69,10 @@ class IallgatherAcrossNodes final : public Operation {
       started_ = true;
       if (direct) {
         direct_.clear();
-        post_node_blocks(direct_, ctx_, all_, counts_, displs_);  // a failed post: test() reports it
+        post_node_blocks(direct_, ctx_, all_, order_);  // a failed post: test() reports it
       } else {
-        const int posted = PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, counts_.data(),
-                                            displs_.data(), MPI_BYTE, ctx_.leaders_comm, &leaders_);
+        const int posted = PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(),
+                                            order_.displs.data(), MPI_BYTE, ctx_.leaders_comm, &leaders_);
         if (posted != MPI_SUCCESS) {
           rc = posted;
           return true;
@@ -105,7 +86,7 @@ class IallgatherAcrossNodes final : public Operation {
   const Config& config_;
   std::uint64_t block_;
   AllgatherBytes sides_;
-  std::vector<int> first_, counts_, displs_;
+  const NodeOrder order_;
   std::vector<char> all_room_;
   char* all_ = nullptr;
   std::optional<AllgatherRounds> rounds_;
