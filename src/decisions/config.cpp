@@ -53,13 +53,13 @@ constexpr std::uint64_t kDefaultBcastSegmentBytes = 256ull << 10;
 // library's alltoall at blocks of 1 B-4 KiB and 1.23-3.65x from 16 KiB. (On pretend nodes of one
 // machine, where PMPI between nodes is shared memory too, it lost at every size.)
 constexpr std::uint64_t kDefaultAlltoallNodesMaxBytes = 4ull << 10;
-// Allreduce and reduce across hosts, same runs: allreduce 0.40-0.95x at 1-16 KiB, 0.94-1.16x at
-// 16-256 B (noise of one TCP round trip either way), 1.12-1.17x at 1 MiB; reduce 0.48-0.82x at
-// 1-16 KiB, 1.11-1.16x at 64 KiB.
+// Allreduce and reduce across hosts, four forced runs (3 and 4 with the leaders' direct
+// exchange): allreduce 0.38-0.95x at 1-16 KiB, 0.77-1.16x at 16-256 B (noise of one TCP round
+// trip either way), 1.12-1.23x at 1 MiB; reduce 0.48-0.95x at 1-16 KiB, 0.97-1.16x at 64 KiB.
 constexpr std::uint64_t kDefaultReduceNodesMaxBytes = 16ull << 10;
-// Allgather across hosts, same runs: 0.64-0.96x at blocks of 1-16 KiB but 0.97-1.30x at 1-256 B
-// and 1.15x at 256 KiB; with no lower bound to leave the small blocks to the MPI library, off by
-// default.
+// Allgather across hosts, same four runs: 0.64-0.96x at blocks of 1-16 KiB but 0.73-1.30x at
+// 1-256 B and 0.89-1.15x at 256 KiB; with no lower bound to leave the small blocks to the MPI
+// library, off by default.
 constexpr std::uint64_t kDefaultAllgatherNodesMaxBytes = 0;
 // Bcast across hosts, same runs: the ring with the leaders' pipelined bcast took 0.35-0.82x of
 // Open MPI's at 16-64 KiB, where the np 2 row (measured inside one node) gives the sizes to
