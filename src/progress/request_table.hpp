@@ -16,6 +16,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 
@@ -45,6 +46,7 @@ struct Record {
   StartCount counted{};    // persistent: how each start is counted
   Record* next = nullptr;  // in its communicator's queue
   unsigned stalled = 0;    // steps in a row without an end, for ringing (progress_helper.hpp)
+  std::uint64_t stalled_since_ns = 0;  // when the first of them was taken
 };
 
 // The engine's lock: queues, records, the table of handles and the carriers' pool. Held by
