@@ -26,12 +26,6 @@ Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendty
   d.bytes = block * static_cast<std::uint64_t>(d.ctx->size);
   if (d.path == kPmpiPath) return d;
   if (d.bytes > kMaxShmBytes) fall_back(d, Collective::allgather, "2 GiB or more per rank");
-  // Measured on the multi-host bed (doc/multi-host.md): the non-blocking and persistent forms
-  // across nodes slower than the MPI library's (1.05-1.9x).
-  if (d.ctx->node_count > 1 && form != Form::blocking &&
-      process_config().config.mode[static_cast<int>(Collective::allgather)] == "auto")
-    fall_back(d, Collective::allgather, "across nodes, non-blocking or persistent: the MPI library's unless "
-                                        "MCORECOLL_ALLGATHER=shm (slower on the multi-host bed)");
   // The leaders' PMPI_Allgatherv counts bytes in ints.
   if (d.ctx->node_count > 1 && d.bytes > static_cast<std::uint64_t>(INT_MAX))
     fall_back(d, Collective::allgather, "across nodes: 2 GiB or more in all");

@@ -51,12 +51,6 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   d.bytes = bytes;
   if (!d.ctx || d.path == kPmpiPath) return d;
   if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
-  // Measured on the multi-host bed (doc/multi-host.md): the non-blocking and persistent
-  // allreduce across nodes no faster than the MPI library's (0.7-1.4x), the reduce faster.
-  if (d.ctx->node_count > 1 && form != Form::blocking && c == Collective::allreduce &&
-      process_config().config.mode[static_cast<int>(c)] == "auto")
-    fall_back(d, c, "across nodes, non-blocking or persistent: the MPI library's unless MCORECOLL_ALLREDUCE=shm "
-                    "(not faster on the multi-host bed)");
   if (a.op == MPI_OP_NULL || a.op == MPI_REPLACE || a.op == MPI_NO_OP) fall_back(d, c, "an op only PMPI can judge");
   // Nodes of scattered ranks: each node folded, then the nodes in order, is not the rank order;
   // a commutative op (every predefined one) may be combined in any order (the result is still
