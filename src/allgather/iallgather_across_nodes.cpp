@@ -29,7 +29,6 @@ class IallgatherAcrossNodes final : public Operation {
     if (block_ == 0) return;
     phase_ = Phase::node;
     started_ = false;
-    leaders_ = MPI_REQUEST_NULL;
     ring_.reset();
     sides_.pack();
     // Straight into the receive bytes when (node, node rank) order is rank order.
@@ -64,24 +63,19 @@ class IallgatherAcrossNodes final : public Operation {
   // Few nodes: each leader's blocks to every other leader, one message each
   // (leader_messages.hpp); else the MPI library's PMPI_Iallgatherv.
   bool leaders_step() {
-    const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;
     if (!started_) {
       started_ = true;
-      if (direct) {
-        direct_.clear();
-        post_node_blocks(direct_, ctx_, all_, order_);  // a failed post: test() reports it
-      } else {
-        const int posted = PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(),
-                                            order_.displs.data(), MPI_BYTE, ctx_.leaders_comm, &leaders_);
-        if (posted != MPI_SUCCESS) {
-          rc = posted;
-          return true;
-        }
-      }
+      leaders_.clear();
+      if (ctx_.node_count <= kDirectExchangeMaxNodes)
+        post_node_blocks(leaders_, ctx_, all_, order_);
+      else
+        leaders_.post_library([&](MPI_Request* r) {
+          return PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
+                                  MPI_BYTE, ctx_.leaders_comm, r);
+        });
     }
-    return direct ? direct_.test(&rc) : test_request(leaders_);
+    return leaders_.test(&rc);
   }
-
 
   const Config& config_;
   std::uint64_t block_;
@@ -93,8 +87,7 @@ class IallgatherAcrossNodes final : public Operation {
   NodeRingSteps ring_;
   Phase phase_ = Phase::node;
   bool started_ = false;
-  MPI_Request leaders_ = MPI_REQUEST_NULL;
-  LeaderMessages direct_;
+  LeaderMessages leaders_;
 };
 
 }  // namespace

@@ -16,7 +16,6 @@ class Ibarrier final : public Operation {
     seq_ = 0;
     next_ = 0;
     leaders_started_ = false;
-    leaders_ = MPI_REQUEST_NULL;
   }
 
   bool step(bool may_call_mpi) override {
@@ -33,18 +32,15 @@ class Ibarrier final : public Operation {
       if (!reached(shm.arrive(next_).load(std::memory_order_acquire), seq_)) return wait_for_rank(next_);
     if (ctx_.node_count == 1) return true;
     if (!may_call_mpi) return false;
-    const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;  // leader_messages.hpp
     if (!leaders_started_) {
       leaders_started_ = true;
-      if (direct) {
-        direct_.clear();
-        direct_.post_barrier(ctx_.node_index, ctx_.node_count, ctx_.leaders_comm);
-      } else {
-        rc = PMPI_Ibarrier(ctx_.leaders_comm, &leaders_);
-        if (rc != MPI_SUCCESS) leaders_ = MPI_REQUEST_NULL;
-      }
+      leaders_.clear();
+      if (ctx_.node_count <= kDirectExchangeMaxNodes)  // leader_messages.hpp
+        leaders_.post_barrier(ctx_.node_index, ctx_.node_count, ctx_.leaders_comm);
+      else
+        leaders_.post_library([&](MPI_Request* r) { return PMPI_Ibarrier(ctx_.leaders_comm, r); });
     }
-    if (direct ? !direct_.test(&rc) : leaders_ != MPI_REQUEST_NULL && !test_request(leaders_)) return false;
+    if (!leaders_.test(&rc)) return false;
     // Released also after an error (the leader reports it): the node must not wait for ever.
     shm.release(0).store(seq_, std::memory_order_release);
     return true;
@@ -54,8 +50,7 @@ class Ibarrier final : public Operation {
   std::uint64_t seq_ = 0;
   int next_ = 0;  // node ranks before this one have arrived
   bool leaders_started_ = false;
-  MPI_Request leaders_ = MPI_REQUEST_NULL;
-  LeaderMessages direct_;
+  LeaderMessages leaders_;
 };
 
 }  // namespace

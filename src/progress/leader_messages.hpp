@@ -1,4 +1,5 @@
-// Messages among node leaders for the collectives across nodes. With few nodes,
+// Messages among node leaders for the collectives across nodes, and the requests of the MPI
+// library's collectives among them where those are used instead. With few nodes,
 // one message from each leader to each other that needs it, all posted at once, arrives in
 // one network latency and needs no further progress call; the MPI library's non-blocking
 // collectives (Open MPI's libnbc) take rounds, each moved on only by a progress call of the
@@ -32,6 +33,15 @@ class LeaderMessages {
   // A barrier among the `leaders` of `comm`: an empty message from `me` to each other, and
   // one from each other.
   void post_barrier(int me, int leaders, MPI_Comm comm);
+  // Posts a non-blocking call of the MPI library (`post` gets the request to fill and returns
+  // its error code), tested and waited for with the messages.
+  template <typename Post>
+  void post_library(Post post) {
+    requests_.push_back(MPI_REQUEST_NULL);
+    const int posted = post(&requests_.back());
+    if (posted != MPI_SUCCESS) requests_.back() = MPI_REQUEST_NULL;
+    keep(posted);
+  }
   // True once every request posted is complete, or failed (the others then waited for); the
   // first error of the posts and the requests goes to *rc unless it holds one already.
   bool test(int* rc);

@@ -49,7 +49,6 @@ class IreduceAcrossNodes final : public Operation {
     rc = MPI_SUCCESS;
     phase_ = Phase::fold;
     started_ = false;
-    leaders_ = MPI_REQUEST_NULL;
     ring_.reset();
     if (count_ > 0) rounds_.emplace(ctx_, config_, mine_, leader_ ? target_ : nullptr, count_, type_, op_, 0, layout_);
   }
@@ -75,46 +74,34 @@ class IreduceAcrossNodes final : public Operation {
  private:
   enum class Phase { fold, leaders, hand_out };
 
-  // The partials to the leaders that fold them, one message each (leader_messages.hpp): every
-  // leader's to every other (allreduce), or to the root's node's (reduce).
-  void post_direct() {
-    const std::size_t block = static_cast<std::size_t>(count_) * layout_.extent;
-    direct_.clear();
-    for (int j = 0; j < ctx_.node_count; ++j) {
-      if (j == ctx_.node_index) continue;
-      if (node_gets_result_)
-        direct_.receive(gathered_.data() + static_cast<std::size_t>(j) * block, count_, type_, j, ctx_.leaders_comm);
-      if (root_ < 0 || j == root_node_) direct_.send(target_, count_, type_, j, ctx_.leaders_comm);
-    }
-  }
-
-  // The leaders' exchange: posted at the first step, then tested; once in, folded or copied
-  // into the partial's place.
+  // The leaders' exchange: posted at the first step (few nodes: one message per pair,
+  // leader_messages.hpp), then tested; once in, folded or copied into the partial's place.
   bool leaders_step() {
     const int nodes = ctx_.node_count;
     const bool direct = gather_fold_ && nodes <= kDirectExchangeMaxNodes;
     if (!started_) {
       started_ = true;
-      int posted = MPI_SUCCESS;  // a failed direct post: test() reports it, after the others
+      leaders_.clear();
+      const MPI_Comm comm = ctx_.leaders_comm;
+      char* gathered = node_gets_result_ ? gathered_.data() : nullptr;
+      char* result = node_gets_result_ ? acc_.data() : nullptr;
       if (direct)
-        post_direct();
+        post_partials(leaders_, ctx_, target_, gathered, count_, type_, layout_, root_node_);
       else if (gather_fold_)
-        posted = root_ < 0 ? PMPI_Iallgather(target_, count_, type_, gathered_.data(), count_, type_,
-                                             ctx_.leaders_comm, &leaders_)
-                           : PMPI_Igather(target_, count_, type_, node_gets_result_ ? gathered_.data() : nullptr,
-                                          count_, type_, root_node_, ctx_.leaders_comm, &leaders_);
+        leaders_.post_library([&](MPI_Request* r) {
+          return root_ < 0 ? PMPI_Iallgather(target_, count_, type_, gathered, count_, type_, comm, r)
+                           : PMPI_Igather(target_, count_, type_, gathered, count_, type_, root_node_, comm, r);
+        });
       else
-        posted = root_ < 0 ? PMPI_Iallreduce(MPI_IN_PLACE, target_, count_, type_, op_, ctx_.leaders_comm, &leaders_)
-                           : PMPI_Ireduce(target_, node_gets_result_ ? acc_.data() : nullptr, count_, type_, op_,
-                                          root_node_, ctx_.leaders_comm, &leaders_);
-      if (posted != MPI_SUCCESS) {
-        if (rc == MPI_SUCCESS) rc = posted;
-        return true;
-      }
+        leaders_.post_library([&](MPI_Request* r) {
+          return root_ < 0 ? PMPI_Iallreduce(MPI_IN_PLACE, target_, count_, type_, op_, comm, r)
+                           : PMPI_Ireduce(target_, result, count_, type_, op_, root_node_, comm, r);
+        });
     }
-    const int before = rc;
-    if (direct ? !direct_.test(&rc) : !test_request(leaders_)) return false;
-    if (rc != before || !node_gets_result_) return true;
+    int exchanged = MPI_SUCCESS;
+    if (!leaders_.test(&exchanged)) return false;
+    if (rc == MPI_SUCCESS) rc = exchanged;
+    if (exchanged != MPI_SUCCESS || !node_gets_result_) return true;
     int combined = MPI_SUCCESS;
     if (gather_fold_) {
       // Node j's partial sits at j x block (the gathered blocks are images).
@@ -146,8 +133,7 @@ class IreduceAcrossNodes final : public Operation {
   NodeRingSteps ring_;
   Phase phase_ = Phase::fold;
   bool started_ = false;
-  MPI_Request leaders_ = MPI_REQUEST_NULL;
-  LeaderMessages direct_;
+  LeaderMessages leaders_;
 };
 
 }  // namespace

@@ -46,11 +46,7 @@ int combine_nodes(CommContext& ctx, char* partial, int count, MPI_Datatype type,
     // One message from each leader to each that folds (leader_messages.hpp): one network
     // latency, where the MPI library's allgather of a few ranks takes rounds.
     LeaderMessages direct;
-    for (int j = 0; j < nodes; ++j) {
-      if (j == ctx.node_index) continue;
-      if (gets_result) direct.receive(gathered + static_cast<std::size_t>(j) * block, count, type, j, ctx.leaders_comm);
-      if (root_node < 0 || j == root_node) direct.send(partial, count, type, j, ctx.leaders_comm);
-    }
+    post_partials(direct, ctx, partial, gathered, count, type, layout, root_node);
     rc = direct.wait();
   } else {
     rc = root_node < 0 ? PMPI_Allgather(partial, count, type, gathered, count, type, ctx.leaders_comm)
@@ -69,6 +65,17 @@ int combine_nodes(CommContext& ctx, char* partial, int count, MPI_Datatype type,
 }
 
 }  // namespace
+
+void post_partials(LeaderMessages& messages, const CommContext& ctx, const char* partial, char* gathered, int count,
+                   MPI_Datatype type, const ElementLayout& layout, int root_node) {
+  const std::size_t block = static_cast<std::size_t>(count) * layout.extent;
+  const bool folds = root_node < 0 || ctx.node_index == root_node;
+  for (int j = 0; j < ctx.node_count; ++j) {
+    if (j == ctx.node_index) continue;
+    if (folds) messages.receive(gathered + static_cast<std::size_t>(j) * block, count, type, j, ctx.leaders_comm);
+    if (root_node < 0 || j == root_node) messages.send(partial, count, type, j, ctx.leaders_comm);
+  }
+}
 
 int reduce_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                         MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout,

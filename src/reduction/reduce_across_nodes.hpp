@@ -28,6 +28,14 @@ struct Config;
 // and fold them themselves (phase 2).
 constexpr std::size_t kGatherFoldBytes = 64 * 1024;
 
+class LeaderMessages;
+
+// Phase 2 up to kDirectExchangeMaxNodes nodes, at a leader: posts its `partial` (count x type)
+// to every leader that folds (all of them, or the root's node's) and, where this node folds,
+// the receives of the others' into `gathered` (node j's at j x count x extent).
+void post_partials(LeaderMessages& messages, const CommContext& ctx, const char* partial, char* gathered, int count,
+                   MPI_Datatype type, const ElementLayout& layout, int root_node);
+
 // `root`: a rank of the communicator, or -1 (allreduce); `bytes`: the signature's size. The
 // datatype's extent is at most kLineBytes, 128 (the smallest staging half any node can fall
 // back to holds one element).
