@@ -12,6 +12,16 @@ const char* collective_name(Collective c) {
     case Collective::allreduce: return "allreduce";
     case Collective::reduce: return "reduce";
     case Collective::allgather: return "allgather";
+    case Collective::alltoallv: return "alltoallv";
+    case Collective::allgatherv: return "allgatherv";
+    case Collective::gather: return "gather";
+    case Collective::gatherv: return "gatherv";
+    case Collective::scatter: return "scatter";
+    case Collective::scatterv: return "scatterv";
+    case Collective::reduce_scatter_block: return "reduce_scatter_block";
+    case Collective::reduce_scatter: return "reduce_scatter";
+    case Collective::scan: return "scan";
+    case Collective::exscan: return "exscan";
   }
   return "?";
 }
@@ -35,6 +45,7 @@ const std::vector<std::string>& algorithm_names(Collective c) {
     case Collective::allreduce:
     case Collective::reduce:
     case Collective::allgather: return barrier;
+    default: return barrier;  // the node-only collectives: staging
   }
   return barrier;
 }

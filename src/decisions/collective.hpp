@@ -7,11 +7,21 @@
 
 namespace mcorecoll {
 
-enum class Collective { barrier = 0, bcast = 1, alltoall = 2, allreduce = 3, reduce = 4, allgather = 5 };
-constexpr int kCollectiveCount = 6;
+enum class Collective {
+  barrier, bcast, alltoall, allreduce, reduce, allgather,
+  // Inside one node only; across nodes, and in their non-blocking and persistent forms, the
+  // MPI library's (see doc/design/vector-collectives.md).
+  alltoallv, allgatherv, gather, gatherv, scatter, scatterv, reduce_scatter_block, reduce_scatter, scan, exscan
+};
+constexpr int kCollectiveCount = 16;
 constexpr std::array<Collective, kCollectiveCount> kAllCollectives = {
-    Collective::barrier, Collective::bcast,  Collective::alltoall,
-    Collective::allreduce, Collective::reduce, Collective::allgather};
+    Collective::barrier,   Collective::bcast,      Collective::alltoall, Collective::allreduce,
+    Collective::reduce,    Collective::allgather,  Collective::alltoallv, Collective::allgatherv,
+    Collective::gather,    Collective::gatherv,    Collective::scatter,  Collective::scatterv,
+    Collective::reduce_scatter_block, Collective::reduce_scatter, Collective::scan, Collective::exscan};
+
+// The collectives that take the node machinery only inside one node, blocking (issue #31's).
+inline bool node_only(Collective c) { return static_cast<int>(c) >= static_cast<int>(Collective::alltoallv); }
 
 // Lower-case name used in settings and statistics ("barrier", "bcast", "alltoall", ...).
 const char* collective_name(Collective c);

@@ -20,6 +20,14 @@ enum class SegmentKind { automatic, memfd, posix };
 // (auto), or stepping as long as operations are pending (thread).
 enum class ProgressMode { automatic, thread };
 
+// An array of one value for every collective.
+template <typename T>
+std::array<T, kCollectiveCount> every(const T& value) {
+  std::array<T, kCollectiveCount> a;
+  a.fill(value);
+  return a;
+}
+
 struct Config {
   bool disable = false;  // MCORECOLL_DISABLE: every call goes to PMPI
   int verbose = 0;       // MCORECOLL_VERBOSE: 0 quiet, 1 say why PMPI was used, 2 also setup details
@@ -28,9 +36,9 @@ struct Config {
   // Nth intercepted collective; the N-1 before go to PMPI. Communicators used less never pay.
   int setup_after = 0;
   // Per collective: "auto", "pmpi" or one of algorithm_names(c).
-  std::array<std::string, kCollectiveCount> mode = {"auto", "auto", "auto", "auto", "auto", "auto"};
+  std::array<std::string, kCollectiveCount> mode = every<std::string>("auto");
   // The same, as the router reads it on every call: -1 auto, 0 pmpi, k + 1 algorithm k.
-  std::array<int, kCollectiveCount> forced_path = {-1, -1, -1, -1, -1, -1};
+  std::array<int, kCollectiveCount> forced_path = every<int>(-1);
   // Auto mode's decision table per collective (decision_table.hpp): rows by ranks per node,
   // the defaults replaced or joined by MCORECOLL_<X>_PATHS_NP<N>[_OVERSUBSCRIBED] rows.
   std::array<std::vector<TableRow>, kCollectiveCount> tables;

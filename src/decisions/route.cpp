@@ -8,27 +8,67 @@ namespace {
 // Reasons are static strings: routing runs on every call and must not allocate.
 constexpr const char* kForcedPmpi[kCollectiveCount] = {
     "MCORECOLL_BARRIER=pmpi", "MCORECOLL_BCAST=pmpi", "MCORECOLL_ALLTOALL=pmpi",
-    "MCORECOLL_ALLREDUCE=pmpi", "MCORECOLL_REDUCE=pmpi", "MCORECOLL_ALLGATHER=pmpi"};
+    "MCORECOLL_ALLREDUCE=pmpi", "MCORECOLL_REDUCE=pmpi", "MCORECOLL_ALLGATHER=pmpi",
+    "MCORECOLL_ALLTOALLV=pmpi",
+    "MCORECOLL_ALLGATHERV=pmpi",
+    "MCORECOLL_GATHER=pmpi",
+    "MCORECOLL_GATHERV=pmpi",
+    "MCORECOLL_SCATTER=pmpi",
+    "MCORECOLL_SCATTERV=pmpi",
+    "MCORECOLL_REDUCE_SCATTER_BLOCK=pmpi",
+    "MCORECOLL_REDUCE_SCATTER=pmpi",
+    "MCORECOLL_SCAN=pmpi",
+    "MCORECOLL_EXSCAN=pmpi"};
 constexpr const char* kNoAlgorithm[kCollectiveCount] = {
     "no shared-memory barrier in this version of mcorecoll",
     "no shared-memory bcast in this version of mcorecoll",
     "no shared-memory alltoall in this version of mcorecoll",
     "no shared-memory allreduce in this version of mcorecoll",
     "no shared-memory reduce in this version of mcorecoll",
-    "no shared-memory allgather in this version of mcorecoll"};
+    "no shared-memory allgather in this version of mcorecoll",
+    "no shared-memory alltoallv in this version of mcorecoll",
+    "no shared-memory allgatherv in this version of mcorecoll",
+    "no shared-memory gather in this version of mcorecoll",
+    "no shared-memory gatherv in this version of mcorecoll",
+    "no shared-memory scatter in this version of mcorecoll",
+    "no shared-memory scatterv in this version of mcorecoll",
+    "no shared-memory reduce_scatter_block in this version of mcorecoll",
+    "no shared-memory reduce_scatter in this version of mcorecoll",
+    "no shared-memory scan in this version of mcorecoll",
+    "no shared-memory exscan in this version of mcorecoll"};
 // Without a table row for the node size (or bounds given), sizes above the bound go to PMPI.
 constexpr const char* kAboveMax[kCollectiveCount] = {
     "", "bcast message above MCORECOLL_BCAST_MAX_BYTES",
     "alltoall block above MCORECOLL_ALLTOALL_MAX_BYTES",
     "allreduce message above MCORECOLL_ALLREDUCE_MAX_BYTES (no measured row for this node size)",
     "reduce message above MCORECOLL_REDUCE_MAX_BYTES (no measured row for this node size)",
-    "allgather block above MCORECOLL_ALLGATHER_MAX_BYTES (no measured row for this node size)"};
+    "allgather block above MCORECOLL_ALLGATHER_MAX_BYTES (no measured row for this node size)",
+    "alltoallv above MCORECOLL_ALLTOALLV_MAX_BYTES (no measured row for this node size)",
+    "allgatherv above MCORECOLL_ALLGATHERV_MAX_BYTES (no measured row for this node size)",
+    "gather above MCORECOLL_GATHER_MAX_BYTES (no measured row for this node size)",
+    "gatherv above MCORECOLL_GATHERV_MAX_BYTES (no measured row for this node size)",
+    "scatter above MCORECOLL_SCATTER_MAX_BYTES (no measured row for this node size)",
+    "scatterv above MCORECOLL_SCATTERV_MAX_BYTES (no measured row for this node size)",
+    "reduce_scatter_block above MCORECOLL_REDUCE_SCATTER_BLOCK_MAX_BYTES (no measured row for this node size)",
+    "reduce_scatter above MCORECOLL_REDUCE_SCATTER_MAX_BYTES (no measured row for this node size)",
+    "scan above MCORECOLL_SCAN_MAX_BYTES (no measured row for this node size)",
+    "exscan above MCORECOLL_EXSCAN_MAX_BYTES (no measured row for this node size)"};
 constexpr const char* kTablePmpi[kCollectiveCount] = {
     "", "the decision table gives this bcast size to PMPI (mcorecoll-info shows the bands)",
     "the decision table gives this alltoall block size to PMPI (mcorecoll-info shows the bands)",
     "the decision table gives this allreduce size to PMPI (mcorecoll-info shows the bands)",
     "the decision table gives this reduce size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this allgather block size to PMPI (mcorecoll-info shows the bands)"};
+    "the decision table gives this allgather block size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this alltoallv size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this allgatherv size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this gather size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this gatherv size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this scatter size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this scatterv size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this reduce_scatter_block size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this reduce_scatter size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this scan size to PMPI (mcorecoll-info shows the bands)",
+    "the decision table gives this exscan size to PMPI (mcorecoll-info shows the bands)"};
 
 // Across nodes, in auto mode: the largest size that takes mcorecoll's path (~0: any).
 std::uint64_t nodes_max_bytes(Collective c, const Config& config) {
@@ -41,7 +81,17 @@ constexpr const char* kAboveNodesMax[kCollectiveCount] = {
     "", "", "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES",
     "allreduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES",
     "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES",
-    "allgather across nodes with blocks above MCORECOLL_ALLGATHER_NODES_MAX_BYTES"};
+    "allgather across nodes with blocks above MCORECOLL_ALLGATHER_NODES_MAX_BYTES",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    ""};
 
 // Across nodes, a bcast the table or the bounds leave to PMPI takes the ring up to
 // MCORECOLL_BCAST_NODES_RING_BYTES (never where the user's own bounds decide).
@@ -136,6 +186,10 @@ const char* algorithm_words(Collective c, int path) {
   if (c == Collective::bcast) return path == kBcastShm ? "shm (the ring)" : "cma (single copy)";
   if (c == Collective::allreduce || c == Collective::reduce) return "shm (staged, combined in rank order)";
   if (c == Collective::allgather) return "shm (staging)";
+  if (c == Collective::reduce_scatter_block || c == Collective::reduce_scatter)
+    return "shm (the staged allreduce, combined in rank order)";
+  if (c == Collective::scan || c == Collective::exscan) return "shm (staged, each prefix folded in rank order)";
+  if (node_only(c)) return "shm (staging)";
   return path == kAlltoallShm ? "shm (staging)" : "cma (single copy)";
 }
 
@@ -202,6 +256,7 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     if (bcast_ring_across_nodes(c, config, 0, spans))
       out << "; across nodes: the ring at least up to MCORECOLL_BCAST_NODES_RING_BYTES ("
           << size_words(config.bcast_nodes_ring_bytes) << ")";
+    if (node_only(c) && spans) out << "; across nodes: pmpi (inside one node only in this version)";
     if (c == Collective::allgather && spans)
       out << "; across nodes: up to MCORECOLL_ALLGATHER_NODES_MAX_BYTES ("
           << size_words(config.allgather_nodes_max_bytes) << ")";

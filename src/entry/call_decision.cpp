@@ -97,6 +97,39 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   return d;
 }
 
+Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
+  if (comm == MPI_COMM_NULL) return {};  // the MPI library's error to raise
+  if (form != Form::blocking) {
+    Decision d;
+    const Config& config = config_or_abort(comm);
+    d.count = config.stats;
+    d.bytes = bytes;
+    say_why_pmpi(c, config, comm, "its non-blocking and persistent forms are the MPI library's in this version");
+    return d;
+  }
+  Decision d = decide(c, comm, bytes, form);
+  if (d.ctx && d.ctx->node_count > 1)
+    fall_back(d, c, "across nodes: the MPI library's in this version (mcorecoll takes it inside one node)");
+  return d;
+}
+
+void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
+  d.bytes = bytes;
+  if (d.path == kPmpiPath) return;
+  const Route route = choose_route(c, call_config(), bytes, false, d.ctx->table_rows[static_cast<int>(c)]);
+  if (route.path == kPmpiPath) fall_back(d, c, route.reason);
+  else d.path = route.path;
+}
+
+bool rooted_here(MPI_Comm comm, int root, bool* is_root) {
+  int inter = 0, size = 0, rank = 0;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return false;
+  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_rank(comm, &rank);
+  *is_root = rank == root;
+  return root >= 0 && root < size;
+}
+
 void complete_earlier_operations(const Decision& d) {
   if (d.ctx) complete_operations_on(*d.ctx);
 }

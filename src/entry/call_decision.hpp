@@ -51,6 +51,19 @@ bool null_buffer(const void* buffer, std::uint64_t bytes, MPI_Datatype type);
 // communicator where the form allows it.
 Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form);
 
+// The collectives that take the node machinery only blocking and inside one node
+// (collective.hpp's node_only()): decide(), or PMPI with the reason for the other forms and
+// for communicators across nodes.
+Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form);
+
+// A v-form, once its ranks agreed on `bytes` (equal on every rank): the route for that size.
+void route_agreed(Decision& d, Collective c, std::uint64_t bytes);
+
+// Whether a rooted call is the library's to consider: an intracommunicator and a root among its
+// ranks (else, an intercommunicator's root arguments or an invalid root, the MPI library's
+// alone). *is_root: this rank is the root. Equal on every rank but is_root.
+bool rooted_here(MPI_Comm comm, int root, bool* is_root);
+
 // A call the router gave an algorithm that this call cannot take after all: PMPI, and why
 // (verbose mode).
 void fall_back(Decision& d, Collective c, const char* reason);

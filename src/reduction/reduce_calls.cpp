@@ -14,22 +14,11 @@
 #include "reduction/ireduce_shm.hpp"
 #include "reduction/reduce_across_nodes.hpp"
 #include "reduction/reduce_shm.hpp"
+#include "reduction/reduction_checks.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
-
-bool predefined_op(MPI_Op op) {
-  for (MPI_Op p : {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR,
-                   MPI_MAXLOC, MPI_MINLOC})
-    if (op == p) return true;
-  return false;
-}
-
-bool commutative(MPI_Op op) {
-  int commute = 0;
-  return PMPI_Op_commutative(op, &commute) == MPI_SUCCESS && commute;
-}
 
 // One call's arguments.
 struct Reduction {
@@ -51,23 +40,18 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   d.bytes = bytes;
   if (!d.ctx || d.path == kPmpiPath) return d;
   if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
-  if (a.op == MPI_OP_NULL || a.op == MPI_REPLACE || a.op == MPI_NO_OP) fall_back(d, c, "an op only PMPI can judge");
+  if (const char* refusal = staged_reduction_refusal(a.op, a.type, a.count, bytes, layout)) fall_back(d, c, refusal);
   // Nodes of scattered ranks: each node folded, then the nodes in order, is not the rank order;
   // a commutative op (every predefined one) may be combined in any order (the result is still
   // the same bits on every rank and in every run, for a given placement).
   if (d.path != kPmpiPath && d.ctx->node_count > 1 && !d.ctx->nodes_in_rank_order && !commutative(a.op))
     fall_back(d, c, "across nodes whose ranks are not consecutive, with an op that is not commutative");
-  // Open MPI 4.1 and MPICH 4.0 refuse a predefined op on a derived datatype (MPI_ERR_OP): that
-  // error is theirs to raise, through the communicator's handler.
-  if (predefined_op(a.op) && !is_named(a.type)) fall_back(d, c, "a predefined op on a derived datatype");
   // The non-blocking and persistent steps may run where MPI may not be called, and a user op
   // or a derived type may be freed while they run: only what combine() does itself.
   if (form != Form::blocking && !(is_named(a.type) && combine_without_mpi(a.type, a.op)))
     fall_back(d, c, "non-blocking or persistent: only predefined ops that mcorecoll combines itself "
                     "(SUM/PROD/MIN/MAX, bitwise and logical, on the common integer types; SUM/PROD on float and double)");
   if (c == Collective::reduce && (a.root < 0 || a.root >= d.ctx->size)) fall_back(d, c, "invalid root");
-  if (d.path != kPmpiPath && !element_layout(a.type, a.count, static_cast<std::size_t>(bytes), layout))
-    fall_back(d, c, "a datatype whose data does not lie inside its extent");
   // Across nodes every node must fold alike: the smallest staging half any node can fall back
   // to holds an element of a line.
   if (d.path != kPmpiPath && d.ctx->node_count > 1 && layout->extent > kLineBytes)

@@ -98,6 +98,7 @@ class CommContext {
   // one call to the next (no allocation per call; collectives on one communicator never run
   // at once).
   std::vector<char> reduce_scratch, reduce_packed;
+  std::vector<char> reduce_scatter_scratch, scan_scratch;  // their whole results, their operands
   // Reductions across nodes, at node leaders: the node's partial result where the receive
   // buffer is not the leader's to write, and every node's, gathered.
   std::vector<char> reduce_partial, reduce_gathered;

@@ -1,0 +1,19 @@
+// MPI_Allgatherv inside one node: every rank stages a tile of its block once, every rank copies
+// every other rank's tile into its place (exchange/staged_exchange.hpp, one tile for all
+// readers); blocks of a line or less through the reduction records.
+#pragma once
+
+#include <cstdint>
+
+#include "common/block_bytes.hpp"
+
+namespace mcorecoll {
+
+class CommContext;
+struct Config;
+
+// `own`: this rank's block's bytes; `recv`: every rank's block (its own gets `own`, unless
+// `own` is recv's own block already, with MPI_IN_PLACE).
+void allgatherv_node_bytes(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv);
+
+}  // namespace mcorecoll

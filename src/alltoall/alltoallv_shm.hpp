@@ -1,0 +1,39 @@
+// MPI_Alltoallv inside one node: every rank stages a tile of each of its blocks, one per
+// destination, and copies its tile out of every other rank's area (exchange/staged_exchange.hpp,
+// a tile per destination); blocks whose tiles fit a line together through the reduction records.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "common/block_bytes.hpp"
+#include "exchange/staged_exchange.hpp"
+
+namespace mcorecoll {
+
+// `send.data(d)`, `send.size(d)`: the bytes for rank d; `recv`: room for those from each rank;
+// `max_block`: the largest block any rank sends (equal on every rank).
+template <typename Send>
+void alltoallv_node_bytes(CommContext& ctx, const Config& config, std::uint64_t max_block, Send& send,
+                          BlockBytes& recv) {
+  const int me = ctx.node_rank, n = ctx.node_size;  // one node: node ranks are the ranks
+  ExchangeShape shape;
+  shape.per_destination = true;
+  shape.max_block = max_block;
+  shape.gives = true;
+  for (int r = 0; r < n; ++r)
+    if (r != me) shape.sources.push_back(r);
+  staged_exchange(
+      ctx, config, shape,
+      [&](char* tiles, std::uint64_t offset, std::uint64_t len) {
+        for (int d = 0; d < n; ++d)
+          if (d != me) std::memcpy(tiles + d * len, send.data(d) + offset, clipped(send.size(d), offset, len));
+      },
+      [&](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
+        std::memcpy(recv.data(r) + offset, tiles + me * len, clipped(recv.size(r), offset, len));
+      });
+  std::memcpy(recv.data(me), send.data(me), std::min(send.size(me), recv.size(me)));
+}
+
+}  // namespace mcorecoll

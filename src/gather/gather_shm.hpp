@@ -1,0 +1,21 @@
+// MPI_Gather and MPI_Gatherv inside one node: every rank but the root stages its block, the
+// root copies every block into its place (exchange/staged_exchange.hpp, one tile shared by
+// its one reader). Blocks of a line or less go through the reduction records.
+#pragma once
+
+#include <cstdint>
+
+#include "common/block_bytes.hpp"
+
+namespace mcorecoll {
+
+class CommContext;
+struct Config;
+
+// `max_block`: the largest block (equal on every rank). The root passes `recv` (every rank's
+// block, its own included) and `own` (its contribution's bytes, or null with MPI_IN_PLACE);
+// the others `own` and `own_size`, and no `recv`.
+void gather_node_bytes(CommContext& ctx, const Config& config, int root, std::uint64_t max_block, const char* own,
+                       std::uint64_t own_size, BlockBytes* recv);
+
+}  // namespace mcorecoll

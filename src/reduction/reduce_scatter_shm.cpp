@@ -1,0 +1,21 @@
+#include "reduction/reduce_scatter_shm.hpp"
+
+#include "reduction/fold.hpp"
+#include "reduction/reduce_shm.hpp"
+#include "topology/comm_context.hpp"
+
+namespace mcorecoll {
+
+int reduce_scatter_shm(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total,
+                       int first, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& whole,
+                       const ElementLayout& block) {
+  // Scratch of the whole result's image (kept from call to call: no allocation once grown).
+  char* result = scratch_room(ctx.reduce_scatter_scratch, whole.image_bytes(static_cast<std::size_t>(total)));
+  int rc = reduce_shm(ctx, config, input, result, total, type, op, -1, whole);
+  if (rc == MPI_SUCCESS && count > 0)
+    rc = deliver(result + static_cast<std::size_t>(first) * whole.extent, static_cast<char*>(recvbuf), count, block,
+                 type, ctx.comm, ctx.reduce_packed);
+  return rc;
+}
+
+}  // namespace mcorecoll

@@ -1,0 +1,182 @@
+// MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Scan and MPI_Exscan, and their non-blocking
+// and persistent forms (the MPI library's in this version): routed (entry/call_decision.hpp)
+// and checked (reduction_checks.hpp), then the staged algorithm inside one node
+// (reduce_scatter_shm.hpp, scan_shm.hpp) or PMPI.
+#include <climits>
+
+#include "decisions/config.hpp"
+#include "decisions/stats.hpp"
+#include "entry/call_decision.hpp"
+#include "entry/dispatch.hpp"
+#include "entry/pmpi_persistent.hpp"
+#include "reduction/reduce_scatter_shm.hpp"
+#include "reduction/reduction_checks.hpp"
+#include "reduction/scan_shm.hpp"
+#include "topology/comm_context.hpp"
+
+namespace mcorecoll {
+namespace {
+
+bool intracommunicator(MPI_Comm comm) {
+  int inter = 0;
+  return comm != MPI_COMM_NULL && PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter;
+}
+
+// A reduction of `total` elements on every rank (its vector); every value decided here is
+// equal on every rank (the standard has them pass the same counts, datatype and op).
+Decision route(Collective c, MPI_Comm comm, std::uint64_t total, MPI_Datatype type, MPI_Op op, const void* input,
+               ElementLayout* whole) {
+  std::uint64_t bytes = 0;
+  if (total > static_cast<std::uint64_t>(INT_MAX) || !signature_bytes(static_cast<int>(total), type, &bytes))
+    return {};
+  Decision d = decide_node_only(c, comm, bytes, Form::blocking);
+  if (d.path == kPmpiPath) return d;
+  if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
+  if (const char* refusal = staged_reduction_refusal(op, type, static_cast<int>(total), bytes, whole))
+    fall_back(d, c, refusal);
+  if (d.path != kPmpiPath && null_buffer(input, bytes, type)) fall_back(d, c, "null buffer");
+  return d;
+}
+
+int reduce_scatter_common(Collective c, const void* sendbuf, void* recvbuf, std::uint64_t total, int first,
+                          int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  ElementLayout whole, block;
+  Decision d = route(c, comm, total, type, op, input, &whole);
+  std::uint64_t block_bytes = 0;
+  if (d.path != kPmpiPath && (!signature_bytes(count, type, &block_bytes) ||
+                               !element_layout(type, count, static_cast<std::size_t>(block_bytes), &block) ||
+                               null_buffer(recvbuf, block_bytes, type)))
+    fall_back(d, c, "invalid receive arguments");
+  complete_earlier_operations(d);
+  if (d.count) count_call(c, d.path, d.bytes);
+  if (d.path == kPmpiPath) return -1;
+  if (total == 0) return MPI_SUCCESS;
+  return reduce_scatter_shm(*d.ctx, process_config().config, input, recvbuf, static_cast<int>(total), first, count,
+                            type, op, whole, block);
+}
+
+int scan_common(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                MPI_Comm comm) {
+  if (!intracommunicator(comm) || count < 0) return -1;
+  const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  ElementLayout layout;
+  Decision d = route(c, comm, static_cast<std::uint64_t>(count), type, op, input, &layout);
+  if (d.path != kPmpiPath && null_buffer(recvbuf, d.bytes, type)) fall_back(d, c, "null buffer");
+  complete_earlier_operations(d);
+  if (d.count) count_call(c, d.path, d.bytes);
+  if (d.path == kPmpiPath) return -1;
+  if (count == 0) return MPI_SUCCESS;
+  return scan_shm(*d.ctx, process_config().config, c == Collective::exscan, input, recvbuf, count, type, op, layout);
+}
+
+}  // namespace
+
+// -1 from the common parts: the call is the MPI library's.
+
+int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm) {
+  int size = 0, rank = 0;
+  if (intracommunicator(comm) && recvcount >= 0) {
+    PMPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    const int rc = reduce_scatter_common(Collective::reduce_scatter_block, sendbuf, recvbuf,
+                                         static_cast<std::uint64_t>(recvcount) * static_cast<std::uint64_t>(size),
+                                         rank * recvcount, recvcount, datatype, op, comm);
+    if (rc != -1) return rc;
+  }
+  return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+
+int reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm) {
+  int size = 0, rank = 0;
+  if (intracommunicator(comm) && recvcounts) {
+    PMPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    std::uint64_t total = 0, first = 0;
+    bool valid = true;
+    for (int r = 0; r < size; ++r) {
+      if (recvcounts[r] < 0) valid = false;
+      if (r == rank) first = total;
+      total += static_cast<std::uint64_t>(recvcounts[r] < 0 ? 0 : recvcounts[r]);
+    }
+    // recvcounts are the same on every rank: so is `valid`.
+    if (valid && total <= static_cast<std::uint64_t>(INT_MAX)) {
+      const int rc = reduce_scatter_common(Collective::reduce_scatter, sendbuf, recvbuf, total, static_cast<int>(first),
+                                           recvcounts[rank], datatype, op, comm);
+      if (rc != -1) return rc;
+    }
+  }
+  return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+}
+
+int scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const int rc = scan_common(Collective::scan, sendbuf, recvbuf, count, datatype, op, comm);
+  return rc != -1 ? rc : PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const int rc = scan_common(Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm);
+  return rc != -1 ? rc : PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+// The non-blocking and persistent forms: the MPI library's (counted, and said why).
+
+int ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm, MPI_Request* request) {
+  const Decision d = decide_node_only(Collective::reduce_scatter_block, comm, 0, Form::nonblocking);
+  if (d.count) count_call(Collective::reduce_scatter_block, kPmpiPath, 0, CallKind::nonblocking);
+  return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+}
+
+int reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const Decision d = decide_node_only(Collective::reduce_scatter_block, comm, 0, Form::persistent);
+  if (d.count) count_call(Collective::reduce_scatter_block, kPmpiPath, 0, CallKind::persistent);
+  return pmpi_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+}
+
+int ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request* request) {
+  const Decision d = decide_node_only(Collective::reduce_scatter, comm, 0, Form::nonblocking);
+  if (d.count) count_call(Collective::reduce_scatter, kPmpiPath, 0, CallKind::nonblocking);
+  return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+}
+
+int reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const Decision d = decide_node_only(Collective::reduce_scatter, comm, 0, Form::persistent);
+  if (d.count) count_call(Collective::reduce_scatter, kPmpiPath, 0, CallKind::persistent);
+  return pmpi_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+}
+
+int iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+          MPI_Request* request) {
+  const Decision d = decide_node_only(Collective::scan, comm, 0, Form::nonblocking);
+  if (d.count) count_call(Collective::scan, kPmpiPath, 0, CallKind::nonblocking);
+  return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+int scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+              MPI_Info info, MPI_Request* request) {
+  const Decision d = decide_node_only(Collective::scan, comm, 0, Form::persistent);
+  if (d.count) count_call(Collective::scan, kPmpiPath, 0, CallKind::persistent);
+  return pmpi_scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+int iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+            MPI_Request* request) {
+  const Decision d = decide_node_only(Collective::exscan, comm, 0, Form::nonblocking);
+  if (d.count) count_call(Collective::exscan, kPmpiPath, 0, CallKind::nonblocking);
+  return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+int exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                MPI_Info info, MPI_Request* request) {
+  const Decision d = decide_node_only(Collective::exscan, comm, 0, Form::persistent);
+  if (d.count) count_call(Collective::exscan, kPmpiPath, 0, CallKind::persistent);
+  return pmpi_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+}  // namespace mcorecoll
