@@ -9,11 +9,15 @@
  * interposition itself. Buffers change every round and the result of the last call of each
  * round is checked, so a fast path that corrupts data cannot look fast.
  *
- * Usage: mcorecoll_bench [--coll barrier|bcast|alltoall|allreduce|reduce|allgather|all|reductions]
+ * Usage: mcorecoll_bench [--coll NAME|all|reductions|node-only]
  *                        [--min BYTES] [--max BYTES]
  *                        [--alltoall-max BYTES] [--factor F] [--rounds R] [--iters N]
  *                        [--budget SECONDS] [--csv FILE] [--json FILE]
- * "all" is barrier, bcast and alltoall; "reductions" allreduce, reduce and allgather. Sizes go from --min to --max (default 1 to 16M), each F
+ * NAME: barrier, bcast, alltoall, allreduce, reduce, allgather, alltoallv, allgatherv, gather,
+ * gatherv, scatter, scatterv, reduce_scatter_block, reduce_scatter, scan, exscan.
+ * "all" is barrier, bcast and alltoall; "reductions" allreduce, reduce and allgather; "node-only"
+ * the ten after them (the v-forms with blocks of one size; the reduce-scatters: the whole vector,
+ * MPI_SUM of doubles; the scans: the message). Sizes go from --min to --max (default 1 to 16M), each F
  * times the last (default 4); bcast, allreduce and reduce: the message (MPI_SUM of doubles,
  * below 8 bytes of unsigned chars; reduce from rotating roots); alltoall and allgather: the
  * block per peer, up to --alltoall-max (default --max). --budget:
@@ -28,13 +32,84 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef enum { BARRIER, BCAST, ALLTOALL, ALLREDUCE, REDUCE, ALLGATHER } coll_t;
-static const char* coll_names[] = {"barrier", "bcast", "alltoall", "allreduce", "reduce", "allgather"};
-enum { kCollectives = 6 };
-
+typedef enum {
+  BARRIER, BCAST, ALLTOALL, ALLREDUCE, REDUCE, ALLGATHER,
+  ALLTOALLV, ALLGATHERV, GATHER, GATHERV, SCATTER, SCATTERV, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER, SCAN, EXSCAN
+} coll_t;
+static const char* coll_names[] = {"barrier", "bcast", "alltoall", "allreduce", "reduce", "allgather",
+                                   "alltoallv", "allgatherv", "gather", "gatherv", "scatter", "scatterv",
+                                   "reduce_scatter_block", "reduce_scatter", "scan", "exscan"};
+enum { kCollectives = 16 };
 static int rank, size;
+static int *counts, *displs;  /* the v-forms: `size` blocks of one size, in rank order */
+
+/* The collectives whose size is a block per rank (up to --alltoall-max). */
+static int per_block(coll_t c) {
+  return c == ALLTOALL || c == ALLGATHER || (c >= ALLTOALLV && c <= SCATTERV);
+}
+/* The reductions of doubles (below 8 bytes, unsigned chars): allreduce, reduce, the
+ * reduce-scatters (the whole vector: `size` blocks) and the scans. */
+static int reduction(coll_t c) { return c == ALLREDUCE || c == REDUCE || c >= REDUCE_SCATTER_BLOCK; }
+static int elements(size_t bytes) { return bytes >= 8 ? (int)(bytes / 8) : (int)bytes; }
+/* One rank's block of a reduce-scatter of `bytes` in all (at least one element). */
+static int rs_block(size_t bytes) { return elements(bytes) / size > 0 ? elements(bytes) / size : 1; }
+
 static int one_node;  /* every rank shares this node's clock */
 static unsigned char *sendbuf, *recvbuf;
+
+/* The collectives after allgather (each v-form with `size` blocks of `bytes`). */
+static void call_node_only(coll_t c, int lib, size_t bytes, int root) {
+  const int b = (int)bytes;
+  for (int i = 0; i < size; i++) counts[i] = b, displs[i] = i * b;
+  const MPI_Datatype type = bytes >= 8 ? MPI_DOUBLE : MPI_UNSIGNED_CHAR;
+  const int rs = rs_block(bytes);
+  MPI_Comm w = MPI_COMM_WORLD;
+  switch (c) {
+    case ALLTOALLV:
+      lib ? MPI_Alltoallv(sendbuf, counts, displs, MPI_BYTE, recvbuf, counts, displs, MPI_BYTE, w)
+          : PMPI_Alltoallv(sendbuf, counts, displs, MPI_BYTE, recvbuf, counts, displs, MPI_BYTE, w);
+      break;
+    case ALLGATHERV:
+      lib ? MPI_Allgatherv(sendbuf, b, MPI_BYTE, recvbuf, counts, displs, MPI_BYTE, w)
+          : PMPI_Allgatherv(sendbuf, b, MPI_BYTE, recvbuf, counts, displs, MPI_BYTE, w);
+      break;
+    case GATHER:
+      lib ? MPI_Gather(sendbuf, b, MPI_BYTE, recvbuf, b, MPI_BYTE, root, w)
+          : PMPI_Gather(sendbuf, b, MPI_BYTE, recvbuf, b, MPI_BYTE, root, w);
+      break;
+    case GATHERV:
+      lib ? MPI_Gatherv(sendbuf, b, MPI_BYTE, recvbuf, counts, displs, MPI_BYTE, root, w)
+          : PMPI_Gatherv(sendbuf, b, MPI_BYTE, recvbuf, counts, displs, MPI_BYTE, root, w);
+      break;
+    case SCATTER:
+      lib ? MPI_Scatter(sendbuf, b, MPI_BYTE, recvbuf, b, MPI_BYTE, root, w)
+          : PMPI_Scatter(sendbuf, b, MPI_BYTE, recvbuf, b, MPI_BYTE, root, w);
+      break;
+    case SCATTERV:
+      lib ? MPI_Scatterv(sendbuf, counts, displs, MPI_BYTE, recvbuf, b, MPI_BYTE, root, w)
+          : PMPI_Scatterv(sendbuf, counts, displs, MPI_BYTE, recvbuf, b, MPI_BYTE, root, w);
+      break;
+    case REDUCE_SCATTER_BLOCK:
+      lib ? MPI_Reduce_scatter_block(sendbuf, recvbuf, rs, type, MPI_SUM, w)
+          : PMPI_Reduce_scatter_block(sendbuf, recvbuf, rs, type, MPI_SUM, w);
+      break;
+    case REDUCE_SCATTER:
+      for (int i = 0; i < size; i++) counts[i] = rs;
+      lib ? MPI_Reduce_scatter(sendbuf, recvbuf, counts, type, MPI_SUM, w)
+          : PMPI_Reduce_scatter(sendbuf, recvbuf, counts, type, MPI_SUM, w);
+      break;
+    case SCAN:
+      lib ? MPI_Scan(sendbuf, recvbuf, elements(bytes), type, MPI_SUM, w)
+          : PMPI_Scan(sendbuf, recvbuf, elements(bytes), type, MPI_SUM, w);
+      break;
+    case EXSCAN:
+      lib ? MPI_Exscan(sendbuf, recvbuf, elements(bytes), type, MPI_SUM, w)
+          : PMPI_Exscan(sendbuf, recvbuf, elements(bytes), type, MPI_SUM, w);
+      break;
+    default:
+      break;
+  }
+}
 
 /* One call of the collective; `lib` picks MPI_X (through mcorecoll) or PMPI_X. */
 static void call(coll_t c, int lib, size_t bytes, int root) {
@@ -68,6 +143,9 @@ static void call(coll_t c, int lib, size_t bytes, int root) {
       lib ? MPI_Allgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD)
           : PMPI_Allgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
       break;
+    default:
+      call_node_only(c, lib, bytes, root);
+      break;
   }
 }
 
@@ -82,13 +160,20 @@ static void prepare(coll_t c, size_t bytes, int root, int round) {
   } else if (c == ALLTOALL) {
     for (int d = 0; d < size; d++)
       for (size_t i = 0; i < bytes; i++) sendbuf[(size_t)d * bytes + i] = pattern(rank, d, i, round);
-  } else if (c == ALLGATHER) {
+  } else if (c == ALLTOALLV || (c == SCATTER || c == SCATTERV)) {
+    const int from = c == ALLTOALLV ? rank : root;
+    if (c == ALLTOALLV || rank == root)
+      for (int d = 0; d < size; d++)
+        for (size_t i = 0; i < bytes; i++) sendbuf[(size_t)d * bytes + i] = pattern(from, d, i, round);
+  } else if (c == ALLGATHER || c == ALLGATHERV || c == GATHER || c == GATHERV) {
     for (size_t i = 0; i < bytes; i++) sendbuf[i] = pattern(rank, 0, i, round);
-  } else if (c == ALLREDUCE || c == REDUCE) {
+  } else if (reduction(c)) {
+    const size_t n = c == REDUCE_SCATTER_BLOCK || c == REDUCE_SCATTER ? (size_t)rs_block(bytes) * (size_t)size
+                                                                      : (size_t)elements(bytes);
     if (bytes >= 8)
-      for (size_t i = 0; i < bytes / 8; i++) ((double*)sendbuf)[i] = pattern(rank, 0, i, round);
+      for (size_t i = 0; i < n; i++) ((double*)sendbuf)[i] = pattern(rank, 0, i, round);
     else
-      for (size_t i = 0; i < bytes; i++) sendbuf[i] = pattern(rank, 0, i, round);
+      for (size_t i = 0; i < n; i++) sendbuf[i] = pattern(rank, 0, i, round);
   }
 }
 
@@ -99,9 +184,24 @@ static int verify(coll_t c, size_t bytes, int root, int round) {
   } else if (c == ALLTOALL) {
     for (int s = 0; s < size && !bad; s++)
       for (size_t i = 0; i < bytes && !bad; i++) bad = recvbuf[(size_t)s * bytes + i] != pattern(s, rank, i, round);
-  } else if (c == ALLGATHER) {
+  } else if (c == ALLGATHER || c == ALLGATHERV || ((c == GATHER || c == GATHERV) && rank == root)) {
     for (int s = 0; s < size && !bad; s++)
       for (size_t i = 0; i < bytes && !bad; i++) bad = recvbuf[(size_t)s * bytes + i] != pattern(s, 0, i, round);
+  } else if (c == ALLTOALLV) {
+    for (int s = 0; s < size && !bad; s++)
+      for (size_t i = 0; i < bytes && !bad; i++) bad = recvbuf[(size_t)s * bytes + i] != pattern(s, rank, i, round);
+  } else if (c == SCATTER || c == SCATTERV) {
+    for (size_t i = 0; i < bytes && !bad; i++) bad = recvbuf[i] != pattern(root, rank, i, round);
+  } else if (c >= REDUCE_SCATTER_BLOCK) {
+    /* Sums of small integers: exact in any order. */
+    const int rs = c == SCAN || c == EXSCAN ? 0 : rs_block(bytes);
+    const size_t n = rs ? (size_t)rs : (size_t)elements(bytes);
+    const int upto = c == SCAN ? rank + 1 : c == EXSCAN ? rank : size;
+    for (size_t i = 0; i < n && !bad && upto > 0; i++) {
+      unsigned long want = 0;
+      for (int s = 0; s < upto; s++) want += pattern(s, 0, (size_t)rank * (size_t)rs + i, round);
+      bad = bytes >= 8 ? ((double*)recvbuf)[i] != (double)want : recvbuf[i] != (unsigned char)want;
+    }
   } else if ((c == ALLREDUCE || (c == REDUCE && rank == root))) {
     /* Sums of small integers: exact in any order. */
     const size_t n = bytes >= 8 ? bytes / 8 : bytes;
@@ -160,7 +260,7 @@ static double median(double* v, int n) {
 
 /* Fewer iterations for big messages, so every size takes a similar, bounded time. */
 static int iterations_for(coll_t c, size_t bytes, int iters) {
-  const size_t moved = c == ALLTOALL || c == ALLGATHER ? bytes * (size_t)size : bytes;
+  const size_t moved = per_block(c) ? bytes * (size_t)size : bytes;
   int n = iters;
   while (n > 2 && moved * (size_t)n > ((size_t)64 << 20)) n /= 2;
   return n;
@@ -246,11 +346,12 @@ int main(int argc, char** argv) {
   if (!alltoall_max) alltoall_max = max;
   if (rounds < 2 || iters < 1 || min < 1 || max < min || alltoall_max < min || factor < 2 || budget < 0)
     usage_error("need rounds >= 2, iters >= 1, 1 <= min <= max, min <= alltoall-max, factor >= 2, budget >= 0");
-  int known = !strcmp(which, "all") || !strcmp(which, "reductions");
+  int known = !strcmp(which, "all") || !strcmp(which, "reductions") || !strcmp(which, "node-only");
   for (int c = 0; c < kCollectives; c++) known |= !strcmp(which, coll_names[c]);
   if (!known)
-    usage_error("--coll takes barrier, bcast, alltoall, allreduce, reduce, allgather, all (the first three) or "
-                "reductions (the last three)");
+    usage_error("--coll takes one collective's name (barrier, bcast, alltoall, allreduce, reduce, allgather, "
+                "alltoallv, allgatherv, gather, gatherv, scatter, scatterv, reduce_scatter_block, reduce_scatter, scan, "
+                "exscan), all (the first three), reductions (allreduce, reduce, allgather) or node-only (the ten after)");
 
   MPI_Comm node;
   int node_size;
@@ -262,6 +363,8 @@ int main(int argc, char** argv) {
 
   /* bcast uses max bytes of recvbuf; alltoall np blocks of each buffer. */
   const size_t buf_bytes = max > alltoall_max * (size_t)size ? max : alltoall_max * (size_t)size;
+  counts = malloc(sizeof(int) * (size_t)size);
+  displs = malloc(sizeof(int) * (size_t)size);
   sendbuf = malloc(buf_bytes);
   recvbuf = malloc(buf_bytes);
   double* lib_t = malloc(sizeof(double) * (size_t)rounds);
@@ -311,10 +414,10 @@ int main(int argc, char** argv) {
   for (int c = BARRIER; c < kCollectives && !stopped; c++) {
     /* "all": the first three (the tuner's and compare-peers' runs); "reductions" the others. */
     if (strcmp(which, coll_names[c]) && (strcmp(which, "all") || c > ALLTOALL) &&
-        (strcmp(which, "reductions") || c <= ALLTOALL))
+        (strcmp(which, "reductions") || c <= ALLTOALL || c > ALLGATHER) && (strcmp(which, "node-only") || c < ALLTOALLV))
       continue;
     const size_t first = c == BARRIER ? 0 : min;
-    const size_t last = c == BARRIER ? 0 : c == ALLTOALL || c == ALLGATHER ? alltoall_max : max;
+    const size_t last = c == BARRIER ? 0 : per_block((coll_t)c) ? alltoall_max : max;
     for (size_t bytes = first; bytes <= last && nrows < kCollectives * 64; bytes = bytes ? bytes * (size_t)factor : last + 1) {
       /* The budget: rank 0 decides, so that every rank stops at the same size. */
       stopped = budget > 0 && now() - t_begin > budget;

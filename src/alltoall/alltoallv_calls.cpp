@@ -55,7 +55,7 @@ int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MP
   PMPI_Comm_size(comm, &size);
   // Each rank knows only its own blocks' sizes: the ranks agree on the largest (or that some
   // rank's arguments are the MPI library's to judge) before they choose a path.
-  Decision d = decide_node_only(Collective::alltoallv, comm, 0, Form::blocking);
+  Decision d = decide_before_agreeing(Collective::alltoallv, comm);
   if (d.path != kPmpiPath) {
     std::uint64_t mine = kInvalid, send_max = 0, send_total = 0, recv_max = 0, recv_total = 0;
     const bool in_place = sendbuf == MPI_IN_PLACE;

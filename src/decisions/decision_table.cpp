@@ -124,6 +124,19 @@ std::vector<TableRow> default_rows(Collective c) {
     rows.push_back(row(c, 2, false, "shm:128K pmpi", "VM np 2, 4 runs, 8 B-8M: shared memory 0.36-0.85x where taken, PMPI through mcorecoll 0.99-1.07x where left to it [bench/results: reductions/mpich-np2-forced-shm-1.csv reductions/mpich-np2-forced-shm-2.csv reductions/mpich-np2-forced-shm-3.csv reductions/mpich-np2-forced-shm-4.csv reductions/mpich-np2-forced-pmpi-1.csv reductions/mpich-np2-forced-pmpi-2.csv reductions/mpich-np2-forced-pmpi-3.csv reductions/mpich-np2-forced-pmpi-4.csv]"));
     rows.push_back(row(c, 4, true, "shm:512K pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-512K: shared memory 0.00-0.05x where taken [bench/results: reductions/mpich-np4-forced-shm-1.csv reductions/mpich-np4-forced-shm-2.csv reductions/mpich-np4-forced-pmpi-1.csv reductions/mpich-np4-forced-pmpi-2.csv]"));
   }
+  // The collectives inside one node only (bench/mcorecoll_bench --coll node-only, every path
+  // forced against PMPI_X in the same run, 2026-11-25). np 4 oversubscribed not measured with
+  // MPICH: the np 2 row is the nearest. Alltoallv, gatherv and scatterv have no row (PMPI at
+  // every size unless forced or given one): their ranks agree on the sizes first, a round that
+  // cost 0.8 us on every call, so that with rows from their forced runs the calls the table
+  // left to PMPI took 2-8x (bench/results/node-only/*-defaults-with-v-rows.csv, taken with those rows).
+  if (c == Collective::allgatherv) rows.push_back(row(c, 2, false, "shm:32K pmpi", "VM np 2, 2 runs: 0.20-0.76x [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
+  if (c == Collective::gather) rows.push_back(row(c, 2, false, "pmpi:64 shm:32K pmpi", "VM np 2, 2 runs: 0.21-0.72x from 512 B, 0.74-1.09x below [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
+  if (c == Collective::scatter) rows.push_back(row(c, 2, false, "pmpi:8 shm:32K pmpi", "VM np 2, 2 runs: 0.20-0.78x from 64 B, 0.72-1.18x at 8 B [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
+  if (c == Collective::reduce_scatter_block) rows.push_back(row(c, 2, false, "shm:512 pmpi:4K shm:256K pmpi", "VM np 2, 2 runs, the whole vector: 0.64-0.79x up to 512 B, 0.92-1.07x at 4 KiB, 0.02-0.49x from 32 KiB [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
+  if (c == Collective::reduce_scatter) rows.push_back(row(c, 2, false, "shm:512 pmpi:4K shm:256K pmpi", "VM np 2, 2 runs: 0.61-0.74x up to 512 B, 0.82-1.13x at 4 KiB, 0.02-0.49x from 32 KiB [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
+  if (c == Collective::scan) rows.push_back(row(c, 2, false, "shm:256K pmpi", "VM np 2, 2 runs: 0.006-0.17x [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
+  if (c == Collective::exscan) rows.push_back(row(c, 2, false, "shm:256K pmpi", "VM np 2, 2 runs: 0.011-0.36x [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
 #else
   if (c == Collective::bcast) {
     rows.push_back(row(c, 2, false, "shm:4K pmpi", "VM np 2: the ring 0.19-0.85x up to 4 KiB, 1.0-1.9x at 8-16 KiB in the VM's slow state [bench/results: openmpi-np2-bcast-3.csv openmpi-np2-bcast-states.txt]"));
@@ -145,6 +158,21 @@ std::vector<TableRow> default_rows(Collective c) {
     rows.push_back(row(c, 2, false, "shm:8K pmpi", "VM np 2, 4 runs, 8 B-8M: shared memory 0.46-0.82x where taken, PMPI through mcorecoll 0.97-1.04x where left to it [bench/results: reductions/openmpi-np2-forced-shm-1.csv reductions/openmpi-np2-forced-shm-2.csv reductions/openmpi-np2-forced-shm-3.csv reductions/openmpi-np2-forced-shm-4.csv reductions/openmpi-np2-forced-pmpi-1.csv reductions/openmpi-np2-forced-pmpi-2.csv reductions/openmpi-np2-forced-pmpi-3.csv reductions/openmpi-np2-forced-pmpi-4.csv]"));
     rows.push_back(row(c, 4, true, "shm:2M pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-2M: shared memory 0.24-0.94x where taken [bench/results: reductions/openmpi-np4-forced-shm-1.csv reductions/openmpi-np4-forced-shm-2.csv reductions/openmpi-np4-forced-pmpi-1.csv reductions/openmpi-np4-forced-pmpi-2.csv]"));
   }
+  // As above, Open MPI 4.1.4.
+  if (c == Collective::allgatherv) rows.push_back(row(c, 2, false, "pmpi:8 shm:32K pmpi", "VM np 2, 2 runs: staging 0.18-0.92x from 64 B, 0.98-0.99x at 8 B [bench/results: node-only/openmpi-np2-forced-shm-1.csv node-only/openmpi-np2-forced-shm-2.csv]"));
+  if (c == Collective::allgatherv) rows.push_back(row(c, 4, true, "shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.18-0.62x [bench/results: node-only/openmpi-np4-forced-shm-1.csv]"));
+  if (c == Collective::gather) rows.push_back(row(c, 2, false, "pmpi:64 shm:32K pmpi", "VM np 2, 2 runs: staging 0.13-0.37x from 512 B, 1.2-1.8x below [bench/results: node-only/openmpi-np2-forced-shm-1.csv node-only/openmpi-np2-forced-shm-2.csv]"));
+  if (c == Collective::gather) rows.push_back(row(c, 4, true, "pmpi:64 shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.30-0.47x from 512 B, 3.3-7.7x below [bench/results: node-only/openmpi-np4-forced-shm-1.csv]"));
+  if (c == Collective::scatter) rows.push_back(row(c, 2, false, "pmpi:64 shm:32K pmpi", "VM np 2, 2 runs: 0.17-0.40x from 512 B, 1.2-2.0x below [bench/results: node-only/openmpi-np2-forced-shm-1.csv node-only/openmpi-np2-forced-shm-2.csv]"));
+  if (c == Collective::scatter) rows.push_back(row(c, 4, true, "pmpi:64 shm:4K pmpi", "VM np 4 oversubscribed, 1 run: 0.21-0.26x at 512 B-4 KiB, 1.08x at 32 KiB, 5-7x below [bench/results: node-only/openmpi-np4-forced-shm-1.csv]"));
+  if (c == Collective::reduce_scatter_block) rows.push_back(row(c, 2, false, "pmpi:4K shm:256K pmpi", "VM np 2, 2 runs, the whole vector 8 B-256K: 0.03-0.50x from 32 KiB, 0.95-1.15x below [bench/results: node-only/openmpi-np2-forced-shm-1.csv node-only/openmpi-np2-forced-shm-2.csv]"));
+  if (c == Collective::reduce_scatter_block) rows.push_back(row(c, 4, true, "shm:256K pmpi", "VM np 4 oversubscribed, 1 run: 0.03-0.72x [bench/results: node-only/openmpi-np4-forced-shm-1.csv]"));
+  if (c == Collective::reduce_scatter) rows.push_back(row(c, 2, false, "pmpi:4K shm:256K pmpi", "VM np 2, 2 runs: 0.51-0.83x from 32 KiB, 0.94-1.15x below [bench/results: node-only/openmpi-np2-forced-shm-1.csv node-only/openmpi-np2-forced-shm-2.csv]"));
+  if (c == Collective::reduce_scatter) rows.push_back(row(c, 4, true, "shm:256K pmpi", "VM np 4 oversubscribed, 1 run: 0.47-0.77x [bench/results: node-only/openmpi-np4-forced-shm-1.csv]"));
+  if (c == Collective::scan) rows.push_back(row(c, 2, false, "pmpi:64 shm:256K pmpi", "VM np 2, 2 runs: 0.13-0.68x from 512 B, 0.98-1.69x below [bench/results: node-only/openmpi-np2-forced-shm-1.csv node-only/openmpi-np2-forced-shm-2.csv]"));
+  if (c == Collective::scan) rows.push_back(row(c, 4, true, "pmpi:64 shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.34-0.65x at 512 B-32 KiB, 1.37x at 256 KiB, 6-15x below [bench/results: node-only/openmpi-np4-forced-shm-1.csv]"));
+  if (c == Collective::exscan) rows.push_back(row(c, 2, false, "pmpi:64 shm:32K pmpi", "VM np 2, 2 runs: 0.13-0.40x at 512 B-32 KiB, 1.3-1.5x at 256 KiB, 0.93-1.77x below [bench/results: node-only/openmpi-np2-forced-shm-1.csv node-only/openmpi-np2-forced-shm-2.csv]"));
+  if (c == Collective::exscan) rows.push_back(row(c, 4, true, "pmpi:64 shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.34-0.56x at 512 B-32 KiB, 1.34x at 256 KiB, 7-19x below [bench/results: node-only/openmpi-np4-forced-shm-1.csv]"));
 #endif
   return rows;
 }

@@ -113,6 +113,30 @@ Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form
   return d;
 }
 
+Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
+  Decision d = decide_node_only(c, comm, 0, Form::blocking);
+  if (!d.ctx || !d.ctx->set_up || !d.ctx->pmpi_reason.empty() || d.ctx->node_count > 1) return d;
+  const Config& config = call_config();
+  const int forced = config.forced_path[static_cast<int>(c)];
+  if (config.disable || forced == 0) return d;
+  // Auto: agreeing is worth its round only where some size above 0 takes the node machinery.
+  if (forced < 0) {
+    bool any = false;
+    for (const Band& b : auto_bands(c, config, false, d.ctx->table_rows[static_cast<int>(c)]))
+      any |= b.path != kPmpiPath && b.max_bytes > 0;
+    if (!any) {
+      fall_back(d, c, "no size takes the node machinery (no decision table row: its sizes are agreed in a round "
+                      "that costs more than it saves at small sizes; MCORECOLL_<X>_PATHS_NP<N> adds a row)");
+      return d;
+    }
+  }
+  if (d.path == kPmpiPath) {
+    if (!d.ctx->shm && !ensure_shm(*d.ctx, config)) return d;
+    d.path = 1;
+  }
+  return d;
+}
+
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   d.bytes = bytes;
   if (d.path == kPmpiPath) return;

@@ -56,6 +56,12 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form);
 // for communicators across nodes.
 Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form);
 
+// A v-form whose ranks must agree on its size first (only the root, or each rank, knows its
+// blocks): the path if any size may take the node machinery (a forced path, or a band of the
+// table or the bounds), with the communicator's shared memory ready; then agree and
+// route_agreed(). Equal on every rank.
+Decision decide_before_agreeing(Collective c, MPI_Comm comm);
+
 // A v-form, once its ranks agreed on `bytes` (equal on every rank): the route for that size.
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes);
 

@@ -82,7 +82,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   // Only the root knows every block's size: the ranks agree on the largest (or that some rank's
   // arguments are the MPI library's to judge) before they choose a path.
-  Decision d = decide_node_only(Collective::gatherv, comm, 0, Form::blocking);
+  Decision d = decide_before_agreeing(Collective::gatherv, comm);
   std::unique_ptr<BlockBytes> recv;
   std::uint64_t mine = kInvalid, own_bytes = 0;
   if (d.path != kPmpiPath) {

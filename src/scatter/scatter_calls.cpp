@@ -76,7 +76,7 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   // Only the root knows every block's size: the ranks agree on the largest (or that some rank's
   // arguments are the MPI library's to judge) before they choose a path.
-  Decision d = decide_node_only(Collective::scatterv, comm, 0, Form::blocking);
+  Decision d = decide_before_agreeing(Collective::scatterv, comm);
   std::unique_ptr<BlockBytes> send;
   std::uint64_t own = 0;
   if (d.path != kPmpiPath) {
