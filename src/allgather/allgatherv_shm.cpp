@@ -17,12 +17,12 @@ void allgatherv_node_bytes(CommContext& ctx, const Config& config, const char* o
   staged_exchange(
       ctx, config, shape,
       [&](char* tiles, std::uint64_t offset, std::uint64_t len) {
-        std::memcpy(tiles, own + offset, clipped(own_size, offset, len));
+        copy_bytes(tiles, own + offset, clipped(own_size, offset, len));
       },
       [&](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-        std::memcpy(recv.data(r) + offset, tiles, clipped(recv.size(r), offset, len));
+        copy_bytes(recv.data(r) + offset, tiles, clipped(recv.size(r), offset, len));
       });
-  if (own != recv.data(me)) std::memcpy(recv.data(me), own, own_size);
+  if (own != recv.data(me)) copy_bytes(recv.data(me), own, own_size);
 }
 
 }  // namespace mcorecoll

@@ -1,6 +1,8 @@
 // MPI_Alltoallv, and its non-blocking and persistent forms (the MPI library's in this version):
 // routed (entry/call_decision.hpp) and checked, then the staged alltoallv inside one node
 // (alltoallv_shm.hpp) or PMPI.
+#include <algorithm>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -11,12 +13,12 @@
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
+#include "exchange/staged_exchange.hpp"
+#include "node/wait.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
-
-constexpr std::uint64_t kInvalid = std::numeric_limits<std::uint64_t>::max();
 
 // The largest of `ranks` blocks of counts[i] x `type`, and their sum; false: arguments the MPI
 // library must judge.
@@ -45,6 +47,41 @@ struct BlocksBefore {
   std::vector<std::vector<char>> copies;
 };
 
+
+// The header line of a call on mcorecoll's path so far (decide_before_agreeing): this rank's
+// largest block (kNotOurs: arguments for the MPI library) and, where every one of its blocks
+// fits a tile of the line, the blocks; then the route from the largest block of all, alike on
+// every rank. Returns it (kNotOurs: PMPI).
+template <typename Send>
+std::uint64_t header_line(Decision& d, HeaderLine& line, std::uint64_t mine, std::uint64_t tile, Send* send) {
+  const int n = d.ctx->node_size, me = d.ctx->node_rank;  // one node: node ranks are the ranks
+  line.post(mine, mine <= tile, tile, [&](char* tiles, std::uint64_t, std::uint64_t len) {
+    for (int r = 0; r < n; ++r)
+      if (r != me) copy_bytes(tiles + r * len, send->data(r), send->size(r));
+  });
+  std::uint64_t largest = 0;
+  for (int r = 0; r < n && largest != kNotOurs; ++r) largest = std::max(largest, r == me ? mine : line.header(r));
+  if (largest == kNotOurs) fall_back(d, Collective::alltoallv, "arguments on some rank that the MPI library must judge");
+  else route_agreed(d, Collective::alltoallv, largest);
+  if (d.count) count_call(Collective::alltoallv, d.path, d.bytes);
+  return largest;
+}
+
+// The data of a call that stayed on mcorecoll's path: from the line, or the staged rounds.
+template <typename Send>
+void move_blocks(CommContext& ctx, HeaderLine& line, std::uint64_t largest, std::uint64_t tile, Send& send,
+                 BlockBytes& recv) {
+  const int n = ctx.node_size, me = ctx.node_rank;
+  if (largest <= tile) {
+    for (int r = 0; r < n; ++r)
+      if (r != me) copy_bytes(recv.data(r), line.data(r) + me * tile, std::min(recv.size(r), tile));
+    copy_bytes(recv.data(me), send.data(me), std::min(send.size(me), recv.size(me)));
+  } else {
+    alltoallv_node_bytes(ctx, process_config().config, largest, send, recv);
+  }
+  recv.unpack_all_but(-1);
+}
+
 }  // namespace
 
 int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype, void* recvbuf,
@@ -53,37 +90,41 @@ int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MP
   if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   PMPI_Comm_size(comm, &size);
-  // Each rank knows only its own blocks' sizes: the ranks agree on the largest (or that some
-  // rank's arguments are the MPI library's to judge) before they choose a path.
+  // Each rank knows only its own blocks' sizes: the ranks learn every rank's largest in the
+  // header line (which also carries blocks small enough) before they choose a path.
   Decision d = decide_before_agreeing(Collective::alltoallv, comm);
-  if (d.path != kPmpiPath) {
-    std::uint64_t mine = kInvalid, send_max = 0, send_total = 0, recv_max = 0, recv_total = 0;
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    if (block_sizes(recvcounts, rdispls, recvtype, size, &recv_max, &recv_total) &&
-        (in_place || block_sizes(sendcounts, sdispls, sendtype, size, &send_max, &send_total)) &&
-        recv_total <= kMaxShmBytes && send_total <= kMaxShmBytes && !null_buffer(recvbuf, recv_total, recvtype) &&
-        (in_place || !null_buffer(sendbuf, send_total, sendtype)))
-      mine = in_place ? recv_max : send_max;
-    const std::uint64_t agreed = agree_max(*d.ctx, process_config().config, mine);
-    if (agreed == kInvalid) fall_back(d, Collective::alltoallv, "arguments on some rank that the MPI library must judge");
-    else route_agreed(d, Collective::alltoallv, agreed);
-  }
   complete_earlier_operations(d);
-  if (d.count) count_call(Collective::alltoallv, d.path, d.bytes);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::alltoallv, d.path, 0);
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  }
+  std::uint64_t send_max = 0, send_total = 0, recv_max = 0, recv_total = 0;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const bool valid = block_sizes(recvcounts, rdispls, recvtype, size, &recv_max, &recv_total) &&
+                     (in_place || block_sizes(sendcounts, sdispls, sendtype, size, &send_max, &send_total)) &&
+                     recv_total <= kMaxShmBytes && send_total <= kMaxShmBytes &&
+                     !null_buffer(recvbuf, recv_total, recvtype) && (in_place || !null_buffer(sendbuf, send_total, sendtype));
+  Waiter waiter = Waiter::for_context(*d.ctx, process_config().config);
+  HeaderLine line(*d.ctx, waiter);
+  const std::uint64_t tile = kHeaderLineData / static_cast<std::uint64_t>(size);
+  std::uint64_t largest = kNotOurs;
+  if (!valid) {
+    header_line<BlockBytes>(d, line, kNotOurs, tile, nullptr);
+  } else {
+    BlockBytes recv(recvbuf, size, recvcounts, rdispls, recvtype);
+    if (in_place) {
+      BlocksBefore before(recv);
+      largest = header_line(d, line, recv_max, tile, &before);
+      if (d.path != kPmpiPath) move_blocks(*d.ctx, line, largest, tile, before, recv);
+    } else {
+      BlockBytes send(const_cast<void*>(sendbuf), size, sendcounts, sdispls, sendtype);
+      send.pack();
+      largest = header_line(d, line, send_max, tile, &send);
+      if (d.path != kPmpiPath) move_blocks(*d.ctx, line, largest, tile, send, recv);
+    }
+  }
   if (d.path == kPmpiPath)
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-  if (d.bytes == 0) return MPI_SUCCESS;
-  const Config& config = process_config().config;
-  BlockBytes recv(recvbuf, size, recvcounts, rdispls, recvtype);
-  if (sendbuf == MPI_IN_PLACE) {
-    BlocksBefore before(recv);
-    alltoallv_node_bytes(*d.ctx, config, d.bytes, before, recv);
-  } else {
-    BlockBytes send(const_cast<void*>(sendbuf), size, sendcounts, sdispls, sendtype);
-    send.pack();
-    alltoallv_node_bytes(*d.ctx, config, d.bytes, send, recv);
-  }
-  recv.unpack_all_but(-1);
   return MPI_SUCCESS;
 }
 

@@ -28,12 +28,12 @@ void alltoallv_node_bytes(CommContext& ctx, const Config& config, std::uint64_t 
       ctx, config, shape,
       [&](char* tiles, std::uint64_t offset, std::uint64_t len) {
         for (int d = 0; d < n; ++d)
-          if (d != me) std::memcpy(tiles + d * len, send.data(d) + offset, clipped(send.size(d), offset, len));
+          if (d != me) copy_bytes(tiles + d * len, send.data(d) + offset, clipped(send.size(d), offset, len));
       },
       [&](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-        std::memcpy(recv.data(r) + offset, tiles + me * len, clipped(recv.size(r), offset, len));
+        copy_bytes(recv.data(r) + offset, tiles + me * len, clipped(recv.size(r), offset, len));
       });
-  std::memcpy(recv.data(me), send.data(me), std::min(send.size(me), recv.size(me)));
+  copy_bytes(recv.data(me), send.data(me), std::min(send.size(me), recv.size(me)));
 }
 
 }  // namespace mcorecoll

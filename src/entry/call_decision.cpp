@@ -154,6 +154,11 @@ bool rooted_here(MPI_Comm comm, int root, bool* is_root) {
   return root >= 0 && root < size;
 }
 
+int raise_error(MPI_Comm comm, int error_class) {
+  PMPI_Comm_call_errhandler(comm, error_class);
+  return error_class;
+}
+
 void complete_earlier_operations(const Decision& d) {
   if (d.ctx) complete_operations_on(*d.ctx);
 }

@@ -70,6 +70,10 @@ void route_agreed(Decision& d, Collective c, std::uint64_t bytes);
 // alone). *is_root: this rank is the root. Equal on every rank but is_root.
 bool rooted_here(MPI_Comm comm, int root, bool* is_root);
 
+// An error the MPI library would have raised on this rank alone (the others took mcorecoll's
+// path): raised through the communicator's error handler, as the library raises it; returns it.
+int raise_error(MPI_Comm comm, int error_class);
+
 // A call the router gave an algorithm that this call cannot take after all: PMPI, and why
 // (verbose mode).
 void fall_back(Decision& d, Collective c, const char* reason);

@@ -10,7 +10,7 @@
 //
 // Every node rank calls it in the same call with the same shape: the number of rounds and the
 // areas' size follow from `max_block`, which must be equal on every rank (the callers know it
-// from the standard's rules or agree on it first, agree_max() below).
+// from the standard's rules or learn it first, from the header line below).
 #pragma once
 
 #include <cstdint>
@@ -42,10 +42,44 @@ struct ExchangeShape {
 template <typename Give, typename Take>
 void staged_exchange(CommContext& ctx, const Config& config, const ExchangeShape& shape, Give give, Take take);
 
-// The largest of every node rank's `mine` (the v-forms' agreement on their rounds): one small
-// allgather through the reduction records. `all`, when given, gets every node rank's value.
-std::uint64_t agree_max(CommContext& ctx, const Config& config, std::uint64_t mine,
-                        std::vector<std::uint64_t>* all = nullptr);
+// The v-forms' first step (alltoallv, gatherv, scatterv: no rank knows every block's size, or
+// only the root does). One line call in which every rank posts a header (its largest block, or
+// kNotOurs where its arguments are the MPI library's to judge) and, where they fit, its tiles of
+// the call; the ranks that need to read the headers they decide from (every rank's for
+// alltoallv, the root's for the rooted ones: it knows every size). A call whose blocks all fit
+// the line is then done by reading the records; a larger one goes on through
+// staged_exchange() or to PMPI, decided from the same headers on every rank.
+constexpr std::uint64_t kNotOurs = ~0ull;
+constexpr std::size_t kHeaderLineData = kReduceLineBytes - 8;
+
+class HeaderLine {
+ public:
+  HeaderLine(CommContext& ctx, Waiter& waiter) : ctx_(ctx), waiter_(waiter), call_(next_line_call(ctx)) {}
+  // Posts this rank's header and, with `gives`, its tiles: give(tiles, 0, len).
+  template <typename Give>
+  void post(std::uint64_t header, bool gives, std::uint64_t len, Give give) {
+    unsigned polls = 0;
+    while (line_reader_behind(ctx_, call_) >= 0) waiter_.backoff(polls);
+    char* record = ctx_.shm->reduce_record(ctx_.node_rank, call_.line);
+    std::memcpy(record, &header, sizeof header);
+    if (gives) give(record + 8, 0, len);
+    ctx_.shm->reduce_record_seq(ctx_.node_rank, call_.line).store(call_.seq, std::memory_order_release);
+  }
+  // Node rank r's header, once r has posted (waits).
+  std::uint64_t header(int r) {
+    for (unsigned polls = 0; !line_posted(ctx_, r, call_);) waiter_.backoff(polls);
+    std::uint64_t h;
+    std::memcpy(&h, line_data(ctx_, r, call_), sizeof h);
+    return h;
+  }
+  // Node rank r's tiles (after header(r)).
+  const char* data(int r) { return line_data(ctx_, r, call_) + 8; }
+
+ private:
+  CommContext& ctx_;
+  Waiter& waiter_;
+  LineCall call_;
+};
 
 // Implementation.
 
@@ -115,6 +149,11 @@ void staged_exchange(CommContext& ctx, const Config& config, const ExchangeShape
     shm.done(me).store(round.seq, std::memory_order_release);
     ctx.last_stage_seq[round.h] = round.seq;
   }
+}
+
+// memcpy that copies nothing for nothing (a zero-sized block's pointer may be null).
+inline void copy_bytes(void* to, const void* from, std::uint64_t n) {
+  if (n) std::memcpy(to, from, n);
 }
 
 // The part of a block's bytes [offset, offset + len) that lies inside a block of `size`:

@@ -1,7 +1,9 @@
 // MPI_Gather and MPI_Gatherv, and their non-blocking and persistent forms (the MPI library's in
 // this version): routed (entry/call_decision.hpp) and checked, then the staged gather inside
 // one node (gather_shm.hpp) or PMPI.
-#include <limits>
+#include <algorithm>
+#include <cstring>
+#include <memory>
 
 #include "common/block_bytes.hpp"
 #include "decisions/config.hpp"
@@ -11,12 +13,12 @@
 #include "entry/pmpi_persistent.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "gather/gather_shm.hpp"
+#include "node/wait.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
 
-constexpr std::uint64_t kInvalid = std::numeric_limits<std::uint64_t>::max();
 
 // This rank's contribution: its send side, or with MPI_IN_PLACE (the root only) nothing.
 struct Contribution {
@@ -53,10 +55,13 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
   std::uint64_t block = 0;
   // The block every rank gives: the root knows it from its receive side, the others from their
   // send side (the standard makes the two signatures equal).
-  if (!rooted_here(comm, root, &is_root) ||
-      !(is_root ? signature_bytes(recvcount, recvtype, &block) : signature_bytes(sendcount, sendtype, &block)))
+  if (!rooted_here(comm, root, &is_root))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  const bool sized = is_root ? signature_bytes(recvcount, recvtype, &block) : signature_bytes(sendcount, sendtype, &block);
+  // Every rank decides (and counts the call towards the communicator's set-up), whatever its
+  // arguments: the root sizes the call from one side, the others from the other.
   Decision d = decide_node_only(Collective::gather, comm, block, Form::blocking);
+  if (!sized) fall_back(d, Collective::gather, "arguments the MPI library must judge");
   if (d.path != kPmpiPath && block * static_cast<std::uint64_t>(d.ctx->size) > kMaxShmBytes)
     fall_back(d, Collective::gather, "2 GiB or more in all");
   // Rank-local, like the MPI library's own checks: a program where only some ranks pass them is
@@ -80,36 +85,69 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   bool is_root = false;
   if (!rooted_here(comm, root, &is_root))
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-  // Only the root knows every block's size: the ranks agree on the largest (or that some rank's
-  // arguments are the MPI library's to judge) before they choose a path.
+  // Only the root knows every block's size: it posts the largest in the header line, which the
+  // others' small blocks travel in too; every rank decides from the root's header.
   Decision d = decide_before_agreeing(Collective::gatherv, comm);
-  std::unique_ptr<BlockBytes> recv;
-  std::uint64_t mine = kInvalid, own_bytes = 0;
-  if (d.path != kPmpiPath) {
-    const Contribution own = contribution(sendbuf, sendcount, sendtype);
-    own_bytes = own.bytes;
-    std::uint64_t type_bytes = 0, total = 0;
-    if (!is_root) {
-      if (own.valid) mine = own.bytes;
-    } else if (own.valid && recvcounts && displs && signature_bytes(1, recvtype, &type_bytes)) {
-      mine = 0;
-      for (int r = 0; r < d.ctx->size && mine != kInvalid; ++r) {
-        const std::uint64_t b = static_cast<std::uint64_t>(recvcounts[r]) * type_bytes;
-        if (recvcounts[r] < 0) mine = kInvalid;
-        else mine = std::max(mine, b), total += b;
-      }
-      if (mine != kInvalid && (total > kMaxShmBytes || null_buffer(recvbuf, total, recvtype))) mine = kInvalid;
-    }
-    const std::uint64_t agreed = agree_max(*d.ctx, process_config().config, mine);
-    if (agreed == kInvalid) fall_back(d, Collective::gatherv, "arguments on some rank that the MPI library must judge");
-    else route_agreed(d, Collective::gatherv, agreed);
-    if (d.path != kPmpiPath && is_root) recv.reset(new BlockBytes(recvbuf, d.ctx->size, recvcounts, displs, recvtype));
-  }
   complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::gatherv, d.path, 0);
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  }
+  CommContext& ctx = *d.ctx;
+  const Config& config = process_config().config;
+  const Contribution own = contribution(sendbuf, sendcount, sendtype);
+  std::uint64_t header = own.valid ? own.bytes : 0;
+  std::uint64_t type_bytes = 0, total = 0;
+  if (is_root) {
+    header = own.valid && recvcounts && displs && signature_bytes(1, recvtype, &type_bytes) ? 0 : kNotOurs;
+    for (int r = 0; r < ctx.size && header != kNotOurs; ++r) {
+      const std::uint64_t b = static_cast<std::uint64_t>(recvcounts[r]) * type_bytes;
+      if (recvcounts[r] < 0) header = kNotOurs;
+      else header = std::max(header, b), total += b;
+    }
+    if (header != kNotOurs && (total > kMaxShmBytes || null_buffer(recvbuf, total, recvtype))) header = kNotOurs;
+  }
+  std::unique_ptr<MessageBytes> send;
+  if (!is_root && own.valid) {
+    send.reset(new MessageBytes(const_cast<void*>(sendbuf), sendcount, sendtype, own.bytes));
+    send->pack();
+  }
+  Waiter waiter = Waiter::for_context(ctx, config);
+  HeaderLine line(ctx, waiter);
+  line.post(header, send && own.bytes <= kHeaderLineData, kHeaderLineData,
+            [&](char* to, std::uint64_t, std::uint64_t) { copy_bytes(to, send->data(), own.bytes); });
+  const std::uint64_t largest = is_root ? header : line.header(root);
+  if (largest == kNotOurs) fall_back(d, Collective::gatherv, "arguments at the root that the MPI library must judge");
+  else route_agreed(d, Collective::gatherv, largest);
   if (d.count) count_call(Collective::gatherv, d.path, d.bytes);
   if (d.path == kPmpiPath)
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-  return run_gather(d, root, is_root, sendbuf, sendcount, sendtype, own_bytes, d.bytes, recv.get());
+  if (!is_root) {
+    if (largest > kHeaderLineData)
+      gather_node_bytes(ctx, config, root, largest, send ? send->data() : nullptr, send ? own.bytes : 0, nullptr);
+    // Arguments the MPI library would refuse on this rank only: its error, through the
+    // communicator's handler, after taking part with nothing (the others do not wait in vain).
+    if (!own.valid) return raise_error(comm, sendcount < 0 ? MPI_ERR_COUNT : sendtype == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_ERR_BUFFER);
+    return MPI_SUCCESS;
+  }
+  BlockBytes recv(recvbuf, ctx.size, recvcounts, displs, recvtype);
+  std::unique_ptr<MessageBytes> mine;
+  if (sendbuf != MPI_IN_PLACE) {
+    mine.reset(new MessageBytes(const_cast<void*>(sendbuf), sendcount, sendtype, own.bytes));
+    mine->pack();
+  }
+  if (largest <= kHeaderLineData) {
+    for (int r = 0; r < ctx.size; ++r) {
+      if (r == root) continue;
+      line.header(r);  // waits for r's post
+      copy_bytes(recv.data(r), line.data(r), std::min<std::uint64_t>(recv.size(r), kHeaderLineData));
+    }
+    if (mine) copy_bytes(recv.data(root), mine->data(), std::min(own.bytes, recv.size(root)));
+  } else {
+    gather_node_bytes(ctx, config, root, largest, mine ? mine->data() : nullptr, own.bytes, &recv);
+  }
+  recv.unpack_all_but(mine ? -1 : root);
+  return MPI_SUCCESS;
 }
 
 int igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,

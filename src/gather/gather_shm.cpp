@@ -19,12 +19,12 @@ void gather_node_bytes(CommContext& ctx, const Config& config, int root, std::ui
   staged_exchange(
       ctx, config, shape,
       [&](char* tiles, std::uint64_t offset, std::uint64_t len) {
-        std::memcpy(tiles, own + offset, clipped(own_size, offset, len));
+        copy_bytes(tiles, own + offset, clipped(own_size, offset, len));
       },
       [&](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-        std::memcpy(recv->data(r) + offset, tiles, clipped(recv->size(r), offset, len));
+        copy_bytes(recv->data(r) + offset, tiles, clipped(recv->size(r), offset, len));
       });
-  if (me == root && own) std::memcpy(recv->data(root), own, std::min(own_size, recv->size(root)));
+  if (me == root && own) copy_bytes(recv->data(root), own, std::min(own_size, recv->size(root)));
 }
 
 }  // namespace mcorecoll

@@ -22,15 +22,15 @@ int scan_shm(CommContext& ctx, const Config& config, bool exclusive, const void*
   staged_exchange(
       ctx, config, shape,
       [&](char* tiles, std::uint64_t offset, std::uint64_t len) {
-        std::memcpy(tiles, own + offset, clipped(image, offset, len));
+        copy_bytes(tiles, own + offset, clipped(image, offset, len));
       },
       [&](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-        std::memcpy(operands + static_cast<std::size_t>(r) * image + offset, tiles, clipped(image, offset, len));
+        copy_bytes(operands + static_cast<std::size_t>(r) * image + offset, tiles, clipped(image, offset, len));
       });
   const int last = exclusive ? me - 1 : me;
   if (last < 0) return MPI_SUCCESS;
   char* acc = operands + static_cast<std::size_t>(me) * image;
-  std::memcpy(acc, exclusive ? operands + static_cast<std::size_t>(last) * image : own, image);
+  copy_bytes(acc, exclusive ? operands + static_cast<std::size_t>(last) * image : own, image);
   int rc = MPI_SUCCESS;
   for (int r = last - 1; r >= 0 && rc == MPI_SUCCESS; --r)
     rc = combine(operands + static_cast<std::size_t>(r) * image, acc, count, type, op);

@@ -1,7 +1,7 @@
 // MPI_Scatter and MPI_Scatterv, and their non-blocking and persistent forms (the MPI library's
 // in this version): routed (entry/call_decision.hpp) and checked, then the staged scatter
 // inside one node (scatter_shm.hpp) or PMPI.
-#include <limits>
+#include <algorithm>
 #include <memory>
 
 #include "common/block_bytes.hpp"
@@ -11,13 +11,12 @@
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
 #include "exchange/staged_exchange.hpp"
+#include "node/wait.hpp"
 #include "scatter/scatter_shm.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
-
-constexpr std::uint64_t kInvalid = std::numeric_limits<std::uint64_t>::max();
 
 // This rank's receive side's bytes (nothing with MPI_IN_PLACE at the root), or false.
 bool receive_side(void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t* bytes) {
@@ -46,10 +45,13 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
             MPI_Datatype recvtype, int root, MPI_Comm comm) {
   bool is_root = false;
   std::uint64_t block = 0;
-  if (!rooted_here(comm, root, &is_root) ||
-      !(is_root ? signature_bytes(sendcount, sendtype, &block) : signature_bytes(recvcount, recvtype, &block)))
+  if (!rooted_here(comm, root, &is_root))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  const bool sized = is_root ? signature_bytes(sendcount, sendtype, &block) : signature_bytes(recvcount, recvtype, &block);
+  // Every rank decides (and counts the call towards the communicator's set-up), whatever its
+  // arguments: the root sizes the call from one side, the others from the other.
   Decision d = decide_node_only(Collective::scatter, comm, block, Form::blocking);
+  if (!sized) fall_back(d, Collective::scatter, "arguments the MPI library must judge");
   if (d.path != kPmpiPath && block * static_cast<std::uint64_t>(d.ctx->size) > kMaxShmBytes)
     fall_back(d, Collective::scatter, "2 GiB or more in all");
   // Rank-local, like the MPI library's own checks: a program where only some ranks pass them is
@@ -74,34 +76,59 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   bool is_root = false;
   if (!rooted_here(comm, root, &is_root))
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  // Only the root knows every block's size: the ranks agree on the largest (or that some rank's
-  // arguments are the MPI library's to judge) before they choose a path.
+  // Only the root knows every block's size: it posts the largest in the header line, with the
+  // blocks when they all fit; every rank decides from the root's header.
   Decision d = decide_before_agreeing(Collective::scatterv, comm);
-  std::unique_ptr<BlockBytes> send;
-  std::uint64_t own = 0;
-  if (d.path != kPmpiPath) {
-    std::uint64_t mine = kInvalid, type_bytes = 0, total = 0;
-    if (receive_side(recvbuf, recvcount, recvtype, &own)) mine = own;
-    if (is_root && mine != kInvalid) {
-      if (!sendcounts || !displs || !signature_bytes(1, sendtype, &type_bytes)) mine = kInvalid;
-      for (int r = 0; r < d.ctx->size && mine != kInvalid; ++r) {
-        const std::uint64_t b = static_cast<std::uint64_t>(sendcounts[r]) * type_bytes;
-        if (sendcounts[r] < 0) mine = kInvalid;
-        else mine = std::max(mine, b), total += b;
-      }
-      if (mine != kInvalid && (total > kMaxShmBytes || null_buffer(sendbuf, total, sendtype))) mine = kInvalid;
-    }
-    const std::uint64_t agreed = agree_max(*d.ctx, process_config().config, mine);
-    if (agreed == kInvalid) fall_back(d, Collective::scatterv, "arguments on some rank that the MPI library must judge");
-    else route_agreed(d, Collective::scatterv, agreed);
-    if (d.path != kPmpiPath && is_root)
-      send.reset(new BlockBytes(const_cast<void*>(sendbuf), d.ctx->size, sendcounts, displs, sendtype));
-  }
   complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::scatterv, d.path, 0);
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
+  CommContext& ctx = *d.ctx;
+  const Config& config = process_config().config;
+  const int n = ctx.size;
+  std::uint64_t own = 0, header = 0, type_bytes = 0, total = 0;
+  const bool own_valid = receive_side(recvbuf, recvcount, recvtype, &own);
+  std::unique_ptr<BlockBytes> send;
+  if (is_root) {
+    header = own_valid && sendcounts && displs && signature_bytes(1, sendtype, &type_bytes) ? 0 : kNotOurs;
+    for (int r = 0; r < n && header != kNotOurs; ++r) {
+      const std::uint64_t b = static_cast<std::uint64_t>(sendcounts[r]) * type_bytes;
+      if (sendcounts[r] < 0) header = kNotOurs;
+      else header = std::max(header, b), total += b;
+    }
+    if (header != kNotOurs && (total > kMaxShmBytes || null_buffer(sendbuf, total, sendtype))) header = kNotOurs;
+    if (header != kNotOurs) {
+      send.reset(new BlockBytes(const_cast<void*>(sendbuf), n, sendcounts, displs, sendtype));
+      send->pack();
+    }
+  }
+  const std::uint64_t tile = kHeaderLineData / static_cast<std::uint64_t>(n);
+  Waiter waiter = Waiter::for_context(ctx, config);
+  HeaderLine line(ctx, waiter);
+  line.post(header, is_root && header <= tile, tile, [&](char* tiles, std::uint64_t, std::uint64_t len) {
+    for (int r = 0; r < n; ++r)
+      if (r != root) copy_bytes(tiles + r * len, send->data(r), send->size(r));
+  });
+  const std::uint64_t largest = is_root ? header : line.header(root);
+  if (largest == kNotOurs) fall_back(d, Collective::scatterv, "arguments at the root that the MPI library must judge");
+  else route_agreed(d, Collective::scatterv, largest);
   if (d.count) count_call(Collective::scatterv, d.path, d.bytes);
   if (d.path == kPmpiPath)
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  return run_scatter(d, root, is_root, recvbuf, recvcount, recvtype, own, d.bytes, send.get());
+  std::unique_ptr<MessageBytes> recv;
+  if (own_valid && recvbuf != MPI_IN_PLACE) recv.reset(new MessageBytes(recvbuf, recvcount, recvtype, own));
+  char* into = recv ? recv->data() : nullptr;
+  const std::uint64_t into_size = recv ? own : 0;
+  if (largest > tile) scatter_node_bytes(ctx, config, root, largest, into, into_size, send.get());
+  else if (!is_root) copy_bytes(into, line.data(root) + static_cast<std::uint64_t>(ctx.rank) * tile, std::min(into_size, tile));
+  else if (into) copy_bytes(into, send->data(root), std::min(into_size, send->size(root)));
+  if (recv) recv->unpack();
+  // Arguments the MPI library would refuse on this rank only: its error, through the
+  // communicator's handler, after taking part with nothing (the others do not wait in vain).
+  if (!own_valid)
+    return raise_error(comm, recvcount < 0 ? MPI_ERR_COUNT : recvtype == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_ERR_BUFFER);
+  return MPI_SUCCESS;
 }
 
 int iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,

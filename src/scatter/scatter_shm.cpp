@@ -19,12 +19,12 @@ void scatter_node_bytes(CommContext& ctx, const Config& config, int root, std::u
       ctx, config, shape,
       [&](char* tiles, std::uint64_t offset, std::uint64_t len) {
         for (int d = 0; d < n; ++d)
-          if (d != root) std::memcpy(tiles + d * len, send->data(d) + offset, clipped(send->size(d), offset, len));
+          if (d != root) copy_bytes(tiles + d * len, send->data(d) + offset, clipped(send->size(d), offset, len));
       },
       [&](int, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-        std::memcpy(own + offset, tiles + me * len, clipped(own_size, offset, len));
+        copy_bytes(own + offset, tiles + me * len, clipped(own_size, offset, len));
       });
-  if (me == root && own) std::memcpy(own, send->data(root), std::min(own_size, send->size(root)));
+  if (me == root && own) copy_bytes(own, send->data(root), std::min(own_size, send->size(root)));
 }
 
 }  // namespace mcorecoll

@@ -20,11 +20,13 @@ program test_bindings
 #define BCAST_INIT MPIX_Bcast_init
 #define ALLTOALL_INIT MPIX_Alltoall_init
 #define ALLREDUCE_INIT MPIX_Allreduce_init
+#define SCAN_INIT MPIX_Scan_init
 #else
 #define BARRIER_INIT MPI_Barrier_init
 #define BCAST_INIT MPI_Bcast_init
 #define ALLTOALL_INIT MPI_Alltoall_init
 #define ALLREDUCE_INIT MPI_Allreduce_init
+#define SCAN_INIT MPI_Scan_init
 #endif
 
   integer, parameter :: maxn = 1000, pad = 16, guard = -777
@@ -474,6 +476,101 @@ program test_bindings
   end do
   if (rbuf(n*nprocs + 1) /= guard) call report('MPI_Allgather wrote past the blocks')
   deallocate (sbuf, rbuf)
+
+  ! ---- The collectives taken inside one node only, blocking, values checked (the v-forms
+  ! receive into displacements in reversed order); MPI_Igatherv and MPI_Scan_init once each.
+  n = 3
+  allocate (sbuf(n*nprocs), rbuf(n*nprocs + pad), big(3*nprocs))
+  do d = 0, nprocs - 1
+    big(d + 1) = n                           ! counts
+    big(nprocs + d + 1) = (nprocs - 1 - d)*n ! receive displacements, reversed
+    big(2*nprocs + d + 1) = d*n              ! send displacements, in order
+    do i = 1, n
+      sbuf(d*n + i) = apat(rank, d, i)
+    end do
+  end do
+  do it = 1, 7
+    rbuf = guard
+    select case (it)
+    case (1)
+      call MPI_Alltoallv(sbuf, big(1:nprocs), big(2*nprocs + 1:3*nprocs), MPI_INTEGER, rbuf, big(1:nprocs), &
+                         big(nprocs + 1:2*nprocs), MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    case (2)
+      call MPI_Allgatherv(sbuf, n, MPI_INTEGER, rbuf, big(1:nprocs), big(nprocs + 1:2*nprocs), MPI_INTEGER, &
+                          MPI_COMM_WORLD, ierr)
+    case (3)
+      call MPI_Gatherv(sbuf, n, MPI_INTEGER, rbuf, big(1:nprocs), big(nprocs + 1:2*nprocs), MPI_INTEGER, 0, &
+                       MPI_COMM_WORLD, ierr)
+    case (4)
+      call MPI_Igatherv(sbuf, n, MPI_INTEGER, rbuf, big(1:nprocs), big(nprocs + 1:2*nprocs), MPI_INTEGER, 0, &
+                        MPI_COMM_WORLD, req, ierr)
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    case (5)
+      call MPI_Gather(sbuf, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+    case (6)
+      call MPI_Scatterv(sbuf, big(1:nprocs), big(2*nprocs + 1:3*nprocs), MPI_INTEGER, rbuf, n, MPI_INTEGER, 0, &
+                        MPI_COMM_WORLD, ierr)
+    case (7)
+      call MPI_Scatter(sbuf, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+    end select
+    call check_ierr('a collective taken inside one node', ierr)
+    do d = 0, nprocs - 1
+      do i = 1, n
+        k = guard
+        select case (it)
+        case (1)
+          if (rbuf((nprocs - 1 - d)*n + i) /= apat(d, rank, i)) k = 0
+        case (2)
+          if (rbuf((nprocs - 1 - d)*n + i) /= apat(d, 0, i)) k = 0
+        case (3, 4)
+          if (rank == 0 .and. rbuf((nprocs - 1 - d)*n + i) /= apat(d, 0, i)) k = 0
+        case (5)
+          if (rank == 0 .and. rbuf(d*n + i) /= apat(d, 0, i)) k = 0
+        case (6, 7)
+          if (d == 0 .and. rbuf(i) /= apat(0, rank, i)) k = 0
+        end select
+        if (k == 0) then
+          write (msg, '(a,i0,a,i0,a,i0)') 'node-only collective case ', it, ' block ', d, ' element ', i
+          call report(msg)
+        end if
+      end do
+    end do
+  end do
+  ! Sums: reduce-scatters, scan, exscan, and the persistent scan.
+  do it = 1, 5
+    rbuf = guard
+    select case (it)
+    case (1)
+      call MPI_Reduce_scatter_block(sbuf, rbuf, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    case (2)
+      call MPI_Reduce_scatter(sbuf, rbuf, big(1:nprocs), MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    case (3)
+      call MPI_Scan(sbuf, rbuf, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    case (4)
+      call MPI_Exscan(sbuf, rbuf, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    case (5)
+      call SCAN_INIT(sbuf, rbuf, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, req, ierr)
+      call MPI_Start(req, ierr)
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+      call MPI_Request_free(req, ierr)
+    end select
+    call check_ierr('a reduction taken inside one node', ierr)
+    do i = 1, n
+      k = 0
+      do d = 0, nprocs - 1
+        if (it <= 2) k = k + apat(d, rank, i)
+        if ((it == 3 .or. it == 5) .and. d <= rank) k = k + apat(d, 0, i)
+        if (it == 4 .and. d < rank) k = k + apat(d, 0, i)
+      end do
+      if (it == 4 .and. rank == 0) cycle
+      if (rbuf(i) /= k) then
+        write (msg, '(a,i0,a,i0,a,i0,a,i0)') 'node-only reduction case ', it, ' element ', i, ': got ', rbuf(i), &
+          ' expected ', k
+        call report(msg)
+      end if
+    end do
+  end do
+  deallocate (sbuf, rbuf, big)
 
   ! ---- An intercommunicator (world rank 0 alone against the others): MPI_Reduce and
   ! MPI_Ireduce with MPI_ROOT at the root, MPI_PROC_NULL at its group's other ranks and the
