@@ -126,10 +126,9 @@ std::vector<TableRow> default_rows(Collective c) {
   }
   // The collectives inside one node only (bench/mcorecoll_bench --coll node-only, every path
   // forced against PMPI_X in the same run, 2026-11-25). np 4 oversubscribed not measured with
-  // MPICH: the np 2 row is the nearest. Alltoallv, gatherv and scatterv have no row (PMPI at
-  // every size unless forced or given one): their ranks agree on the sizes first, a round that
-  // cost 0.8 us on every call, so that with rows from their forced runs the calls the table
-  // left to PMPI took 2-8x (bench/results/node-only/*-defaults-with-v-rows.csv, taken with those rows).
+  // MPICH: the np 2 row is the nearest. Alltoallv, gatherv and scatterv: measured after their
+  // header line replaced the round of agreement (v-header-line files); while their last header
+  // line found a size left to PMPI they skip it (entry/call_decision.cpp).
   if (c == Collective::allgatherv) rows.push_back(row(c, 2, false, "shm:32K pmpi", "VM np 2, 2 runs: 0.20-0.76x [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
   if (c == Collective::gather) rows.push_back(row(c, 2, false, "pmpi:64 shm:32K pmpi", "VM np 2, 2 runs: 0.21-0.72x from 512 B, 0.74-1.09x below [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
   if (c == Collective::scatter) rows.push_back(row(c, 2, false, "pmpi:8 shm:32K pmpi", "VM np 2, 2 runs: 0.20-0.78x from 64 B, 0.72-1.18x at 8 B [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
@@ -137,6 +136,9 @@ std::vector<TableRow> default_rows(Collective c) {
   if (c == Collective::reduce_scatter) rows.push_back(row(c, 2, false, "shm:512 pmpi:4K shm:256K pmpi", "VM np 2, 2 runs: 0.61-0.74x up to 512 B, 0.82-1.13x at 4 KiB, 0.02-0.49x from 32 KiB [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
   if (c == Collective::scan) rows.push_back(row(c, 2, false, "shm:256K pmpi", "VM np 2, 2 runs: 0.006-0.17x [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
   if (c == Collective::exscan) rows.push_back(row(c, 2, false, "shm:256K pmpi", "VM np 2, 2 runs: 0.011-0.36x [bench/results: node-only/mpich-np2-forced-shm-1.csv node-only/mpich-np2-forced-shm-2.csv]"));
+  if (c == Collective::alltoallv) rows.push_back(row(c, 2, false, "shm:32K pmpi", "VM np 2, 1 run: 0.33-0.78x [bench/results: node-only/mpich-np2-v-header-line-forced-shm-1.csv]"));
+  if (c == Collective::gatherv) rows.push_back(row(c, 2, false, "pmpi:4K shm:32K pmpi", "VM np 2, 1 run: 0.55x at 32 KiB, 1.03-1.77x below [bench/results: node-only/mpich-np2-v-header-line-forced-shm-1.csv]"));
+  if (c == Collective::scatterv) rows.push_back(row(c, 2, false, "pmpi:4K shm:32K pmpi", "VM np 2, 1 run: 0.46x at 32 KiB, 0.57-1.23x below [bench/results: node-only/mpich-np2-v-header-line-forced-shm-1.csv]"));
 #else
   if (c == Collective::bcast) {
     rows.push_back(row(c, 2, false, "shm:4K pmpi", "VM np 2: the ring 0.19-0.85x up to 4 KiB, 1.0-1.9x at 8-16 KiB in the VM's slow state [bench/results: openmpi-np2-bcast-3.csv openmpi-np2-bcast-states.txt]"));
@@ -173,6 +175,12 @@ std::vector<TableRow> default_rows(Collective c) {
   if (c == Collective::scan) rows.push_back(row(c, 4, true, "pmpi:64 shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.34-0.65x at 512 B-32 KiB, 1.37x at 256 KiB, 6-15x below [bench/results: node-only/openmpi-np4-forced-shm-1.csv]"));
   if (c == Collective::exscan) rows.push_back(row(c, 2, false, "pmpi:64 shm:32K pmpi", "VM np 2, 2 runs: 0.13-0.40x at 512 B-32 KiB, 1.3-1.5x at 256 KiB, 0.93-1.77x below [bench/results: node-only/openmpi-np2-forced-shm-1.csv node-only/openmpi-np2-forced-shm-2.csv]"));
   if (c == Collective::exscan) rows.push_back(row(c, 4, true, "pmpi:64 shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.34-0.56x at 512 B-32 KiB, 1.34x at 256 KiB, 7-19x below [bench/results: node-only/openmpi-np4-forced-shm-1.csv]"));
+  if (c == Collective::alltoallv) rows.push_back(row(c, 2, false, "pmpi:512 shm:32K pmpi", "VM np 2, 2 runs: 0.14-0.38x at 4-32 KiB, 0.98-1.01x at 512 B, 1.24-1.32x below [bench/results: node-only/openmpi-np2-v-header-line-forced-shm-1.csv node-only/openmpi-np2-v-header-line-forced-shm-2.csv]"));
+  if (c == Collective::alltoallv) rows.push_back(row(c, 4, true, "pmpi:512 shm:4K pmpi", "VM np 4 oversubscribed, 1 run: 0.50x at 4 KiB, 0.98-1.01x at 64 B, 512 B and 32 KiB [bench/results: node-only/openmpi-np4-v-header-line-forced-shm-1.csv]"));
+  if (c == Collective::gatherv) rows.push_back(row(c, 2, false, "pmpi:64 shm:32K pmpi", "VM np 2, 2 runs: 0.12-0.89x from 512 B, 2.1-2.3x below [bench/results: node-only/openmpi-np2-v-header-line-forced-shm-1.csv node-only/openmpi-np2-v-header-line-forced-shm-2.csv]"));
+  if (c == Collective::gatherv) rows.push_back(row(c, 4, true, "pmpi:512 shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.59-0.73x from 4 KiB, 0.98x at 512 B, 8-10x below [bench/results: node-only/openmpi-np4-v-header-line-forced-shm-1.csv]"));
+  if (c == Collective::scatterv) rows.push_back(row(c, 2, false, "pmpi:64 shm:32K pmpi", "VM np 2, 2 runs: 0.09-0.55x from 512 B, 2.0-2.2x below [bench/results: node-only/openmpi-np2-v-header-line-forced-shm-1.csv node-only/openmpi-np2-v-header-line-forced-shm-2.csv]"));
+  if (c == Collective::scatterv) rows.push_back(row(c, 4, true, "pmpi:64 shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.18-0.62x from 512 B, 8-9x below [bench/results: node-only/openmpi-np4-v-header-line-forced-shm-1.csv]"));
 #endif
   return rows;
 }

@@ -25,6 +25,12 @@ void say_why_pmpi(Collective c, const Config& config, MPI_Comm comm, const char*
 
 const Config& call_config() { return process_config().config; }
 
+constexpr std::uint32_t kHeaderLineEvery = 64;
+
+CommContext::HeaderLineMemory& header_line_memory(CommContext& ctx, Collective c) {
+  return ctx.header_lines[c == Collective::alltoallv ? 0 : c == Collective::gatherv ? 1 : 2];
+}
+
 }  // namespace
 
 bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
@@ -119,17 +125,29 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
   const Config& config = call_config();
   const int forced = config.forced_path[static_cast<int>(c)];
   if (config.disable || forced == 0) return d;
-  // Auto: agreeing is worth its round only where some size above 0 takes the node machinery.
+  CommContext::HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
   if (forced < 0) {
-    bool any = false;
-    for (const Band& b : auto_bands(c, config, false, d.ctx->table_rows[static_cast<int>(c)]))
-      any |= b.path != kPmpiPath && b.max_bytes > 0;
-    if (!any) {
-      fall_back(d, c, "no size takes the node machinery (no decision table row: its sizes are agreed in a round "
-                      "that costs more than it saves at small sizes; MCORECOLL_<X>_PATHS_NP<N> adds a row)");
+    const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
+    // Auto: the header line is worth its round only where some size above 0 takes the node
+    // machinery (found once per communicator), and while the size the last line found goes to
+    // PMPI, the line is skipped: it would cost a round of the node on a call left to PMPI
+    // anyway. It looks again every kHeaderLineEvery calls (programs repeat their sizes). Every
+    // rank holds the same memory, so every rank skips alike.
+    if (!memory.bands_known) {
+      memory.bands_known = true;
+      for (const Band& b : auto_bands(c, config, false, row)) memory.any_band |= b.path != kPmpiPath && b.max_bytes > 0;
+    }
+    if (!memory.any_band) {
+      fall_back(d, c, "no size takes the node machinery (no decision table row; MCORECOLL_<X>_PATHS_NP<N> adds one)");
+      return d;
+    }
+    if (memory.seen && ++memory.skipped < kHeaderLineEvery &&
+        choose_route(c, config, memory.largest, false, row).path == kPmpiPath) {
+      fall_back(d, c, "the size this communicator's last header line found goes to PMPI (it looks again every 64 calls)");
       return d;
     }
   }
+  memory.skipped = 0;
   if (d.path == kPmpiPath) {
     if (!d.ctx->shm && !ensure_shm(*d.ctx, config)) return d;
     d.path = 1;
@@ -139,6 +157,9 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
 
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   d.bytes = bytes;
+  CommContext::HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
+  memory.seen = true;
+  memory.largest = bytes;
   if (d.path == kPmpiPath) return;
   const Route route = choose_route(c, call_config(), bytes, false, d.ctx->table_rows[static_cast<int>(c)]);
   if (route.path == kPmpiPath) fall_back(d, c, route.reason);

@@ -94,6 +94,16 @@ class CommContext {
   // node rank is known to have posted (reduce_lines.hpp).
   std::uint64_t line_calls = 0;
   std::vector<std::uint64_t> line_known;
+  // The v-forms whose size only a header line tells (alltoallv, gatherv, scatterv: index
+  // 0, 1, 2): the largest block their last header line found, and calls since. Equal on every
+  // rank (every rank reads the headers it decides from); entry/call_decision.cpp.
+  struct HeaderLineMemory {
+    bool bands_known = false, any_band = false;  // whether auto mode takes any size (the table row)
+    bool seen = false;
+    std::uint64_t largest = 0;
+    std::uint32_t skipped = 0;
+  };
+  HeaderLineMemory header_lines[3];
   // Reductions: the running result of a round and a packed copy for delivering it, kept from
   // one call to the next (no allocation per call; collectives on one communicator never run
   // at once).
