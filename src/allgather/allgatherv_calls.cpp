@@ -11,26 +11,6 @@
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
-namespace {
-
-// Every rank's block in bytes, from the receive side that every rank passes (the standard makes
-// rank j's recvcounts[j] x recvtype the signature of its send side on every rank, so these are
-// equal everywhere). False: arguments the MPI library must judge.
-bool block_sizes(const int* recvcounts, MPI_Datatype recvtype, int ranks, std::uint64_t* largest,
-                 std::uint64_t* total) {
-  std::uint64_t type_bytes = 0;
-  if (!recvcounts || !signature_bytes(1, recvtype, &type_bytes)) return false;
-  *largest = *total = 0;
-  for (int r = 0; r < ranks; ++r) {
-    if (recvcounts[r] < 0) return false;
-    const std::uint64_t b = static_cast<std::uint64_t>(recvcounts[r]) * type_bytes;
-    *largest = std::max(*largest, b);
-    *total += b;
-  }
-  return true;
-}
-
-}  // namespace
 
 int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
                const int* displs, MPI_Datatype recvtype, MPI_Comm comm) {
@@ -38,6 +18,8 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   std::uint64_t largest = 0, total = 0;
   if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
       PMPI_Comm_size(comm, &size) != MPI_SUCCESS || !displs ||
+      // Every rank's block from the receive side every rank passes: the standard makes rank j's
+      // recvcounts[j] x recvtype its send signature everywhere, so these are equal on every rank.
       !block_sizes(recvcounts, recvtype, size, &largest, &total))
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   Decision d = decide_node_only(Collective::allgatherv, comm, largest, Form::blocking);

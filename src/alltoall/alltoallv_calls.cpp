@@ -20,22 +20,6 @@
 namespace mcorecoll {
 namespace {
 
-// The largest of `ranks` blocks of counts[i] x `type`, and their sum; false: arguments the MPI
-// library must judge.
-bool block_sizes(const int* counts, const int* displs, MPI_Datatype type, int ranks, std::uint64_t* largest,
-                 std::uint64_t* total) {
-  std::uint64_t type_bytes = 0;
-  if (!counts || !displs || !signature_bytes(1, type, &type_bytes)) return false;
-  *largest = *total = 0;
-  for (int r = 0; r < ranks; ++r) {
-    if (counts[r] < 0) return false;
-    const std::uint64_t b = static_cast<std::uint64_t>(counts[r]) * type_bytes;
-    *largest = std::max(*largest, b);
-    *total += b;
-  }
-  return true;
-}
-
 // With MPI_IN_PLACE: the receive buffer's blocks as they were before the call (what is sent).
 struct BlocksBefore {
   explicit BlocksBefore(BlockBytes& recv) {
@@ -100,8 +84,8 @@ int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MP
   }
   std::uint64_t send_max = 0, send_total = 0, recv_max = 0, recv_total = 0;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  const bool valid = block_sizes(recvcounts, rdispls, recvtype, size, &recv_max, &recv_total) &&
-                     (in_place || block_sizes(sendcounts, sdispls, sendtype, size, &send_max, &send_total)) &&
+  const bool valid = rdispls && block_sizes(recvcounts, recvtype, size, &recv_max, &recv_total) &&
+                     (in_place || (sdispls && block_sizes(sendcounts, sendtype, size, &send_max, &send_total))) &&
                      recv_total <= kMaxShmBytes && send_total <= kMaxShmBytes &&
                      !null_buffer(recvbuf, recv_total, recvtype) && (in_place || !null_buffer(sendbuf, send_total, sendtype));
   Waiter waiter = Waiter::for_context(*d.ctx, process_config().config);

@@ -1,5 +1,6 @@
 #include "entry/call_decision.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "common/log.hpp"
@@ -38,6 +39,19 @@ bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
   int size = 0;
   if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size < 0) return false;
   *bytes = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+  return true;
+}
+
+bool block_sizes(const int* counts, MPI_Datatype type, int ranks, std::uint64_t* largest, std::uint64_t* total) {
+  std::uint64_t type_bytes = 0;
+  if (!counts || !signature_bytes(1, type, &type_bytes)) return false;
+  *largest = *total = 0;
+  for (int r = 0; r < ranks; ++r) {
+    if (counts[r] < 0) return false;
+    const std::uint64_t b = static_cast<std::uint64_t>(counts[r]) * type_bytes;
+    *largest = std::max(*largest, b);
+    *total += b;
+  }
   return true;
 }
 

@@ -41,6 +41,11 @@ struct Decision {
 // itself (it raises the error through the communicator's handler, as without mcorecoll).
 bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes);
 
+// The largest and the sum of `ranks` blocks of counts[i] elements of `type`, in bytes (the
+// v-forms' count arrays); false for arguments the MPI library must judge (no array, a negative
+// count, an invalid datatype).
+bool block_sizes(const int* counts, MPI_Datatype type, int ranks, std::uint64_t* largest, std::uint64_t* total);
+
 // A null buffer whose data would start at address 0: MPI_BOTTOM with a datatype of absolute
 // addresses is legal, but with anything else the MPI library raises MPI_ERR_BUFFER (MPICH) or
 // faults (Open MPI 4.1), and the call is its to judge. Rank-local, like the MPI library's own

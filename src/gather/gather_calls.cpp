@@ -96,17 +96,10 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   CommContext& ctx = *d.ctx;
   const Config& config = process_config().config;
   const Contribution own = contribution(sendbuf, sendcount, sendtype);
-  std::uint64_t header = own.valid ? own.bytes : 0;
-  std::uint64_t type_bytes = 0, total = 0;
-  if (is_root) {
-    header = own.valid && recvcounts && displs && signature_bytes(1, recvtype, &type_bytes) ? 0 : kNotOurs;
-    for (int r = 0; r < ctx.size && header != kNotOurs; ++r) {
-      const std::uint64_t b = static_cast<std::uint64_t>(recvcounts[r]) * type_bytes;
-      if (recvcounts[r] < 0) header = kNotOurs;
-      else header = std::max(header, b), total += b;
-    }
-    if (header != kNotOurs && (total > kMaxShmBytes || null_buffer(recvbuf, total, recvtype))) header = kNotOurs;
-  }
+  std::uint64_t header = own.valid ? own.bytes : 0, total = 0;
+  if (is_root && !(own.valid && displs && block_sizes(recvcounts, recvtype, ctx.size, &header, &total) &&
+                   total <= kMaxShmBytes && !null_buffer(recvbuf, total, recvtype)))
+    header = kNotOurs;
   std::unique_ptr<MessageBytes> send;
   if (!is_root && own.valid) {
     send.reset(new MessageBytes(const_cast<void*>(sendbuf), sendcount, sendtype, own.bytes));

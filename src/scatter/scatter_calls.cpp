@@ -87,17 +87,13 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   CommContext& ctx = *d.ctx;
   const Config& config = process_config().config;
   const int n = ctx.size;
-  std::uint64_t own = 0, header = 0, type_bytes = 0, total = 0;
+  std::uint64_t own = 0, header = 0, total = 0;
   const bool own_valid = receive_side(recvbuf, recvcount, recvtype, &own);
   std::unique_ptr<BlockBytes> send;
   if (is_root) {
-    header = own_valid && sendcounts && displs && signature_bytes(1, sendtype, &type_bytes) ? 0 : kNotOurs;
-    for (int r = 0; r < n && header != kNotOurs; ++r) {
-      const std::uint64_t b = static_cast<std::uint64_t>(sendcounts[r]) * type_bytes;
-      if (sendcounts[r] < 0) header = kNotOurs;
-      else header = std::max(header, b), total += b;
-    }
-    if (header != kNotOurs && (total > kMaxShmBytes || null_buffer(sendbuf, total, sendtype))) header = kNotOurs;
+    if (!(own_valid && displs && block_sizes(sendcounts, sendtype, n, &header, &total) && total <= kMaxShmBytes &&
+          !null_buffer(sendbuf, total, sendtype)))
+      header = kNotOurs;
     if (header != kNotOurs) {
       send.reset(new BlockBytes(const_cast<void*>(sendbuf), n, sendcounts, displs, sendtype));
       send->pack();
