@@ -8,12 +8,17 @@
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
+#include "exchange/node_only_operations.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 
-int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
-               const int* displs, MPI_Datatype recvtype, MPI_Comm comm) {
+namespace {
+
+// MPI_Allgatherv's route, alike for its three forms; *own: this rank's send side in bytes.
+Decision route_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm, Form form,
+                          std::uint64_t* own) {
   int size = 0, inter = 0;
   std::uint64_t largest = 0, total = 0;
   if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
@@ -21,22 +26,31 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
       // Every rank's block from the receive side every rank passes: the standard makes rank j's
       // recvcounts[j] x recvtype its send signature everywhere, so these are equal on every rank.
       !block_sizes(recvcounts, recvtype, size, &largest, &total))
-    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-  Decision d = decide_node_only(Collective::allgatherv, comm, largest, Form::blocking);
+    return {};
+  Decision d = decide_node_only(Collective::allgatherv, comm, largest, form, true);
   if (d.path != kPmpiPath && total > kMaxShmBytes) fall_back(d, Collective::allgatherv, "2 GiB or more in all");
   // Rank-local, like the MPI library's own checks: a program where only some ranks pass them is
   // erroneous under either.
-  std::uint64_t own = 0;
   if (d.path != kPmpiPath && sendbuf != MPI_IN_PLACE &&
-      (!signature_bytes(sendcount, sendtype, &own) || null_buffer(sendbuf, own, sendtype)))
+      (!signature_bytes(sendcount, sendtype, own) || null_buffer(sendbuf, *own, sendtype)))
     fall_back(d, Collective::allgatherv, "invalid send arguments");
   if (d.path != kPmpiPath && null_buffer(recvbuf, total, recvtype)) fall_back(d, Collective::allgatherv, "null buffer");
+  return d;
+}
+
+}  // namespace
+
+int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+               const int* displs, MPI_Datatype recvtype, MPI_Comm comm) {
+  std::uint64_t own = 0;
+  const Decision d = route_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                                      Form::blocking, &own);
   complete_earlier_operations(d);
   if (d.count) count_call(Collective::allgatherv, d.path, d.bytes);
   if (d.path == kPmpiPath)
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-  if (largest == 0) return MPI_SUCCESS;
-  BlockBytes recv(recvbuf, size, recvcounts, displs, recvtype);
+  if (d.bytes == 0) return MPI_SUCCESS;
+  BlockBytes recv(recvbuf, d.ctx->size, recvcounts, displs, recvtype);
   const int me = d.ctx->rank;
   if (sendbuf == MPI_IN_PLACE) {
     recv.pack(me);
@@ -53,17 +67,32 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 
 int iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
                 const int* displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::allgatherv, comm, 0, Form::nonblocking);
-  if (d.count) count_call(Collective::allgatherv, kPmpiPath, 0, CallKind::nonblocking);
-  return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+  std::uint64_t own = 0;
+  const Decision d = route_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                                      Form::nonblocking, &own);
+  if (d.count) count_call(Collective::allgatherv, d.path, d.bytes, CallKind::nonblocking);
+  if (d.path == kPmpiPath)
+    return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+  return post(d, make_iallgatherv(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, own, recvbuf,
+                                  recvcounts, displs, recvtype),
+              request);
 }
 
 int allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
                     const int* displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::allgatherv, comm, 0, Form::persistent);
-  if (d.count) count_call(Collective::allgatherv, kPmpiPath, 0, CallKind::persistent);
-  return pmpi_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info,
-                              request);
+  std::uint64_t own = 0;
+  const Decision d = route_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                                      Form::persistent, &own);
+  complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::allgatherv, d.path, d.bytes, CallKind::persistent);
+    return pmpi_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info,
+                                request);
+  }
+  return make_persistent(Collective::allgatherv, d,
+                         make_iallgatherv(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, own, recvbuf,
+                                          recvcounts, displs, recvtype),
+                         request);
 }
 
 }  // namespace mcorecoll

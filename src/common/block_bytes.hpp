@@ -31,6 +31,10 @@ class BlockBytes {
   }
   void pack(int i) { blocks_[static_cast<std::size_t>(i)].pack(); }
   void unpack(int i) { blocks_[static_cast<std::size_t>(i)].unpack(); }
+  // For an operation that outlives its call: duplicates of derived datatypes (message_bytes.hpp).
+  void hold_types() {
+    for (MessageBytes& b : blocks_) b.hold_type();
+  }
   // Every block but `skip` (-1: all) into the user's buffer.
   void unpack_all_but(int skip);
 

@@ -117,9 +117,9 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   return d;
 }
 
-Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
+Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form, bool operations) {
   if (comm == MPI_COMM_NULL) return {};  // the MPI library's error to raise
-  if (form != Form::blocking) {
+  if (form != Form::blocking && !operations) {
     Decision d;
     const Config& config = config_or_abort(comm);
     d.count = config.stats;

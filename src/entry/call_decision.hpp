@@ -56,10 +56,10 @@ bool null_buffer(const void* buffer, std::uint64_t bytes, MPI_Datatype type);
 // communicator where the form allows it.
 Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form);
 
-// The collectives that take the node machinery only blocking and inside one node
-// (collective.hpp's node_only()): decide(), or PMPI with the reason for the other forms and
-// for communicators across nodes.
-Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form);
+// The collectives that take the node machinery only inside one node (collective.hpp's
+// node_only()): decide(), or PMPI with the reason for communicators across nodes, and for the
+// non-blocking and persistent forms of those without an operation (`operations` false).
+Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form, bool operations = false);
 
 // A v-form whose ranks must agree on its size first (only the root, or each rank, knows its
 // blocks): the path if any size may take the node machinery (a forced path, or a band of the

@@ -15,6 +15,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "alltoall/alltoall_rounds.hpp"
@@ -81,73 +84,119 @@ class HeaderLine {
   LineCall call_;
 };
 
-// Implementation.
-
-namespace exchange_detail {
-
-// The starting point of this rank's visits: the first source after it, so that in step no
-// two readers start at the same rank.
-inline std::size_t first_visit(const std::vector<int>& sources, int me) {
-  for (std::size_t i = 0; i < sources.size(); ++i)
-    if (sources[i] > me) return i;
-  return 0;
-}
-
-template <typename Give, typename Take>
-void through_lines(CommContext& ctx, const ExchangeShape& shape, Waiter& waiter, Give give, Take take) {
-  const LineCall call = next_line_call(ctx);
-  unsigned polls = 0;
-  while (line_reader_behind(ctx, call) >= 0) waiter.backoff(polls);
-  const std::uint64_t len = shape.max_block;
-  // Every rank posts, giver or not: a record is written again only once every rank has
-  // posted a later call (reduce_lines.hpp).
-  char* record = ctx.shm->reduce_record(ctx.node_rank, call.line);
-  if (shape.gives) give(record, 0, len);
-  ctx.shm->reduce_record_seq(ctx.node_rank, call.line).store(call.seq, std::memory_order_release);
-  const std::size_t n = shape.sources.size(), start = first_visit(shape.sources, ctx.node_rank);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int r = shape.sources[(start + i) % n];
-    for (polls = 0; !line_posted(ctx, r, call);) waiter.backoff(polls);
-    take(r, line_data(ctx, r, call), 0, len);
+// The exchange as resumable steps: advance() does what it can without waiting and says
+// whether this rank's part is over (*waiting_on: the node rank it waits for). The blocking
+// staged_exchange() loops on it; the non-blocking and persistent forms take one advance() per
+// step of the progress engine (node_only_operations.hpp). Steps call no MPI function.
+class ExchangeRounds {
+ public:
+  using Give = std::function<void(char* tiles, std::uint64_t offset, std::uint64_t len)>;
+  using Take = std::function<void(int r, const char* tiles, std::uint64_t offset, std::uint64_t len)>;
+  ExchangeRounds(CommContext& ctx, const Config& config, ExchangeShape shape, Give give, Take take)
+      : ctx_(ctx), config_(config), shape_(std::move(shape)), give_(std::move(give)), take_(std::move(take)) {
+    const std::uint64_t tiles = shape_.per_destination ? static_cast<std::uint64_t>(ctx.node_size) : 1;
+    lines_ = tiles * shape_.max_block <= kReduceLineBytes;
+    start_ = first_visit(shape_.sources, ctx.node_rank);
   }
-}
+  bool advance(int* waiting_on) {
+    if (shape_.max_block == 0) return true;
+    return lines_ ? line_step(waiting_on) : round_steps(waiting_on);
+  }
+  // Counts the tiles moved so far: a waiting loop starts its backing off again after progress.
+  std::uint64_t moves() const { return moves_; }
 
-}  // namespace exchange_detail
+ private:
+  // The first source after this rank: in step no two readers start at the same rank.
+  static std::size_t first_visit(const std::vector<int>& sources, int me) {
+    for (std::size_t i = 0; i < sources.size(); ++i)
+      if (sources[i] > me) return i;
+    return 0;
+  }
+  int source(std::size_t i) const { return shape_.sources[(start_ + i) % shape_.sources.size()]; }
+
+  bool line_step(int* waiting_on) {
+    if (!posted_) {
+      if (line_.seq == 0) line_ = next_line_call(ctx_);
+      const int behind = line_reader_behind(ctx_, line_);
+      if (behind >= 0) return *waiting_on = behind, false;
+      // Every rank posts, giver or not: a record is written again only once every rank has
+      // posted a later call (reduce_lines.hpp).
+      if (shape_.gives) give_(ctx_.shm->reduce_record(ctx_.node_rank, line_.line), 0, shape_.max_block);
+      ctx_.shm->reduce_record_seq(ctx_.node_rank, line_.line).store(line_.seq, std::memory_order_release);
+      posted_ = true;
+    }
+    for (; next_ < shape_.sources.size(); ++next_) {
+      const int r = source(next_);
+      if (!line_posted(ctx_, r, line_)) return *waiting_on = r, false;
+      take_(r, line_data(ctx_, r, line_), 0, shape_.max_block);
+      ++moves_;
+    }
+    return true;
+  }
+
+  bool round_steps(int* waiting_on) {
+    NodeShm& shm = *ctx_.shm;
+    const int n = ctx_.node_size, me = ctx_.node_rank;
+    if (!leased_) {
+      // The lease gives each rank 2 x n x (asked) bytes: per destination a whole block per
+      // tile, else the whole block in each half.
+      const std::uint64_t asked = shape_.per_destination ? shape_.max_block : (shape_.max_block + n - 1) / n;
+      if (!try_node_staging_areas(ctx_, config_, asked, &staging_)) return *waiting_on = ctx_.lease_waits_for, false;
+      tile_ = shape_.per_destination ? tile_bytes(staging_, n) : std::max<std::uint64_t>(staging_.area / 2, 1);
+      leased_ = true;
+    }
+    while (offset_ < shape_.max_block) {
+      if (!round_) {
+        round_ = next_round(ctx_, staging_, std::min(tile_, shape_.max_block - offset_));
+        posted_ = !shape_.gives;
+        next_ = 0;
+      }
+      const Round& round = *round_;
+      if (!posted_) {
+        const int busy = rank_using_half(ctx_, shm, round);
+        if (busy >= 0) return *waiting_on = busy, false;
+        give_(const_cast<char*>(round.staged_by(me)), offset_, round.len);
+        shm.post(me).store(round.seq, std::memory_order_release);
+        posted_ = true;
+        ++moves_;
+      }
+      for (; next_ < shape_.sources.size(); ++next_) {
+        const int r = source(next_);
+        if (!reached(shm.post(r).load(std::memory_order_acquire), round.seq)) return *waiting_on = r, false;
+        take_(r, round.staged_by(r), offset_, round.len);
+        ++moves_;
+      }
+      shm.done(me).store(round.seq, std::memory_order_release);
+      ctx_.last_stage_seq[round.h] = round.seq;
+      offset_ += round.len;
+      round_.reset();
+    }
+    return true;
+  }
+
+  CommContext& ctx_;
+  const Config& config_;
+  ExchangeShape shape_;
+  Give give_;
+  Take take_;
+  bool lines_ = false, posted_ = false, leased_ = false;
+  std::size_t start_ = 0, next_ = 0;
+  LineCall line_{};
+  StagingAreas staging_{};
+  std::uint64_t tile_ = 0, offset_ = 0, moves_ = 0;
+  std::optional<Round> round_;
+};
 
 template <typename Give, typename Take>
 void staged_exchange(CommContext& ctx, const Config& config, const ExchangeShape& shape, Give give, Take take) {
   if (shape.max_block == 0) return;
-  const int n = ctx.node_size, me = ctx.node_rank;
+  ExchangeRounds rounds(ctx, config, shape, give, take);
   Waiter waiter = Waiter::for_context(ctx, config);
-  const std::uint64_t tiles = shape.per_destination ? static_cast<std::uint64_t>(n) : 1;
-  if (tiles * shape.max_block <= kReduceLineBytes) {
-    exchange_detail::through_lines(ctx, shape, waiter, give, take);
-    return;
-  }
-  NodeShm& shm = *ctx.shm;
-  // The lease gives each rank 2 x n x (asked) bytes: per destination a whole block per tile,
-  // else the whole block in each half.
-  const std::uint64_t asked = shape.per_destination ? shape.max_block : (shape.max_block + n - 1) / n;
-  StagingAreas staging{};
-  for (unsigned polls = 0; !try_node_staging_areas(ctx, config, asked, &staging);) waiter.backoff(polls);
-  const std::uint64_t tile = shape.per_destination ? tile_bytes(staging, n)
-                                                   : std::max<std::uint64_t>(staging.area / 2, 1);
-  const std::size_t count = shape.sources.size(), start = exchange_detail::first_visit(shape.sources, me);
-  for (std::uint64_t offset = 0; offset < shape.max_block; offset += tile) {
-    const Round round = next_round(ctx, staging, std::min(tile, shape.max_block - offset));
-    if (shape.gives) {
-      unsigned polls = 0;
-      while (rank_using_half(ctx, shm, round) >= 0) waiter.backoff(polls);
-      give(const_cast<char*>(round.staged_by(me)), offset, round.len);
-      shm.post(me).store(round.seq, std::memory_order_release);
-    }
-    for (std::size_t i = 0; i < count; ++i) {
-      const int r = shape.sources[(start + i) % count];
-      waiter.wait_for(shm.post(r), round.seq);
-      take(r, round.staged_by(r), offset, round.len);
-    }
-    shm.done(me).store(round.seq, std::memory_order_release);
-    ctx.last_stage_seq[round.h] = round.seq;
+  int waiting_on = -1;
+  unsigned polls = 0;
+  for (std::uint64_t moved = 0; !rounds.advance(&waiting_on);) {
+    if (rounds.moves() != moved) moved = rounds.moves(), polls = 0;
+    waiter.backoff(polls);
   }
 }
 

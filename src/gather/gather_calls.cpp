@@ -12,6 +12,7 @@
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
 #include "exchange/staged_exchange.hpp"
+#include "exchange/node_only_operations.hpp"
 #include "gather/gather_shm.hpp"
 #include "node/wait.hpp"
 #include "topology/comm_context.hpp"
@@ -47,37 +48,73 @@ int run_gather(const Decision& d, int root, bool is_root, const void* sendbuf, i
   return MPI_SUCCESS;
 }
 
-}  // namespace
-
-int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-           MPI_Datatype recvtype, int root, MPI_Comm comm) {
+// MPI_Gather's route, alike for its three forms; *block: every rank's block.
+Decision route_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, Form form, std::uint64_t* block) {
   bool is_root = false;
-  std::uint64_t block = 0;
+  if (!rooted_here(comm, root, &is_root)) return {};
   // The block every rank gives: the root knows it from its receive side, the others from their
   // send side (the standard makes the two signatures equal).
-  if (!rooted_here(comm, root, &is_root))
-    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  const bool sized = is_root ? signature_bytes(recvcount, recvtype, &block) : signature_bytes(sendcount, sendtype, &block);
+  const bool sized = is_root ? signature_bytes(recvcount, recvtype, block) : signature_bytes(sendcount, sendtype, block);
   // Every rank decides (and counts the call towards the communicator's set-up), whatever its
   // arguments: the root sizes the call from one side, the others from the other.
-  Decision d = decide_node_only(Collective::gather, comm, block, Form::blocking);
+  Decision d = decide_node_only(Collective::gather, comm, *block, form, true);
   if (!sized) fall_back(d, Collective::gather, "arguments the MPI library must judge");
-  if (d.path != kPmpiPath && block * static_cast<std::uint64_t>(d.ctx->size) > kMaxShmBytes)
+  if (d.path != kPmpiPath && *block * static_cast<std::uint64_t>(d.ctx->size) > kMaxShmBytes)
     fall_back(d, Collective::gather, "2 GiB or more in all");
   // Rank-local, like the MPI library's own checks: a program where only some ranks pass them is
   // erroneous under either.
   if (d.path != kPmpiPath && !contribution(is_root ? MPI_IN_PLACE : sendbuf, sendcount, sendtype).valid)
     fall_back(d, Collective::gather, "invalid send arguments");
   if (d.path != kPmpiPath && is_root &&
-      (null_buffer(recvbuf, block, recvtype) || !contribution(sendbuf, sendcount, sendtype).valid))
+      (null_buffer(recvbuf, *block, recvtype) || !contribution(sendbuf, sendcount, sendtype).valid))
     fall_back(d, Collective::gather, "invalid arguments at the root");
+  return d;
+}
+
+}  // namespace
+
+int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+           MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  std::uint64_t block = 0;
+  const Decision d = route_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                  Form::blocking, &block);
   complete_earlier_operations(d);
   if (d.count) count_call(Collective::gather, d.path, d.bytes);
   if (d.path == kPmpiPath) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   if (block == 0) return MPI_SUCCESS;
-  if (!is_root) return run_gather(d, root, false, sendbuf, sendcount, sendtype, block, block, nullptr);
+  if (d.ctx->rank != root) return run_gather(d, root, false, sendbuf, sendcount, sendtype, block, block, nullptr);
   BlockBytes recv(recvbuf, d.ctx->size, recvcount, recvtype);
   return run_gather(d, root, true, sendbuf, sendcount, sendtype, block, block, &recv);
+}
+
+int igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  std::uint64_t block = 0;
+  const Decision d = route_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                  Form::nonblocking, &block);
+  if (d.count) count_call(Collective::gather, d.path, d.bytes, CallKind::nonblocking);
+  if (d.path == kPmpiPath)
+    return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  return post(d, make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                              recvtype, block),
+              request);
+}
+
+int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  std::uint64_t block = 0;
+  const Decision d = route_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                  Form::persistent, &block);
+  complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::gather, d.path, d.bytes, CallKind::persistent);
+    return pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+  }
+  return make_persistent(Collective::gather, d,
+                         make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, recvbuf,
+                                      recvcount, recvtype, block),
+                         request);
 }
 
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
@@ -141,20 +178,6 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   }
   recv.unpack_all_but(mine ? -1 : root);
   return MPI_SUCCESS;
-}
-
-int igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::gather, comm, 0, Form::nonblocking);
-  if (d.count) count_call(Collective::gather, kPmpiPath, 0, CallKind::nonblocking);
-  return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-}
-
-int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::gather, comm, 0, Form::persistent);
-  if (d.count) count_call(Collective::gather, kPmpiPath, 0, CallKind::persistent);
-  return pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
 
 int igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,

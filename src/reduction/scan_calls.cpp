@@ -9,9 +9,12 @@
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
+#include "exchange/node_only_operations.hpp"
+#include "reduction/combine.hpp"
 #include "reduction/reduce_scatter_shm.hpp"
 #include "reduction/reduction_checks.hpp"
 #include "reduction/scan_shm.hpp"
+#include "common/message_bytes.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
@@ -25,16 +28,20 @@ bool intracommunicator(MPI_Comm comm) {
 // A reduction of `total` elements on every rank (its vector); every value decided here is
 // equal on every rank (the standard has them pass the same counts, datatype and op).
 Decision route(Collective c, MPI_Comm comm, std::uint64_t total, MPI_Datatype type, MPI_Op op, const void* input,
-               ElementLayout* whole) {
+               ElementLayout* whole, Form form = Form::blocking) {
   std::uint64_t bytes = 0;
   if (total > static_cast<std::uint64_t>(INT_MAX) || !signature_bytes(static_cast<int>(total), type, &bytes))
     return {};
-  Decision d = decide_node_only(c, comm, bytes, Form::blocking);
+  Decision d = decide_node_only(c, comm, bytes, form, c == Collective::scan || c == Collective::exscan);
   if (d.path == kPmpiPath) return d;
   if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
   if (const char* refusal = staged_reduction_refusal(op, type, static_cast<int>(total), bytes, whole))
     fall_back(d, c, refusal);
   if (d.path != kPmpiPath && null_buffer(input, bytes, type)) fall_back(d, c, "null buffer");
+  // The other forms' steps may run where MPI may not be called, and a user op or a derived
+  // type may be freed while they run: only what combine() does itself (as for iallreduce).
+  if (form != Form::blocking && !(is_named(type) && combine_without_mpi(type, op)))
+    fall_back(d, c, "non-blocking or persistent: only predefined ops that mcorecoll combines itself");
   return d;
 }
 
@@ -56,18 +63,47 @@ int reduce_scatter_common(Collective c, const void* sendbuf, void* recvbuf, std:
                             type, op, whole, block);
 }
 
+// A scan's route, alike for its three forms (nullopt-like: d.path pmpi for the library's).
+Decision route_scan(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                    MPI_Comm comm, Form form, ElementLayout* layout) {
+  if (!intracommunicator(comm) || count < 0) return {};
+  const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  Decision d = route(c, comm, static_cast<std::uint64_t>(count), type, op, input, layout, form);
+  if (d.path != kPmpiPath && null_buffer(recvbuf, d.bytes, type)) fall_back(d, c, "null buffer");
+  return d;
+}
+
 int scan_common(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                 MPI_Comm comm) {
-  if (!intracommunicator(comm) || count < 0) return -1;
-  const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   ElementLayout layout;
-  Decision d = route(c, comm, static_cast<std::uint64_t>(count), type, op, input, &layout);
-  if (d.path != kPmpiPath && null_buffer(recvbuf, d.bytes, type)) fall_back(d, c, "null buffer");
+  const Decision d = route_scan(c, sendbuf, recvbuf, count, type, op, comm, Form::blocking, &layout);
   complete_earlier_operations(d);
   if (d.count) count_call(c, d.path, d.bytes);
   if (d.path == kPmpiPath) return -1;
   if (count == 0) return MPI_SUCCESS;
+  const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   return scan_shm(*d.ctx, process_config().config, c == Collective::exscan, input, recvbuf, count, type, op, layout);
+}
+
+// The non-blocking (request) and persistent (info, request) forms of a scan.
+int scan_operation(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                   MPI_Comm comm, Form form, MPI_Info info, MPI_Request* request) {
+  ElementLayout layout;
+  const Decision d = route_scan(c, sendbuf, recvbuf, count, type, op, comm, form, &layout);
+  const bool exclusive = c == Collective::exscan;
+  if (form == Form::persistent) complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(c, d.path, d.bytes, form == Form::persistent ? CallKind::persistent : CallKind::nonblocking);
+    if (form == Form::nonblocking)
+      return exclusive ? PMPI_Iexscan(sendbuf, recvbuf, count, type, op, comm, request)
+                       : PMPI_Iscan(sendbuf, recvbuf, count, type, op, comm, request);
+    return exclusive ? pmpi_exscan_init(sendbuf, recvbuf, count, type, op, comm, info, request)
+                     : pmpi_scan_init(sendbuf, recvbuf, count, type, op, comm, info, request);
+  }
+  auto operation = make_iscan(*d.ctx, process_config().config, exclusive, sendbuf, recvbuf, count, type, op, layout);
+  if (form == Form::persistent) return make_persistent(c, d, std::move(operation), request);
+  if (d.count) count_call(c, d.path, d.bytes, CallKind::nonblocking);
+  return post(d, std::move(operation), request);
 }
 
 }  // namespace
@@ -153,30 +189,26 @@ int reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcount
 
 int iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
           MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::scan, comm, 0, Form::nonblocking);
-  if (d.count) count_call(Collective::scan, kPmpiPath, 0, CallKind::nonblocking);
-  return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+  return scan_operation(Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, Form::nonblocking,
+                        MPI_INFO_NULL, request);
 }
 
 int scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
               MPI_Info info, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::scan, comm, 0, Form::persistent);
-  if (d.count) count_call(Collective::scan, kPmpiPath, 0, CallKind::persistent);
-  return pmpi_scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+  return scan_operation(Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, Form::persistent, info,
+                        request);
 }
 
 int iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
             MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::exscan, comm, 0, Form::nonblocking);
-  if (d.count) count_call(Collective::exscan, kPmpiPath, 0, CallKind::nonblocking);
-  return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+  return scan_operation(Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, Form::nonblocking,
+                        MPI_INFO_NULL, request);
 }
 
 int exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                 MPI_Info info, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::exscan, comm, 0, Form::persistent);
-  if (d.count) count_call(Collective::exscan, kPmpiPath, 0, CallKind::persistent);
-  return pmpi_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+  return scan_operation(Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, Form::persistent, info,
+                        request);
 }
 
 }  // namespace mcorecoll

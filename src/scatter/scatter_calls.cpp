@@ -12,6 +12,7 @@
 #include "entry/pmpi_persistent.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/wait.hpp"
+#include "exchange/node_only_operations.hpp"
 #include "scatter/scatter_shm.hpp"
 #include "topology/comm_context.hpp"
 
@@ -39,36 +40,73 @@ int run_scatter(const Decision& d, int root, bool is_root, void* recvbuf, int re
   return MPI_SUCCESS;
 }
 
-}  // namespace
-
-int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm) {
+// MPI_Scatter's route, alike for its three forms; *block: every rank's block.
+Decision route_scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, Form form, std::uint64_t* block) {
   bool is_root = false;
-  std::uint64_t block = 0;
-  if (!rooted_here(comm, root, &is_root))
-    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  const bool sized = is_root ? signature_bytes(sendcount, sendtype, &block) : signature_bytes(recvcount, recvtype, &block);
+  if (!rooted_here(comm, root, &is_root)) return {};
+  const bool sized = is_root ? signature_bytes(sendcount, sendtype, block) : signature_bytes(recvcount, recvtype, block);
   // Every rank decides (and counts the call towards the communicator's set-up), whatever its
   // arguments: the root sizes the call from one side, the others from the other.
-  Decision d = decide_node_only(Collective::scatter, comm, block, Form::blocking);
+  Decision d = decide_node_only(Collective::scatter, comm, *block, form, true);
   if (!sized) fall_back(d, Collective::scatter, "arguments the MPI library must judge");
-  if (d.path != kPmpiPath && block * static_cast<std::uint64_t>(d.ctx->size) > kMaxShmBytes)
+  if (d.path != kPmpiPath && *block * static_cast<std::uint64_t>(d.ctx->size) > kMaxShmBytes)
     fall_back(d, Collective::scatter, "2 GiB or more in all");
   // Rank-local, like the MPI library's own checks: a program where only some ranks pass them is
   // erroneous under either.
   std::uint64_t own = 0;
   if (d.path != kPmpiPath && !receive_side(recvbuf, recvcount, recvtype, &own))
     fall_back(d, Collective::scatter, "invalid receive arguments");
-  if (d.path != kPmpiPath && is_root && null_buffer(sendbuf, block, sendtype))
+  if (d.path != kPmpiPath && is_root && null_buffer(sendbuf, *block, sendtype))
     fall_back(d, Collective::scatter, "null buffer at the root");
+  return d;
+}
+
+}  // namespace
+
+int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  std::uint64_t block = 0;
+  const Decision d = route_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                   Form::blocking, &block);
   complete_earlier_operations(d);
   if (d.count) count_call(Collective::scatter, d.path, d.bytes);
   if (d.path == kPmpiPath)
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   if (block == 0) return MPI_SUCCESS;
+  const bool is_root = d.ctx->rank == root;
   std::unique_ptr<BlockBytes> send;
   if (is_root) send.reset(new BlockBytes(const_cast<void*>(sendbuf), d.ctx->size, sendcount, sendtype));
   return run_scatter(d, root, is_root, recvbuf, recvcount, recvtype, block, block, send.get());
+}
+
+int iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  std::uint64_t block = 0;
+  const Decision d = route_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                   Form::nonblocking, &block);
+  if (d.count) count_call(Collective::scatter, d.path, d.bytes, CallKind::nonblocking);
+  if (d.path == kPmpiPath)
+    return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  return post(d, make_iscatter(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, recvbuf,
+                               recvcount, recvtype, block),
+              request);
+}
+
+int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  std::uint64_t block = 0;
+  const Decision d = route_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                   Form::persistent, &block);
+  complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::scatter, d.path, d.bytes, CallKind::persistent);
+    return pmpi_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+  }
+  return make_persistent(Collective::scatter, d,
+                         make_iscatter(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, recvbuf,
+                                       recvcount, recvtype, block),
+                         request);
 }
 
 int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype, void* recvbuf,
@@ -125,20 +163,6 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   if (!own_valid)
     return raise_error(comm, recvcount < 0 ? MPI_ERR_COUNT : recvtype == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_ERR_BUFFER);
   return MPI_SUCCESS;
-}
-
-int iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::scatter, comm, 0, Form::nonblocking);
-  if (d.count) count_call(Collective::scatter, kPmpiPath, 0, CallKind::nonblocking);
-  return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-}
-
-int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::scatter, comm, 0, Form::persistent);
-  if (d.count) count_call(Collective::scatter, kPmpiPath, 0, CallKind::persistent);
-  return pmpi_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
 
 int iscatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype, void* recvbuf,

@@ -13,6 +13,16 @@
 #define PERSISTENT_ALLREDUCE_INIT MPIX_Allreduce_init
 #define PERSISTENT_REDUCE_INIT MPIX_Reduce_init
 #define PERSISTENT_ALLGATHER_INIT MPIX_Allgather_init
+#define PERSISTENT_ALLTOALLV_INIT MPIX_Alltoallv_init
+#define PERSISTENT_ALLGATHERV_INIT MPIX_Allgatherv_init
+#define PERSISTENT_GATHER_INIT MPIX_Gather_init
+#define PERSISTENT_GATHERV_INIT MPIX_Gatherv_init
+#define PERSISTENT_SCATTER_INIT MPIX_Scatter_init
+#define PERSISTENT_SCATTERV_INIT MPIX_Scatterv_init
+#define PERSISTENT_REDUCE_SCATTER_BLOCK_INIT MPIX_Reduce_scatter_block_init
+#define PERSISTENT_REDUCE_SCATTER_INIT MPIX_Reduce_scatter_init
+#define PERSISTENT_SCAN_INIT MPIX_Scan_init
+#define PERSISTENT_EXSCAN_INIT MPIX_Exscan_init
 #else
 #define PERSISTENT_BARRIER_INIT MPI_Barrier_init
 #define PERSISTENT_BCAST_INIT MPI_Bcast_init
@@ -20,6 +30,16 @@
 #define PERSISTENT_ALLREDUCE_INIT MPI_Allreduce_init
 #define PERSISTENT_REDUCE_INIT MPI_Reduce_init
 #define PERSISTENT_ALLGATHER_INIT MPI_Allgather_init
+#define PERSISTENT_ALLTOALLV_INIT MPI_Alltoallv_init
+#define PERSISTENT_ALLGATHERV_INIT MPI_Allgatherv_init
+#define PERSISTENT_GATHER_INIT MPI_Gather_init
+#define PERSISTENT_GATHERV_INIT MPI_Gatherv_init
+#define PERSISTENT_SCATTER_INIT MPI_Scatter_init
+#define PERSISTENT_SCATTERV_INIT MPI_Scatterv_init
+#define PERSISTENT_REDUCE_SCATTER_BLOCK_INIT MPI_Reduce_scatter_block_init
+#define PERSISTENT_REDUCE_SCATTER_INIT MPI_Reduce_scatter_init
+#define PERSISTENT_SCAN_INIT MPI_Scan_init
+#define PERSISTENT_EXSCAN_INIT MPI_Exscan_init
 #endif
 
 #endif

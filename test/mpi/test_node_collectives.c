@@ -13,7 +13,9 @@
  * in any order) with MPI_SUM, MPI_MAX, and a user op that does not commute (the first operand
  * unless it is 0), on int, double (integer values) and two ints contiguous (user op).
  *
- * Usage: test_node_collectives [calls] [seed] [max_ints]   (defaults 300, 1, 40000) */
+ * Usage: test_node_collectives [calls] [seed] [max_ints] [nonblocking|persistent]
+ *        (defaults 300, 1, 40000, blocking): the forms of the calls under test (MPI_IX and
+ *        MPI_Wait; MPI_X_init, MPI_Start, MPI_Wait, MPI_Request_free); the oracle stays PMPI_X. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +23,25 @@
 #include <string.h>
 
 #include "check.h"
+#include "persistent.h"
+
+static int form_ = 0; /* the calls under test: 0 blocking, 1 non-blocking, 2 persistent */
+#define CALL(blocking, nonblocking, persistent, ...)                                   \
+  do {                                                                                 \
+    if (form_ == 0) {                                                                  \
+      blocking(__VA_ARGS__);                                                           \
+    } else {                                                                           \
+      MPI_Request r_;                                                                  \
+      if (form_ == 1) {                                                                \
+        nonblocking(__VA_ARGS__, &r_);                                                 \
+      } else {                                                                         \
+        persistent(__VA_ARGS__, MPI_INFO_NULL, &r_);                                   \
+        MPI_Start(&r_);                                                                \
+      }                                                                                \
+      MPI_Wait(&r_, MPI_STATUS_IGNORE);                                                \
+      if (form_ == 2) MPI_Request_free(&r_);                                           \
+    }                                                                                  \
+  } while (0)
 
 enum { kGuard = 32, kTypes = 4 };
 static const unsigned char kPattern = 0x5A;
@@ -136,10 +157,10 @@ static void t_gather(int call, int vform, MPI_Comm comm, int max_ints) {
   }
   const void* s = ip ? MPI_IN_PLACE : sbuf;
   if (vform) {
-    MPI_Gatherv(s, scount, st->t, a, counts, displs, rt->t, root, comm);
+    CALL(MPI_Gatherv, MPI_Igatherv, PERSISTENT_GATHERV_INIT, s, scount, st->t, a, counts, displs, rt->t, root, comm);
     PMPI_Gatherv(s, scount, st->t, b, counts, displs, rt->t, root, comm);
   } else {
-    MPI_Gather(s, scount, st->t, a, counts[0], rt->t, root, comm);
+    CALL(MPI_Gather, MPI_Igather, PERSISTENT_GATHER_INIT, s, scount, st->t, a, counts[0], rt->t, root, comm);
     PMPI_Gather(s, scount, st->t, b, counts[0], rt->t, root, comm);
   }
   if (rank_ == root) compare(vform ? "gatherv" : "gather", a, b, rbytes, call);
@@ -166,10 +187,10 @@ static void t_scatter(int call, int vform, MPI_Comm comm, int max_ints) {
   void* ra = in_place && rank_ == root ? MPI_IN_PLACE : a;
   void* rb = in_place && rank_ == root ? MPI_IN_PLACE : b;
   if (vform) {
-    MPI_Scatterv(sbuf, counts, displs, st->t, ra, rcount, rt->t, root, comm);
+    CALL(MPI_Scatterv, MPI_Iscatterv, PERSISTENT_SCATTERV_INIT, sbuf, counts, displs, st->t, ra, rcount, rt->t, root, comm);
     PMPI_Scatterv(sbuf, counts, displs, st->t, rb, rcount, rt->t, root, comm);
   } else {
-    MPI_Scatter(sbuf, counts[0], st->t, ra, rcount, rt->t, root, comm);
+    CALL(MPI_Scatter, MPI_Iscatter, PERSISTENT_SCATTER_INIT, sbuf, counts[0], st->t, ra, rcount, rt->t, root, comm);
     PMPI_Scatter(sbuf, counts[0], st->t, rb, rcount, rt->t, root, comm);
   }
   compare(vform ? "scatterv" : "scatter", a, b, rbytes, call);
@@ -201,7 +222,7 @@ static void t_allgatherv(int call, MPI_Comm comm, int max_ints) {
     fill(b + displs[rank_] * rt->extent, rt, counts[rank_], rank_, 0, call);
   }
   const void* s = in_place ? MPI_IN_PLACE : sbuf;
-  MPI_Allgatherv(s, scount, st->t, a, counts, displs, rt->t, comm);
+  CALL(MPI_Allgatherv, MPI_Iallgatherv, PERSISTENT_ALLGATHERV_INIT, s, scount, st->t, a, counts, displs, rt->t, comm);
   /* The expected result is written here: every rank's block holds the data that rank filled. */
   for (int r = 0; r < size_; ++r) fill(b + displs[r] * rt->extent, rt, counts[r], r, 0, call);
   compare("allgatherv", a, b, rbytes, call);
@@ -235,10 +256,10 @@ static void t_alltoallv(int call, MPI_Comm comm, int max_ints) {
       fill(a + rd[r] * rt->extent, rt, rc[r], rank_, r, call);
       fill(b + rd[r] * rt->extent, rt, rc[r], rank_, r, call);
     }
-    MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, a, rc, rd, rt->t, comm);
+    CALL(MPI_Alltoallv, MPI_Ialltoallv, PERSISTENT_ALLTOALLV_INIT, MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, a, rc, rd, rt->t, comm);
     PMPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, b, rc, rd, rt->t, comm);
   } else {
-    MPI_Alltoallv(sbuf, sc, sd, st->t, a, rc, rd, rt->t, comm);
+    CALL(MPI_Alltoallv, MPI_Ialltoallv, PERSISTENT_ALLTOALLV_INIT, sbuf, sc, sd, st->t, a, rc, rd, rt->t, comm);
     PMPI_Alltoallv(sbuf, sc, sd, st->t, b, rc, rd, rt->t, comm);
   }
   compare("alltoallv", a, b, rbytes, call);
@@ -291,19 +312,19 @@ static void t_reduction(int call, int which, MPI_Comm comm, int max_ints) {
   (void)first;
   switch (which) {
     case 0:
-      MPI_Reduce_scatter_block(s, a, counts[0], t, op, comm);
+      CALL(MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, PERSISTENT_REDUCE_SCATTER_BLOCK_INIT, s, a, counts[0], t, op, comm);
       PMPI_Reduce_scatter_block(s, b, counts[0], t, op, comm);
       break;
     case 1:
-      MPI_Reduce_scatter(s, a, counts, t, op, comm);
+      CALL(MPI_Reduce_scatter, MPI_Ireduce_scatter, PERSISTENT_REDUCE_SCATTER_INIT, s, a, counts, t, op, comm);
       PMPI_Reduce_scatter(s, b, counts, t, op, comm);
       break;
     case 2:
-      MPI_Scan(s, a, counts[0], t, op, comm);
+      CALL(MPI_Scan, MPI_Iscan, PERSISTENT_SCAN_INIT, s, a, counts[0], t, op, comm);
       PMPI_Scan(s, b, counts[0], t, op, comm);
       break;
     default:
-      MPI_Exscan(s, a, counts[0], t, op, comm);
+      CALL(MPI_Exscan, MPI_Iexscan, PERSISTENT_EXSCAN_INIT, s, a, counts[0], t, op, comm);
       PMPI_Exscan(s, b, counts[0], t, op, comm);
       break;
   }
@@ -318,6 +339,8 @@ static void t_reduction(int call, int which, MPI_Comm comm, int max_ints) {
 }
 
 static void run(MPI_Comm comm, int calls, int max_ints, const char* only) {
+  /* A blocking collective first: a non-blocking call never sets a communicator up. */
+  MPI_Barrier(comm);
   for (int call = 0; call < calls; ++call) {
     const int c = below(10);
     if (only && strtol(only, NULL, 10) != c) continue;
@@ -339,6 +362,7 @@ int main(int argc, char** argv) {
   rng_state = 0x9E3779B97F4A7C15ull * (uint64_t)(argc > 2 ? atoi(argv[2]) : 1) + 1;
   const int max_ints = argc > 3 ? atoi(argv[3]) : 40000;
   const char* only = getenv("TEST_ONLY");
+  if (argc > 4) form_ = !strcmp(argv[4], "nonblocking") ? 1 : !strcmp(argv[4], "persistent") ? 2 : 0;
   make_types();
   MPI_Op_create(first_nonzero, 0, &first_op);
   run(MPI_COMM_WORLD, calls, max_ints, only);
