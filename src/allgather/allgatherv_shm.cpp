@@ -1,12 +1,8 @@
 #include "allgather/allgatherv_shm.hpp"
 
-#include <cstring>
-
-#include "exchange/staged_exchange.hpp"
-
 namespace mcorecoll {
 
-void allgatherv_node_bytes(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv) {
+ExchangeRounds allgatherv_rounds(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv) {
   const int me = ctx.node_rank;  // one node: node ranks are the ranks
   const std::uint64_t own_size = recv.size(me);
   ExchangeShape shape;
@@ -14,15 +10,22 @@ void allgatherv_node_bytes(CommContext& ctx, const Config& config, const char* o
   shape.gives = true;
   for (int r = 0; r < ctx.node_size; ++r)
     if (r != me) shape.sources.push_back(r);
-  staged_exchange(
-      ctx, config, shape,
-      [&](char* tiles, std::uint64_t offset, std::uint64_t len) {
+  BlockBytes* blocks = &recv;
+  return ExchangeRounds(
+      ctx, config, std::move(shape),
+      [own, own_size](char* tiles, std::uint64_t offset, std::uint64_t len) {
         copy_bytes(tiles, own + offset, clipped(own_size, offset, len));
       },
-      [&](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-        copy_bytes(recv.data(r) + offset, tiles, clipped(recv.size(r), offset, len));
+      [blocks](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
+        copy_bytes(blocks->data(r) + offset, tiles, clipped(blocks->size(r), offset, len));
       });
-  if (own != recv.data(me)) copy_bytes(recv.data(me), own, own_size);
+}
+
+void allgatherv_node_bytes(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv) {
+  ExchangeRounds rounds = allgatherv_rounds(ctx, config, own, recv);
+  run_to_end(rounds, ctx, config);
+  const int me = ctx.node_rank;
+  if (own != recv.data(me)) copy_bytes(recv.data(me), own, recv.size(me));
 }
 
 }  // namespace mcorecoll

@@ -6,13 +6,18 @@
 #include <cstdint>
 
 #include "common/block_bytes.hpp"
+#include "exchange/staged_exchange.hpp"
 
 namespace mcorecoll {
 
 class CommContext;
 struct Config;
 
-// `own`: this rank's block's bytes; `recv`: every rank's block (its own gets `own`, unless
+// The exchange of one call, for the blocking form below and the operation of the others
+// (node_only_operations.hpp). `own`: this rank's block's bytes; `recv`: every rank's block.
+ExchangeRounds allgatherv_rounds(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv);
+
+// The blocking form: the rounds to the end, then this rank's own block into its place (unless
 // `own` is recv's own block already, with MPI_IN_PLACE).
 void allgatherv_node_bytes(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv);
 

@@ -4,9 +4,11 @@
 #include <optional>
 #include <vector>
 
+#include "allgather/allgatherv_shm.hpp"
 #include "common/block_bytes.hpp"
-#include "exchange/staged_exchange.hpp"
-#include "reduction/fold.hpp"
+#include "gather/gather_shm.hpp"
+#include "reduction/scan_shm.hpp"
+#include "scatter/scatter_shm.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
@@ -19,15 +21,6 @@ class ExchangeOperation : public Operation {
   bool step(bool) override { return !rounds_ || rounds_->advance(&waiting_on); }
 
  protected:
-  void start_rounds(ExchangeShape shape, ExchangeRounds::Give give, ExchangeRounds::Take take) {
-    rounds_.emplace(ctx_, config_, std::move(shape), std::move(give), std::move(take));
-  }
-  std::vector<int> others() const {
-    std::vector<int> v;
-    for (int r = 0; r < ctx_.node_size; ++r)
-      if (r != ctx_.node_rank) v.push_back(r);
-    return v;
-  }
   const Config& config_;
   std::optional<ExchangeRounds> rounds_;
 };
@@ -52,18 +45,8 @@ class Igather final : public ExchangeOperation {
     rounds_.reset();
     if (block_ == 0) return;
     if (send_) send_->pack();
-    ExchangeShape shape;
-    shape.max_block = block_;
-    shape.gives = !recv_;
-    if (recv_) shape.sources = others();
-    start_rounds(
-        std::move(shape),
-        [this](char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(tiles, send_->data() + offset, clipped(block_, offset, len));
-        },
-        [this](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(recv_->data(r) + offset, tiles, clipped(recv_->size(r), offset, len));
-        });
+    rounds_.emplace(gather_rounds(ctx_, config_, root_, block_, send_ ? send_->data() : nullptr, block_,
+                                  recv_ ? &*recv_ : nullptr));
   }
   void finish() override {
     if (!recv_ || block_ == 0) return;
@@ -97,21 +80,8 @@ class Iscatter final : public ExchangeOperation {
     rounds_.reset();
     if (block_ == 0) return;
     if (send_) send_->pack();
-    ExchangeShape shape;
-    shape.per_destination = true;
-    shape.max_block = block_;
-    shape.gives = send_.has_value();
-    if (!send_) shape.sources = {root_};
-    const int me = ctx_.node_rank, n = ctx_.node_size;
-    start_rounds(
-        std::move(shape),
-        [this, n](char* tiles, std::uint64_t offset, std::uint64_t len) {
-          for (int d = 0; d < n; ++d)
-            if (d != root_) copy_bytes(tiles + d * len, send_->data(d) + offset, clipped(send_->size(d), offset, len));
-        },
-        [this, me](int, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(recv_->data() + offset, tiles + me * len, clipped(block_, offset, len));
-        });
+    rounds_.emplace(scatter_rounds(ctx_, config_, root_, block_, recv_ ? recv_->data() : nullptr, recv_ ? block_ : 0,
+                                   send_ ? &*send_ : nullptr));
   }
   void finish() override {
     if (!recv_ || block_ == 0) return;
@@ -144,18 +114,7 @@ class Iallgatherv final : public ExchangeOperation {
     if (send_) send_->pack();
     else recv_.pack(me);
     own_ = send_ ? send_->data() : recv_.data(me);
-    ExchangeShape shape;
-    shape.max_block = recv_.largest();
-    shape.gives = true;
-    shape.sources = others();
-    start_rounds(
-        std::move(shape),
-        [this, me](char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(tiles, own_ + offset, clipped(recv_.size(me), offset, len));
-        },
-        [this](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(recv_.data(r) + offset, tiles, clipped(recv_.size(r), offset, len));
-        });
+    rounds_.emplace(allgatherv_rounds(ctx_, config_, own_, recv_));
   }
   void finish() override {
     const int me = ctx_.node_rank;
@@ -185,30 +144,17 @@ class Iscan final : public ExchangeOperation {
     // Operands 0..me-1, then this rank's own image (taken now: with MPI_IN_PLACE the receive
     // buffer is the input), then the result.
     operands_.resize(image_ * (static_cast<std::size_t>(me) + 2));
-    copy_bytes(operands_.data() + static_cast<std::size_t>(me) * image_, input_, image_);
-    ExchangeShape shape;
-    shape.max_block = image_;
-    shape.gives = me < ctx_.node_size - 1;
-    for (int r = 0; r < me; ++r) shape.sources.push_back(r);
-    start_rounds(
-        std::move(shape),
-        [this, me](char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(tiles, operands_.data() + static_cast<std::size_t>(me) * image_ + offset,
-                     clipped(image_, offset, len));
-        },
-        [this](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(operands_.data() + static_cast<std::size_t>(r) * image_ + offset, tiles, clipped(image_, offset, len));
-        });
+    char* own = operands_.data() + static_cast<std::size_t>(me) * image_;
+    copy_bytes(own, input_, image_);
+    rounds_.emplace(scan_rounds(ctx_, config_, own, operands_.data(), image_));
   }
   void finish() override {
-    const int me = ctx_.node_rank, last = exclusive_ ? me - 1 : me;
-    if (count_ == 0 || last < 0) return;
-    // c0 op (c1 op (... op c_last)), as the blocking form folds.
-    char* acc = operands_.data() + (static_cast<std::size_t>(me) + 1) * image_;
-    copy_bytes(acc, operands_.data() + static_cast<std::size_t>(last) * image_, image_);
-    for (int r = last - 1; r >= 0 && rc == MPI_SUCCESS; --r)
-      rc = combine(operands_.data() + static_cast<std::size_t>(r) * image_, acc, count_, type_, op_);
-    if (rc == MPI_SUCCESS) rc = deliver(acc, recv_, count_, layout_, type_, ctx_.comm, packed_);
+    if (count_ == 0) return;
+    const std::size_t me = static_cast<std::size_t>(ctx_.node_rank);
+    const char* own = operands_.data() + me * image_;
+    const int folded = fold_prefix(ctx_, exclusive_, own, operands_.data(), operands_.data() + (me + 1) * image_,
+                                   image_, count_, type_, op_, layout_, recv_, packed_);
+    if (rc == MPI_SUCCESS) rc = folded;
   }
 
  private:

@@ -187,10 +187,8 @@ class ExchangeRounds {
   std::optional<Round> round_;
 };
 
-template <typename Give, typename Take>
-void staged_exchange(CommContext& ctx, const Config& config, const ExchangeShape& shape, Give give, Take take) {
-  if (shape.max_block == 0) return;
-  ExchangeRounds rounds(ctx, config, shape, give, take);
+// The rounds to the end, waiting politely between steps (the blocking forms).
+inline void run_to_end(ExchangeRounds& rounds, const CommContext& ctx, const Config& config) {
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
   unsigned polls = 0;
@@ -198,6 +196,13 @@ void staged_exchange(CommContext& ctx, const Config& config, const ExchangeShape
     if (rounds.moves() != moved) moved = rounds.moves(), polls = 0;
     waiter.backoff(polls);
   }
+}
+
+template <typename Give, typename Take>
+void staged_exchange(CommContext& ctx, const Config& config, const ExchangeShape& shape, Give give, Take take) {
+  if (shape.max_block == 0) return;
+  ExchangeRounds rounds(ctx, config, shape, give, take);
+  run_to_end(rounds, ctx, config);
 }
 
 // memcpy that copies nothing for nothing (a zero-sized block's pointer may be null).

@@ -6,15 +6,21 @@
 #include <cstdint>
 
 #include "common/block_bytes.hpp"
+#include "exchange/staged_exchange.hpp"
 
 namespace mcorecoll {
 
 class CommContext;
 struct Config;
 
-// `max_block`: the largest block (equal on every rank). The root passes `recv` (every rank's
-// block, its own included) and `own` (its contribution's bytes, or null with MPI_IN_PLACE);
-// the others `own` and `own_size`, and no `recv`.
+// The exchange of one call, for the blocking form below and the operation of the others
+// (node_only_operations.hpp). `max_block`: the largest block (equal on every rank). The root
+// passes `recv` (every rank's block), the others `own` and `own_size` (their block's bytes).
+ExchangeRounds gather_rounds(CommContext& ctx, const Config& config, int root, std::uint64_t max_block,
+                             const char* own, std::uint64_t own_size, BlockBytes* recv);
+
+// The blocking form: the rounds to the end, then the root's own block (`own`, or null with
+// MPI_IN_PLACE) into its place.
 void gather_node_bytes(CommContext& ctx, const Config& config, int root, std::uint64_t max_block, const char* own,
                        std::uint64_t own_size, BlockBytes* recv);
 

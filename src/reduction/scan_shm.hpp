@@ -8,12 +8,29 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+#include <vector>
+
+#include "exchange/staged_exchange.hpp"
 #include "reduction/element_layout.hpp"
 
 namespace mcorecoll {
 
 class CommContext;
 struct Config;
+
+// The exchange of one call, for the blocking form below and the operation of the others
+// (node_only_operations.hpp): this rank's image `own` to the ranks after it, the images of
+// ranks 0..r-1 into `operands` (slot r at r x `image`).
+ExchangeRounds scan_rounds(CommContext& ctx, const Config& config, const char* own, char* operands,
+                           std::size_t image);
+
+// The fold once the operands are in: c0 op (c1 op (... op c_last)), last = this rank (scan,
+// whose own image is `own`) or the one before it (exscan; rank 0 gets nothing), in `acc` (room
+// for an image), delivered into `recvbuf`.
+int fold_prefix(const CommContext& ctx, bool exclusive, const char* own, const char* operands, char* acc,
+                std::size_t image, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& layout,
+                void* recvbuf, std::vector<char>& packed);
 
 // `exclusive`: MPI_Exscan (rank 0's receive buffer is left alone). `input`: the send buffer,
 // or the receive buffer with MPI_IN_PLACE.
