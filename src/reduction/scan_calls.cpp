@@ -1,7 +1,7 @@
 // MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Scan and MPI_Exscan, and their non-blocking
-// and persistent forms (the MPI library's in this version): routed (entry/call_decision.hpp)
-// and checked (reduction_checks.hpp), then the staged algorithm inside one node
-// (reduce_scatter_shm.hpp, scan_shm.hpp) or PMPI.
+// and persistent forms: routed (entry/call_decision.hpp) and checked (reduction_checks.hpp),
+// then the staged algorithm inside one node (reduce_scatter_shm.hpp, scan_shm.hpp; the other
+// forms' operations ireduce_scatter_shm.hpp, exchange/node_only_operations.hpp) or PMPI.
 #include <climits>
 
 #include "decisions/config.hpp"
@@ -11,6 +11,7 @@
 #include "entry/pmpi_persistent.hpp"
 #include "exchange/node_only_operations.hpp"
 #include "reduction/combine.hpp"
+#include "reduction/ireduce_scatter_shm.hpp"
 #include "reduction/reduce_scatter_shm.hpp"
 #include "reduction/reduction_checks.hpp"
 #include "reduction/scan_shm.hpp"
@@ -32,7 +33,7 @@ Decision route(Collective c, MPI_Comm comm, std::uint64_t total, MPI_Datatype ty
   std::uint64_t bytes = 0;
   if (total > static_cast<std::uint64_t>(INT_MAX) || !signature_bytes(static_cast<int>(total), type, &bytes))
     return {};
-  Decision d = decide_node_only(c, comm, bytes, form, c == Collective::scan || c == Collective::exscan);
+  Decision d = decide_node_only(c, comm, bytes, form, true);
   if (d.path == kPmpiPath) return d;
   if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
   if (const char* refusal = staged_reduction_refusal(op, type, static_cast<int>(total), bytes, whole))
@@ -45,22 +46,89 @@ Decision route(Collective c, MPI_Comm comm, std::uint64_t total, MPI_Datatype ty
   return d;
 }
 
-int reduce_scatter_common(Collective c, const void* sendbuf, void* recvbuf, std::uint64_t total, int first,
-                          int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  ElementLayout whole, block;
-  Decision d = route(c, comm, total, type, op, input, &whole);
+// A reduce-scatter once its counts are known: the whole vector of `total` elements on every
+// rank, this rank's block of `count` elements from element `first`.
+struct ReduceScatter {
+  const void* sendbuf;
+  void* recvbuf;
+  std::uint64_t total;
+  int first, count;
+  MPI_Datatype type;
+  MPI_Op op;
+  MPI_Comm comm;
+  const void* input() const { return sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf; }
+};
+
+Decision route_reduce_scatter(Collective c, const ReduceScatter& a, Form form, ElementLayout* whole,
+                              ElementLayout* block) {
+  Decision d = route(c, a.comm, a.total, a.type, a.op, a.input(), whole, form);
   std::uint64_t block_bytes = 0;
-  if (d.path != kPmpiPath && (!signature_bytes(count, type, &block_bytes) ||
-                               !element_layout(type, count, static_cast<std::size_t>(block_bytes), &block) ||
-                               null_buffer(recvbuf, block_bytes, type)))
+  if (d.path != kPmpiPath && (!signature_bytes(a.count, a.type, &block_bytes) ||
+                               !element_layout(a.type, a.count, static_cast<std::size_t>(block_bytes), block) ||
+                               null_buffer(a.recvbuf, block_bytes, a.type)))
     fall_back(d, c, "invalid receive arguments");
+  return d;
+}
+
+int reduce_scatter_common(Collective c, const ReduceScatter& a) {
+  ElementLayout whole, block;
+  const Decision d = route_reduce_scatter(c, a, Form::blocking, &whole, &block);
   complete_earlier_operations(d);
   if (d.count) count_call(c, d.path, d.bytes);
   if (d.path == kPmpiPath) return -1;
-  if (total == 0) return MPI_SUCCESS;
-  return reduce_scatter_shm(*d.ctx, process_config().config, input, recvbuf, static_cast<int>(total), first, count,
-                            type, op, whole, block);
+  if (a.total == 0) return MPI_SUCCESS;
+  return reduce_scatter_shm(*d.ctx, process_config().config, a.input(), a.recvbuf, static_cast<int>(a.total), a.first,
+                            a.count, a.type, a.op, whole, block);
+}
+
+// The non-blocking (request) and persistent (info, request) forms; -1 where the call is the
+// MPI library's (counted).
+int reduce_scatter_operation(Collective c, const ReduceScatter& a, Form form, MPI_Request* request) {
+  ElementLayout whole, block;
+  const Decision d = route_reduce_scatter(c, a, form, &whole, &block);
+  const CallKind kind = form == Form::persistent ? CallKind::persistent : CallKind::nonblocking;
+  if (form == Form::persistent) complete_earlier_operations(d);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(c, d.path, d.bytes, kind);
+    return -1;
+  }
+  auto operation = make_ireduce_scatter(*d.ctx, process_config().config, a.input(), a.recvbuf,
+                                        static_cast<int>(a.total), a.first, a.count, a.type, a.op, whole, block);
+  if (form == Form::persistent) return make_persistent(c, d, std::move(operation), request);  // counts each start
+  if (d.count) count_call(c, d.path, d.bytes, kind);
+  return post(d, std::move(operation), request);
+}
+
+// The arguments of MPI_Reduce_scatter_block; false where the MPI library must judge them (an
+// intercommunicator, a negative count), as it does without mcorecoll.
+bool block_arguments(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                     ReduceScatter* a) {
+  if (!intracommunicator(comm) || recvcount < 0) return false;
+  int size = 0, rank = 0;
+  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_rank(comm, &rank);
+  *a = {sendbuf, recvbuf, static_cast<std::uint64_t>(recvcount) * static_cast<std::uint64_t>(size), rank * recvcount,
+        recvcount, type, op, comm};
+  return true;
+}
+
+// The arguments of MPI_Reduce_scatter: recvcounts are the same on every rank, so whether they
+// are valid is too.
+bool counts_arguments(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op,
+                      MPI_Comm comm, ReduceScatter* a) {
+  if (!intracommunicator(comm) || !recvcounts) return false;
+  int size = 0, rank = 0;
+  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_rank(comm, &rank);
+  std::uint64_t total = 0, first = 0;
+  for (int r = 0; r < size; ++r) {
+    if (recvcounts[r] < 0) return false;
+    if (r == rank) first = total;
+    total += static_cast<std::uint64_t>(recvcounts[r]);
+  }
+  if (total > static_cast<std::uint64_t>(INT_MAX)) return false;
+  *a = {sendbuf, recvbuf, total, static_cast<int>(first), recvcounts[rank], type, op, comm};
+  return true;
 }
 
 // A scan's route, alike for its three forms (nullopt-like: d.path pmpi for the library's).
@@ -112,13 +180,9 @@ int scan_operation(Collective c, const void* sendbuf, void* recvbuf, int count, 
 
 int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm) {
-  int size = 0, rank = 0;
-  if (intracommunicator(comm) && recvcount >= 0) {
-    PMPI_Comm_size(comm, &size);
-    PMPI_Comm_rank(comm, &rank);
-    const int rc = reduce_scatter_common(Collective::reduce_scatter_block, sendbuf, recvbuf,
-                                         static_cast<std::uint64_t>(recvcount) * static_cast<std::uint64_t>(size),
-                                         rank * recvcount, recvcount, datatype, op, comm);
+  ReduceScatter a{};
+  if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a)) {
+    const int rc = reduce_scatter_common(Collective::reduce_scatter_block, a);
     if (rc != -1) return rc;
   }
   return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
@@ -126,23 +190,10 @@ int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_
 
 int reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm) {
-  int size = 0, rank = 0;
-  if (intracommunicator(comm) && recvcounts) {
-    PMPI_Comm_size(comm, &size);
-    PMPI_Comm_rank(comm, &rank);
-    std::uint64_t total = 0, first = 0;
-    bool valid = true;
-    for (int r = 0; r < size; ++r) {
-      if (recvcounts[r] < 0) valid = false;
-      if (r == rank) first = total;
-      total += static_cast<std::uint64_t>(recvcounts[r] < 0 ? 0 : recvcounts[r]);
-    }
-    // recvcounts are the same on every rank: so is `valid`.
-    if (valid && total <= static_cast<std::uint64_t>(INT_MAX)) {
-      const int rc = reduce_scatter_common(Collective::reduce_scatter, sendbuf, recvbuf, total, static_cast<int>(first),
-                                           recvcounts[rank], datatype, op, comm);
-      if (rc != -1) return rc;
-    }
+  ReduceScatter a{};
+  if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a)) {
+    const int rc = reduce_scatter_common(Collective::reduce_scatter, a);
+    if (rc != -1) return rc;
   }
   return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }
@@ -157,33 +208,45 @@ int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
   return rc != -1 ? rc : PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-// The non-blocking and persistent forms: the MPI library's (counted, and said why).
+// The non-blocking and persistent forms.
 
 int ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                           MPI_Comm comm, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::reduce_scatter_block, comm, 0, Form::nonblocking);
-  if (d.count) count_call(Collective::reduce_scatter_block, kPmpiPath, 0, CallKind::nonblocking);
+  ReduceScatter a{};
+  if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a)) {
+    const int rc = reduce_scatter_operation(Collective::reduce_scatter_block, a, Form::nonblocking, request);
+    if (rc != -1) return rc;
+  }
   return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 }
 
 int reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::reduce_scatter_block, comm, 0, Form::persistent);
-  if (d.count) count_call(Collective::reduce_scatter_block, kPmpiPath, 0, CallKind::persistent);
+  ReduceScatter a{};
+  if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a)) {
+    const int rc = reduce_scatter_operation(Collective::reduce_scatter_block, a, Form::persistent, request);
+    if (rc != -1) return rc;
+  }
   return pmpi_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
 }
 
 int ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::reduce_scatter, comm, 0, Form::nonblocking);
-  if (d.count) count_call(Collective::reduce_scatter, kPmpiPath, 0, CallKind::nonblocking);
+  ReduceScatter a{};
+  if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a)) {
+    const int rc = reduce_scatter_operation(Collective::reduce_scatter, a, Form::nonblocking, request);
+    if (rc != -1) return rc;
+  }
   return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
 
 int reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype, MPI_Op op,
                         MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::reduce_scatter, comm, 0, Form::persistent);
-  if (d.count) count_call(Collective::reduce_scatter, kPmpiPath, 0, CallKind::persistent);
+  ReduceScatter a{};
+  if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a)) {
+    const int rc = reduce_scatter_operation(Collective::reduce_scatter, a, Form::persistent, request);
+    if (rc != -1) return rc;
+  }
   return pmpi_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
 }
 

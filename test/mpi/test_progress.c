@@ -6,10 +6,12 @@
  *
  * Usage: test_progress OP BYTES BLOCKING [single|funneled|serialized|multiple] [persistent]
  *        test_progress all [single|funneled|serialized|multiple]
- *   OP: ibarrier, ibcast, ialltoall, iallreduce (MPI_SUM of doubles), iallgather; BYTES: the
- *   message (bcast, allreduce) or block (alltoall, allgather)
- *   all: every OP (bcast 4 MiB, alltoall 64 KiB blocks) with every BLOCKING call, started by
- *   the non-blocking call and by a persistent request, one case after the other
+ *   OP: ibarrier, ibcast, ialltoall, iallreduce (MPI_SUM of doubles), iallgather, igather and
+ *   iscatter (root 0), iallgatherv (displacements in reversed order), iscan and
+ *   ireduce_scatter_block (MPI_SUM of doubles); BYTES: the message (bcast, allreduce), the
+ *   vector (scan, reduce_scatter_block) or a rank's block (the others)
+ *   all: every OP (bcast 4 MiB, alltoall 64 KiB blocks, ...) with every BLOCKING call, started
+ *   by the non-blocking call and by a persistent request, one case after the other
  *   BLOCKING, what rank 0 blocks in while the others wait for the collective:
  *     recv       MPI_Recv from every other rank (they MPI_Send once done)
  *     allreduce  MPI_Allreduce on a duplicate of the communicator (they join once done)
@@ -100,10 +102,21 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
   alarm(60);
   const int is_bcast = !strcmp(op, "ibcast"), is_alltoall = !strcmp(op, "ialltoall");
   const int is_allreduce = !strcmp(op, "iallreduce"), is_allgather = !strcmp(op, "iallgather");
-  const size_t total = is_alltoall || is_allgather ? bytes * (size_t)size : bytes;
+  const int is_gather = !strcmp(op, "igather"), is_scatter = !strcmp(op, "iscatter");
+  const int is_allgatherv = !strcmp(op, "iallgatherv"), is_scan = !strcmp(op, "iscan");
+  const int is_rsb = !strcmp(op, "ireduce_scatter_block");
+  const int per_rank = is_alltoall || is_allgather || is_gather || is_scatter || is_allgatherv;
+  const size_t total = per_rank ? bytes * (size_t)size : bytes;
   const int doubles = (int)(bytes / sizeof(double));
+  const int block = doubles / size; /* reduce_scatter_block: each rank's doubles */
   unsigned char* send = malloc(total + 1);
   unsigned char* recv = malloc(total + 1);
+  int* counts = malloc(sizeof(int) * (size_t)size);
+  int* displs = malloc(sizeof(int) * (size_t)size);
+  for (int r = 0; r < size; r++) {
+    counts[r] = (int)bytes;
+    displs[r] = (size - 1 - r) * (int)bytes;
+  }
   MPI_Request req = MPI_REQUEST_NULL;
   if (persistent) {  /* one request, started every round */
     if (is_bcast) PERSISTENT_BCAST_INIT(recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
@@ -113,21 +126,37 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
       PERSISTENT_ALLREDUCE_INIT(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
     else if (is_allgather)
       PERSISTENT_ALLGATHER_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else if (is_gather)
+      PERSISTENT_GATHER_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else if (is_scatter)
+      PERSISTENT_SCATTER_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else if (is_allgatherv)
+      PERSISTENT_ALLGATHERV_INIT(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                 &req);
+    else if (is_scan) PERSISTENT_SCAN_INIT(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else if (is_rsb)
+      PERSISTENT_REDUCE_SCATTER_BLOCK_INIT(send, recv, block, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
     else PERSISTENT_BARRIER_INIT(MPI_COMM_WORLD, MPI_INFO_NULL, &req);
   }
   for (int round = 0; round < 3; round++) {
     for (size_t i = 0; i < total; i++) {
-      send[i] = is_alltoall ? pattern(rank, (int)(i / bytes), i % bytes + (size_t)round)
-              : is_allgather ? pattern(rank, 0, i + (size_t)round) : pattern(0, 0, i + (size_t)round);
+      send[i] = is_alltoall || is_scatter ? pattern(rank, (int)(i / bytes), i % bytes + (size_t)round)
+              : per_rank ? pattern(rank, 0, i + (size_t)round) : pattern(0, 0, i + (size_t)round);
       recv[i] = rank == 0 && is_bcast ? send[i] : 0;
     }
-    if (is_allreduce)
+    if (is_allreduce || is_scan || is_rsb)
       for (int i = 0; i < doubles; i++) ((double*)send)[i] = rank + i % 7 + round;
     if (persistent) MPI_Start(&req);
     else if (is_bcast) MPI_Ibcast(recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
     else if (is_alltoall) MPI_Ialltoall(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, &req);
     else if (is_allreduce) MPI_Iallreduce(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
     else if (is_allgather) MPI_Iallgather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, &req);
+    else if (is_gather) MPI_Igather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+    else if (is_scatter) MPI_Iscatter(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+    else if (is_allgatherv)
+      MPI_Iallgatherv(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD, &req);
+    else if (is_scan) MPI_Iscan(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+    else if (is_rsb) MPI_Ireduce_scatter_block(send, recv, block, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
     else MPI_Ibarrier(MPI_COMM_WORLD, &req);
     if (rank == 0) {
       block_or_signal(how, aside);
@@ -138,11 +167,20 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
     }
     CHECK(persistent ? req != MPI_REQUEST_NULL : req == MPI_REQUEST_NULL, "round %d: the request after MPI_Wait", round);
     int bad = 0;
-    /* Sum over ranks r of (r + i % 7 + round): exact in doubles. */
+    /* Sums over ranks r of (r + i % 7 + round): exact in doubles. */
     for (int i = 0; is_allreduce && i < doubles && !bad; i++)
       bad = ((double*)recv)[i] != size * (size - 1) / 2.0 + (double)size * (i % 7 + round);
-    for (size_t i = 0; is_allgather && i < total && !bad; i++)
+    for (int i = 0; is_scan && i < doubles && !bad; i++)  /* ranks 0..rank */
+      bad = ((double*)recv)[i] != rank * (rank + 1) / 2.0 + (double)(rank + 1) * (i % 7 + round);
+    for (int i = 0; is_rsb && i < block && !bad; i++)
+      bad = ((double*)recv)[i] != size * (size - 1) / 2.0 + (double)size * ((rank * block + i) % 7 + round);
+    for (size_t i = 0; (is_allgather || (is_gather && rank == 0)) && i < total && !bad; i++)
       bad = recv[i] != pattern((int)(i / bytes), 0, i % bytes + (size_t)round);
+    for (size_t i = 0; is_allgatherv && i < total && !bad; i++) {
+      const int from = size - 1 - (int)(i / bytes);  /* reversed displacements */
+      bad = recv[i] != pattern(from, 0, i % bytes + (size_t)round);
+    }
+    for (size_t i = 0; is_scatter && i < bytes && !bad; i++) bad = recv[i] != pattern(0, rank, i + (size_t)round);
     for (size_t i = 0; i < total && !bad; i++) {
       const unsigned char want = is_alltoall ? pattern((int)(i / bytes), rank, i % bytes + (size_t)round)
                                              : pattern(0, 0, i + (size_t)round);
@@ -153,6 +191,8 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
   if (persistent) MPI_Request_free(&req);
   free(send);
   free(recv);
+  free(counts);
+  free(displs);
   alarm(0);
 }
 
@@ -178,10 +218,13 @@ int main(int argc, char** argv) {
   /* A first blocking call sets the communicator up (non-blocking calls may not). */
   MPI_Barrier(MPI_COMM_WORLD);
   if (all) {
-    static const char* ops[] = {"ibcast", "ialltoall", "ibarrier", "iallreduce", "iallgather"};
-    static const size_t sizes[] = {4u << 20, 64u << 10, 0, 4u << 20, 64u << 10};
+    /* Sizes of several rounds of the staging areas (the rounds wait for rank 0). */
+    static const char* ops[] = {"ibcast", "ialltoall", "ibarrier", "iallreduce", "iallgather", "igather",
+                                "iscatter", "iallgatherv", "iscan", "ireduce_scatter_block"};
+    static const size_t sizes[] = {4u << 20, 64u << 10, 0, 4u << 20, 64u << 10, 1u << 20, 1u << 20, 1u << 20,
+                                   1u << 20, 4u << 20};
     static const char* calls[] = {"recv", "allreduce", "iprobe", "ssend", "comm_dup", "barrier"};
-    for (int o = 0; o < 5; o++)
+    for (int o = 0; o < 10; o++)
       for (int c = 0; c < 6; c++)
         for (int p = 0; p < 2; p++) run_case(ops[o], sizes[o], calls[c], p, aside);
   } else {

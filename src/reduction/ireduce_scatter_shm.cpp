@@ -1,0 +1,63 @@
+#include "reduction/ireduce_scatter_shm.hpp"
+
+#include <optional>
+#include <vector>
+
+#include "reduction/fold.hpp"
+#include "reduction/reduce_shm.hpp"
+#include "topology/comm_context.hpp"
+
+namespace mcorecoll {
+namespace {
+
+class IreduceScatter final : public Operation {
+ public:
+  IreduceScatter(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total, int first,
+                 int count, MPI_Datatype type, MPI_Op op, const ElementLayout& whole, const ElementLayout& block)
+      : Operation(ctx), config_(config), input_(input), recvbuf_(static_cast<char*>(recvbuf)), total_(total),
+        first_(first), count_(count), type_(type), op_(op), whole_(whole), block_(block) {}
+
+  // Every activation has rounds of its own; the scratch stays from one start to the next.
+  void begin() override {
+    rc = MPI_SUCCESS;
+    result_.resize(whole_.image_bytes(static_cast<std::size_t>(total_)));
+    rounds_.emplace(ctx_, config_, input_, result_.data(), total_, type_, op_, -1, whole_);
+  }
+
+  bool step(bool may_call_mpi) override {
+    if (!rounds_->advance(may_call_mpi, &waiting_on)) return false;
+    // Staging areas too small for one element: every rank alike; no library call may be made
+    // from a step, so the error is reported (it cannot happen for the named types taken here).
+    rc = rounds_->too_small() ? MPI_ERR_INTERN : rounds_->rc;
+    return true;
+  }
+
+  // With MPI_IN_PLACE the input is the receive buffer: every round of it was staged before
+  // this rank's part ended, so the block may be written now.
+  void finish() override {
+    if (rc != MPI_SUCCESS || count_ == 0) return;
+    rc = deliver(result_.data() + static_cast<std::size_t>(first_) * whole_.extent, recvbuf_, count_, block_, type_,
+                 ctx_.comm, packed_);
+  }
+
+ private:
+  const Config& config_;
+  const void* input_;
+  char* recvbuf_;
+  int total_, first_, count_;
+  MPI_Datatype type_;
+  MPI_Op op_;
+  ElementLayout whole_, block_;
+  std::vector<char> result_, packed_;
+  std::optional<ReduceRounds> rounds_;
+};
+
+}  // namespace
+
+std::unique_ptr<Operation> make_ireduce_scatter(CommContext& ctx, const Config& config, const void* input,
+                                                void* recvbuf, int total, int first, int count, MPI_Datatype type,
+                                                MPI_Op op, const ElementLayout& whole, const ElementLayout& block) {
+  return std::make_unique<IreduceScatter>(ctx, config, input, recvbuf, total, first, count, type, op, whole, block);
+}
+
+}  // namespace mcorecoll
