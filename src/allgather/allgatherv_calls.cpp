@@ -1,6 +1,6 @@
-// MPI_Allgatherv, and its non-blocking and persistent forms (the MPI library's in this version):
-// routed (entry/call_decision.hpp) and checked, then the staged allgatherv inside one node
-// (allgatherv_shm.hpp) or PMPI.
+// MPI_Allgatherv, and its non-blocking and persistent forms: routed (entry/call_decision.hpp)
+// and checked, then the staged allgatherv inside one node (allgatherv_shm.hpp; the operation of
+// the other forms, exchange/node_only_operations.hpp) or PMPI.
 #include "allgather/allgatherv_shm.hpp"
 #include "common/block_bytes.hpp"
 #include "decisions/config.hpp"

@@ -1,6 +1,6 @@
-// MPI_Alltoallv, and its non-blocking and persistent forms (the MPI library's in this version):
+// MPI_Alltoallv, and its non-blocking and persistent forms (MPI_Ialltoallv: the MPI library's):
 // routed (entry/call_decision.hpp) and checked, then the staged alltoallv inside one node
-// (alltoallv_shm.hpp) or PMPI.
+// (alltoallv_shm.hpp; the persistent operation, exchange/node_only_operations.hpp) or PMPI.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -13,6 +13,7 @@
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
+#include "exchange/node_only_operations.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/wait.hpp"
 #include "topology/comm_context.hpp"
@@ -31,6 +32,21 @@ struct BlocksBefore {
   std::vector<std::vector<char>> copies;
 };
 
+
+// Whether this rank's arguments are mcorecoll's to take (else the MPI library must judge them);
+// *largest: the largest block it sends (with MPI_IN_PLACE: of its receive buffer).
+bool valid_arguments(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                     const void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, int size,
+                     std::uint64_t* largest) {
+  std::uint64_t send_max = 0, send_total = 0, recv_max = 0, recv_total = 0;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const bool valid = rdispls && block_sizes(recvcounts, recvtype, size, &recv_max, &recv_total) &&
+                     (in_place || (sdispls && block_sizes(sendcounts, sendtype, size, &send_max, &send_total))) &&
+                     recv_total <= kMaxShmBytes && send_total <= kMaxShmBytes &&
+                     !null_buffer(recvbuf, recv_total, recvtype) && (in_place || !null_buffer(sendbuf, send_total, sendtype));
+  *largest = in_place ? recv_max : send_max;
+  return valid;
+}
 
 // The header line of a call on mcorecoll's path so far (decide_before_agreeing): this rank's
 // largest block (kNotOurs: arguments for the MPI library) and, where every one of its blocks
@@ -82,12 +98,10 @@ int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MP
     if (d.count) count_call(Collective::alltoallv, d.path, 0);
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   }
-  std::uint64_t send_max = 0, send_total = 0, recv_max = 0, recv_total = 0;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  const bool valid = rdispls && block_sizes(recvcounts, recvtype, size, &recv_max, &recv_total) &&
-                     (in_place || (sdispls && block_sizes(sendcounts, sendtype, size, &send_max, &send_total))) &&
-                     recv_total <= kMaxShmBytes && send_total <= kMaxShmBytes &&
-                     !null_buffer(recvbuf, recv_total, recvtype) && (in_place || !null_buffer(sendbuf, send_total, sendtype));
+  std::uint64_t mine = 0;
+  const bool valid = valid_arguments(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                     size, &mine);
   Waiter waiter = Waiter::for_context(*d.ctx, process_config().config);
   HeaderLine line(*d.ctx, waiter);
   const std::uint64_t tile = kHeaderLineData / static_cast<std::uint64_t>(size);
@@ -98,12 +112,12 @@ int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MP
     BlockBytes recv(recvbuf, size, recvcounts, rdispls, recvtype);
     if (in_place) {
       BlocksBefore before(recv);
-      largest = header_line(d, line, recv_max, tile, &before);
+      largest = header_line(d, line, mine, tile, &before);
       if (d.path != kPmpiPath) move_blocks(*d.ctx, line, largest, tile, before, recv);
     } else {
       BlockBytes send(const_cast<void*>(sendbuf), size, sendcounts, sdispls, sendtype);
       send.pack();
-      largest = header_line(d, line, send_max, tile, &send);
+      largest = header_line(d, line, mine, tile, &send);
       if (d.path != kPmpiPath) move_blocks(*d.ctx, line, largest, tile, send, recv);
     }
   }
@@ -123,10 +137,25 @@ int ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, M
 int alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
                    void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
                    MPI_Info info, MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::alltoallv, comm, 0, Form::persistent);
-  if (d.count) count_call(Collective::alltoallv, kPmpiPath, 0, CallKind::persistent);
-  return pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                             info, request);
+  int inter = 0, size = 0;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+    return pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                               info, request);
+  PMPI_Comm_size(comm, &size);
+  // Each rank knows only its own blocks: the ranks agree on the largest when they initialize.
+  std::uint64_t largest = 0, mine = 0;
+  if (!valid_arguments(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size, &mine))
+    mine = kNotOurs;
+  const Decision d = decide_persistent_v(Collective::alltoallv, comm, mine, &largest);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::alltoallv, d.path, d.bytes, CallKind::persistent);
+    return pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                               info, request);
+  }
+  return make_persistent(Collective::alltoallv, d,
+                         make_ialltoallv(*d.ctx, process_config().config, sendbuf, sendcounts, sdispls, sendtype,
+                                         recvbuf, recvcounts, rdispls, recvtype, largest),
+                         request);
 }
 
 }  // namespace mcorecoll

@@ -6,17 +6,19 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "common/block_bytes.hpp"
 #include "exchange/staged_exchange.hpp"
 
 namespace mcorecoll {
 
-// `send.data(d)`, `send.size(d)`: the bytes for rank d; `recv`: room for those from each rank;
-// `max_block`: the largest block any rank sends (equal on every rank).
+// `send->data(d)`, `send->size(d)`: the bytes for rank d; `recv`: room for those from each rank;
+// `max_block`: the largest block any rank sends (equal on every rank). The exchange of one call,
+// for the blocking form below and the persistent operation (node_only_operations.hpp).
 template <typename Send>
-void alltoallv_node_bytes(CommContext& ctx, const Config& config, std::uint64_t max_block, Send& send,
-                          BlockBytes& recv) {
+ExchangeRounds alltoallv_rounds(CommContext& ctx, const Config& config, std::uint64_t max_block, Send* send,
+                                BlockBytes* recv) {
   const int me = ctx.node_rank, n = ctx.node_size;  // one node: node ranks are the ranks
   ExchangeShape shape;
   shape.per_destination = true;
@@ -24,15 +26,26 @@ void alltoallv_node_bytes(CommContext& ctx, const Config& config, std::uint64_t 
   shape.gives = true;
   for (int r = 0; r < n; ++r)
     if (r != me) shape.sources.push_back(r);
-  staged_exchange(
-      ctx, config, shape,
-      [&](char* tiles, std::uint64_t offset, std::uint64_t len) {
+  return ExchangeRounds(
+      ctx, config, std::move(shape),
+      [send, me, n](char* tiles, std::uint64_t offset, std::uint64_t len) {
         for (int d = 0; d < n; ++d)
-          if (d != me) copy_bytes(tiles + d * len, send.data(d) + offset, clipped(send.size(d), offset, len));
+          if (d != me) copy_bytes(tiles + d * len, send->data(d) + offset, clipped(send->size(d), offset, len));
       },
-      [&](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-        copy_bytes(recv.data(r) + offset, tiles + me * len, clipped(recv.size(r), offset, len));
+      [recv, me](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
+        copy_bytes(recv->data(r) + offset, tiles + me * len, clipped(recv->size(r), offset, len));
       });
+}
+
+// The blocking form: the rounds to the end, then this rank's own block.
+template <typename Send>
+void alltoallv_node_bytes(CommContext& ctx, const Config& config, std::uint64_t max_block, Send& send,
+                          BlockBytes& recv) {
+  const int me = ctx.node_rank;
+  if (max_block > 0) {
+    ExchangeRounds rounds = alltoallv_rounds(ctx, config, max_block, &send, &recv);
+    run_to_end(rounds, ctx, config);
+  }
   copy_bytes(recv.data(me), send.data(me), std::min(send.size(me), recv.size(me)));
 }
 

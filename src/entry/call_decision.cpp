@@ -7,6 +7,7 @@
 #include "decisions/config.hpp"
 #include "decisions/route.hpp"
 #include "entry/runtime.hpp"
+#include "exchange/staged_exchange.hpp"
 #include "node/node_setup.hpp"
 #include "progress/operation.hpp"
 #include "progress/progress.hpp"
@@ -124,7 +125,8 @@ Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form
     const Config& config = config_or_abort(comm);
     d.count = config.stats;
     d.bytes = bytes;
-    say_why_pmpi(c, config, comm, "its non-blocking and persistent forms are the MPI library's in this version");
+    say_why_pmpi(c, config, comm, "its non-blocking form is the MPI library's: each rank knows only its own block sizes, and a non-blocking "
+                                  "call may not wait for the others to agree on them (the persistent form agrees once, at its initialization)");
     return d;
   }
   Decision d = decide(c, comm, bytes, form);
@@ -178,6 +180,43 @@ void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   const Route route = choose_route(c, call_config(), bytes, false, d.ctx->table_rows[static_cast<int>(c)]);
   if (route.path == kPmpiPath) fall_back(d, c, route.reason);
   else d.path = route.path;
+}
+
+Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest) {
+  Decision d = decide_node_only(c, comm, 0, Form::persistent, true);
+  complete_earlier_operations(d);  // before a collective of the MPI library on the communicator
+  if (!d.ctx || !d.ctx->set_up || !d.ctx->pmpi_reason.empty() || d.ctx->node_count > 1) return d;
+  const Config& config = call_config();
+  const int forced = config.forced_path[static_cast<int>(c)];
+  if (config.disable || forced == 0) return d;
+  const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
+  if (forced < 0) {  // auto: the round of agreement only where some size takes the node machinery
+    bool any_band = false;
+    for (const Band& b : auto_bands(c, config, false, row)) any_band |= b.path != kPmpiPath && b.max_bytes > 0;
+    if (!any_band) {
+      fall_back(d, c, "no size takes the node machinery (no decision table row; MCORECOLL_<X>_PATHS_NP<N> adds one)");
+      return d;
+    }
+  }
+  d.path = kPmpiPath;  // until the agreement says otherwise
+  if (PMPI_Allreduce(&mine, largest, 1, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS) {
+    say_why_pmpi(c, config, comm, "the ranks' agreement on the largest block failed");
+    return d;
+  }
+  if (*largest == kNotOurs) {
+    say_why_pmpi(c, config, comm, "arguments on some rank that the MPI library must judge");
+    return d;
+  }
+  d.bytes = *largest;
+  const Route route = choose_route(c, config, *largest, false, row);
+  if (route.path == kPmpiPath) {
+    say_why_pmpi(c, config, comm, route.reason);
+  } else if (!d.ctx->shm && !ensure_shm(*d.ctx, config)) {
+    say_why_pmpi(c, config, comm, "no shared memory");
+  } else {
+    d.path = route.path;
+  }
+  return d;
 }
 
 bool rooted_here(MPI_Comm comm, int root, bool* is_root) {

@@ -58,7 +58,8 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form);
 
 // The collectives that take the node machinery only inside one node (collective.hpp's
 // node_only()): decide(), or PMPI with the reason for communicators across nodes, and for the
-// non-blocking and persistent forms of those without an operation (`operations` false).
+// non-blocking forms of those without an operation (`operations` false: the v-forms whose ranks
+// know only their own sizes).
 Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form, bool operations = false);
 
 // A v-form whose ranks must agree on its size first (only the root, or each rank, knows its
@@ -69,6 +70,13 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm);
 
 // A v-form, once its ranks agreed on `bytes` (equal on every rank): the route for that size.
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes);
+
+// A persistent v-form's initialization: its ranks agree on the largest block once, by a
+// collective of the MPI library (an initialization is collective and may wait, as a set-up
+// does), and every start follows the route for that size. `mine`: this rank's largest block,
+// kNotOurs (staged_exchange.hpp) where its arguments are the MPI library's to judge (then every
+// rank goes to PMPI). *largest: the agreed size. Equal on every rank.
+Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest);
 
 // Whether a rooted call is the library's to consider: an intracommunicator and a root among its
 // ranks (else, an intercommunicator's root arguments or an invalid root, the MPI library's

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "allgather/allgatherv_shm.hpp"
+#include "alltoall/alltoallv_shm.hpp"
 #include "common/block_bytes.hpp"
 #include "gather/gather_shm.hpp"
 #include "reduction/scan_shm.hpp"
@@ -25,75 +26,120 @@ class ExchangeOperation : public Operation {
   std::optional<ExchangeRounds> rounds_;
 };
 
+// The root's blocks as BlockBytes (RootBlocks' two shapes).
+void emplace_root_blocks(std::optional<BlockBytes>& blocks, void* buffer, int n, RootBlocks shape, MPI_Datatype type) {
+  if (shape.counts) blocks.emplace(buffer, n, shape.counts, shape.displs, type);
+  else blocks.emplace(buffer, n, shape.count, type);
+  blocks->hold_types();
+}
+
 class Igather final : public ExchangeOperation {
  public:
   Igather(CommContext& ctx, const Config& config, int root, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-          void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t block)
-      : ExchangeOperation(ctx, config), root_(root), block_(block) {
+          std::uint64_t own, void* recvbuf, RootBlocks recv, MPI_Datatype recvtype, std::uint64_t max_block)
+      : ExchangeOperation(ctx, config), root_(root), own_(own), max_block_(max_block) {
     const bool is_root = ctx.node_rank == root;
     if (!is_root || sendbuf != MPI_IN_PLACE) {
-      send_.emplace(const_cast<void*>(sendbuf), sendcount, sendtype, block);
+      send_.emplace(const_cast<void*>(sendbuf), sendcount, sendtype, own);
       send_->hold_type();
     }
-    if (is_root) {
-      recv_.emplace(recvbuf, ctx.size, recvcount, recvtype);
-      recv_->hold_types();
-    }
+    if (is_root) emplace_root_blocks(recv_, recvbuf, ctx.size, recv, recvtype);
   }
   void begin() override {
     rc = MPI_SUCCESS;
     rounds_.reset();
-    if (block_ == 0) return;
+    if (max_block_ == 0) return;
     if (send_) send_->pack();
-    rounds_.emplace(gather_rounds(ctx_, config_, root_, block_, send_ ? send_->data() : nullptr, block_,
+    rounds_.emplace(gather_rounds(ctx_, config_, root_, max_block_, send_ ? send_->data() : nullptr, own_,
                                   recv_ ? &*recv_ : nullptr));
   }
   void finish() override {
-    if (!recv_ || block_ == 0) return;
-    if (send_) copy_bytes(recv_->data(root_), send_->data(), std::min(block_, recv_->size(root_)));
+    if (!recv_ || max_block_ == 0) return;
+    if (send_) copy_bytes(recv_->data(root_), send_->data(), std::min(own_, recv_->size(root_)));
     recv_->unpack_all_but(send_ ? -1 : root_);
   }
 
  private:
   int root_;
-  std::uint64_t block_;
+  std::uint64_t own_, max_block_;
   std::optional<MessageBytes> send_;
   std::optional<BlockBytes> recv_;
 };
 
 class Iscatter final : public ExchangeOperation {
  public:
-  Iscatter(CommContext& ctx, const Config& config, int root, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-           void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t block)
-      : ExchangeOperation(ctx, config), root_(root), block_(block) {
-    if (ctx.node_rank == root) {
-      send_.emplace(const_cast<void*>(sendbuf), ctx.size, sendcount, sendtype);
-      send_->hold_types();
-    }
+  Iscatter(CommContext& ctx, const Config& config, int root, const void* sendbuf, RootBlocks send,
+           MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t own,
+           std::uint64_t max_block)
+      : ExchangeOperation(ctx, config), root_(root), own_(own), max_block_(max_block) {
+    if (ctx.node_rank == root) emplace_root_blocks(send_, const_cast<void*>(sendbuf), ctx.size, send, sendtype);
     if (recvbuf != MPI_IN_PLACE) {
-      recv_.emplace(recvbuf, recvcount, recvtype, block);
+      recv_.emplace(recvbuf, recvcount, recvtype, own);
       recv_->hold_type();
     }
   }
   void begin() override {
     rc = MPI_SUCCESS;
     rounds_.reset();
-    if (block_ == 0) return;
+    if (max_block_ == 0) return;
     if (send_) send_->pack();
-    rounds_.emplace(scatter_rounds(ctx_, config_, root_, block_, recv_ ? recv_->data() : nullptr, recv_ ? block_ : 0,
-                                   send_ ? &*send_ : nullptr));
+    rounds_.emplace(scatter_rounds(ctx_, config_, root_, max_block_, recv_ ? recv_->data() : nullptr,
+                                   recv_ ? own_ : 0, send_ ? &*send_ : nullptr));
   }
   void finish() override {
-    if (!recv_ || block_ == 0) return;
-    if (send_) copy_bytes(recv_->data(), send_->data(root_), std::min(block_, send_->size(root_)));
+    if (!recv_ || max_block_ == 0) return;
+    if (send_) copy_bytes(recv_->data(), send_->data(root_), std::min(own_, send_->size(root_)));
     recv_->unpack();
   }
 
  private:
   int root_;
-  std::uint64_t block_;
+  std::uint64_t own_, max_block_;
   std::optional<BlockBytes> send_;
   std::optional<MessageBytes> recv_;
+};
+
+class Ialltoallv final : public ExchangeOperation {
+ public:
+  Ialltoallv(CommContext& ctx, const Config& config, const void* sendbuf, const int* sendcounts, const int* sdispls,
+             MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
+             std::uint64_t max_block)
+      : ExchangeOperation(ctx, config), recv_(recvbuf, ctx.size, recvcounts, rdispls, recvtype),
+        max_block_(max_block) {
+    recv_.hold_types();
+    if (sendbuf != MPI_IN_PLACE) {
+      send_.emplace(const_cast<void*>(sendbuf), ctx.size, sendcounts, sdispls, sendtype);
+      send_->hold_types();
+    }
+  }
+  void begin() override {
+    rc = MPI_SUCCESS;
+    rounds_.reset();
+    if (send_) {
+      send_->pack();
+    } else {
+      // In place: what is sent is the receive buffer as it is now, which the call overwrites.
+      recv_.pack();
+      before_.resize(static_cast<std::size_t>(recv_.blocks()));
+      for (int i = 0; i < recv_.blocks(); ++i)
+        before_[static_cast<std::size_t>(i)].assign(recv_.data(i), recv_.data(i) + recv_.size(i));
+    }
+    if (max_block_ > 0) rounds_.emplace(alltoallv_rounds(ctx_, config_, max_block_, this, &recv_));
+  }
+  void finish() override {
+    const int me = ctx_.node_rank;
+    copy_bytes(recv_.data(me), data(me), std::min(size(me), recv_.size(me)));
+    recv_.unpack_all_but(-1);
+  }
+  // What is sent to rank d (alltoallv_rounds' Send).
+  char* data(int d) { return send_ ? send_->data(d) : before_[static_cast<std::size_t>(d)].data(); }
+  std::uint64_t size(int d) const { return send_ ? send_->size(d) : before_[static_cast<std::size_t>(d)].size(); }
+
+ private:
+  BlockBytes recv_;
+  std::optional<BlockBytes> send_;
+  std::vector<std::vector<char>> before_;
+  std::uint64_t max_block_;
 };
 
 class Iallgatherv final : public ExchangeOperation {
@@ -172,17 +218,25 @@ class Iscan final : public ExchangeOperation {
 }  // namespace
 
 std::unique_ptr<Operation> make_igather(CommContext& ctx, const Config& config, int root, const void* sendbuf,
-                                        int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                        MPI_Datatype recvtype, std::uint64_t block) {
-  return std::make_unique<Igather>(ctx, config, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                   block);
+                                        int sendcount, MPI_Datatype sendtype, std::uint64_t own, void* recvbuf,
+                                        RootBlocks recv, MPI_Datatype recvtype, std::uint64_t max_block) {
+  return std::make_unique<Igather>(ctx, config, root, sendbuf, sendcount, sendtype, own, recvbuf, recv, recvtype,
+                                   max_block);
 }
 
 std::unique_ptr<Operation> make_iscatter(CommContext& ctx, const Config& config, int root, const void* sendbuf,
-                                         int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                         MPI_Datatype recvtype, std::uint64_t block) {
-  return std::make_unique<Iscatter>(ctx, config, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                    block);
+                                         RootBlocks send, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                         MPI_Datatype recvtype, std::uint64_t own, std::uint64_t max_block) {
+  return std::make_unique<Iscatter>(ctx, config, root, sendbuf, send, sendtype, recvbuf, recvcount, recvtype, own,
+                                    max_block);
+}
+
+std::unique_ptr<Operation> make_ialltoallv(CommContext& ctx, const Config& config, const void* sendbuf,
+                                           const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                                           void* recvbuf, const int* recvcounts, const int* rdispls,
+                                           MPI_Datatype recvtype, std::uint64_t max_block) {
+  return std::make_unique<Ialltoallv>(ctx, config, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                      rdispls, recvtype, max_block);
 }
 
 std::unique_ptr<Operation> make_iallgatherv(CommContext& ctx, const Config& config, const void* sendbuf,

@@ -1,6 +1,7 @@
-// MPI_Gather and MPI_Gatherv, and their non-blocking and persistent forms (the MPI library's in
-// this version): routed (entry/call_decision.hpp) and checked, then the staged gather inside
-// one node (gather_shm.hpp) or PMPI.
+// MPI_Gather and MPI_Gatherv, and their non-blocking and persistent forms (MPI_Igatherv: the MPI
+// library's): routed (entry/call_decision.hpp) and checked, then the staged gather inside one
+// node (gather_shm.hpp; the operations of the other forms, exchange/node_only_operations.hpp) or
+// PMPI.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -96,8 +97,8 @@ int igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   if (d.count) count_call(Collective::gather, d.path, d.bytes, CallKind::nonblocking);
   if (d.path == kPmpiPath)
     return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-  return post(d, make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                              recvtype, block),
+  return post(d, make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, block, recvbuf,
+                              {recvcount}, recvtype, block),
               request);
 }
 
@@ -112,8 +113,8 @@ int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
     return pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
   }
   return make_persistent(Collective::gather, d,
-                         make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, recvbuf,
-                                      recvcount, recvtype, block),
+                         make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, block,
+                                      recvbuf, {recvcount}, recvtype, block),
                          request);
 }
 
@@ -190,10 +191,29 @@ int igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
 int gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
                  const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                  MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::gatherv, comm, 0, Form::persistent);
-  if (d.count) count_call(Collective::gatherv, kPmpiPath, 0, CallKind::persistent);
-  return pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info,
-                           request);
+  bool is_root = false;
+  if (!rooted_here(comm, root, &is_root))
+    return pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info,
+                             request);
+  // Only the root knows every block's size: the ranks agree on the largest when they initialize.
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  const Contribution own = contribution(sendbuf, sendcount, sendtype);
+  std::uint64_t mine = own.valid ? own.bytes : kNotOurs, total = 0;
+  if (is_root && !(own.valid && displs && block_sizes(recvcounts, recvtype, size, &mine, &total) &&
+                   total <= kMaxShmBytes && !null_buffer(recvbuf, total, recvtype)))
+    mine = kNotOurs;
+  std::uint64_t largest = 0;
+  const Decision d = decide_persistent_v(Collective::gatherv, comm, mine, &largest);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::gatherv, d.path, d.bytes, CallKind::persistent);
+    return pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info,
+                             request);
+  }
+  return make_persistent(Collective::gatherv, d,
+                         make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, own.bytes,
+                                      recvbuf, {0, recvcounts, displs}, recvtype, largest),
+                         request);
 }
 
 }  // namespace mcorecoll

@@ -1,6 +1,7 @@
-// MPI_Scatter and MPI_Scatterv, and their non-blocking and persistent forms (the MPI library's
-// in this version): routed (entry/call_decision.hpp) and checked, then the staged scatter
-// inside one node (scatter_shm.hpp) or PMPI.
+// MPI_Scatter and MPI_Scatterv, and their non-blocking and persistent forms (MPI_Iscatterv: the
+// MPI library's): routed (entry/call_decision.hpp) and checked, then the staged scatter inside
+// one node (scatter_shm.hpp; the operations of the other forms,
+// exchange/node_only_operations.hpp) or PMPI.
 #include <algorithm>
 #include <memory>
 
@@ -88,8 +89,8 @@ int iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   if (d.count) count_call(Collective::scatter, d.path, d.bytes, CallKind::nonblocking);
   if (d.path == kPmpiPath)
     return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-  return post(d, make_iscatter(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, recvbuf,
-                               recvcount, recvtype, block),
+  return post(d, make_iscatter(*d.ctx, process_config().config, root, sendbuf, {sendcount}, sendtype, recvbuf,
+                               recvcount, recvtype, block, block),
               request);
 }
 
@@ -104,8 +105,8 @@ int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
     return pmpi_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
   }
   return make_persistent(Collective::scatter, d,
-                         make_iscatter(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, recvbuf,
-                                       recvcount, recvtype, block),
+                         make_iscatter(*d.ctx, process_config().config, root, sendbuf, {sendcount}, sendtype,
+                                       recvbuf, recvcount, recvtype, block, block),
                          request);
 }
 
@@ -175,10 +176,30 @@ int iscatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI
 int scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype,
                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                   MPI_Request* request) {
-  const Decision d = decide_node_only(Collective::scatterv, comm, 0, Form::persistent);
-  if (d.count) count_call(Collective::scatterv, kPmpiPath, 0, CallKind::persistent);
-  return pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
-                            request);
+  bool is_root = false;
+  if (!rooted_here(comm, root, &is_root))
+    return pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                              request);
+  // Only the root knows every block's size: the ranks agree on the largest when they initialize.
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  std::uint64_t own = 0, total = 0;
+  const bool own_valid = receive_side(recvbuf, recvcount, recvtype, &own);
+  std::uint64_t mine = own_valid ? own : kNotOurs;
+  if (is_root && !(own_valid && displs && block_sizes(sendcounts, sendtype, size, &mine, &total) &&
+                   total <= kMaxShmBytes && !null_buffer(sendbuf, total, sendtype)))
+    mine = kNotOurs;
+  std::uint64_t largest = 0;
+  const Decision d = decide_persistent_v(Collective::scatterv, comm, mine, &largest);
+  if (d.path == kPmpiPath) {
+    if (d.count) count_call(Collective::scatterv, d.path, d.bytes, CallKind::persistent);
+    return pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                              request);
+  }
+  return make_persistent(Collective::scatterv, d,
+                         make_iscatter(*d.ctx, process_config().config, root, sendbuf, {0, sendcounts, displs},
+                                       sendtype, recvbuf, recvcount, recvtype, own, largest),
+                         request);
 }
 
 }  // namespace mcorecoll

@@ -1,5 +1,6 @@
 /* The persistent collectives by one name in both MPIs: MPI-4's MPI_X_init (MPICH 4.0), the
- * pcollreq extension's MPIX_X_init (Open MPI 4.1, declared in mpi-ext.h). */
+ * pcollreq extension's MPIX_X_init (Open MPI 4.1, declared in mpi-ext.h); PMPI_PERSISTENT_X_INIT
+ * the MPI library's own, for the tests that compare with it. */
 #ifndef MCORECOLL_TEST_PERSISTENT_H
 #define MCORECOLL_TEST_PERSISTENT_H
 
@@ -23,6 +24,9 @@
 #define PERSISTENT_REDUCE_SCATTER_INIT MPIX_Reduce_scatter_init
 #define PERSISTENT_SCAN_INIT MPIX_Scan_init
 #define PERSISTENT_EXSCAN_INIT MPIX_Exscan_init
+#define PMPI_PERSISTENT_ALLTOALLV_INIT PMPIX_Alltoallv_init
+#define PMPI_PERSISTENT_GATHERV_INIT PMPIX_Gatherv_init
+#define PMPI_PERSISTENT_SCATTERV_INIT PMPIX_Scatterv_init
 #else
 #define PERSISTENT_BARRIER_INIT MPI_Barrier_init
 #define PERSISTENT_BCAST_INIT MPI_Bcast_init
@@ -40,6 +44,9 @@
 #define PERSISTENT_REDUCE_SCATTER_INIT MPI_Reduce_scatter_init
 #define PERSISTENT_SCAN_INIT MPI_Scan_init
 #define PERSISTENT_EXSCAN_INIT MPI_Exscan_init
+#define PMPI_PERSISTENT_ALLTOALLV_INIT PMPI_Alltoallv_init
+#define PMPI_PERSISTENT_GATHERV_INIT PMPI_Gatherv_init
+#define PMPI_PERSISTENT_SCATTERV_INIT PMPI_Scatterv_init
 #endif
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "persistent.h"
 
 static int rank, size;
 
@@ -56,6 +57,18 @@ static void correct_calls(MPI_Comm comm, int round) {
   for (int p = 0; p < n; p++)
     CHECK(recv[n - 1 - p] == round * 1000 + p * 10 + (n - 1 - me), "alltoallv after bad calls: from %d got %d", p,
           recv[n - 1 - p]);
+  MPI_Request req;
+  CHECK(PERSISTENT_ALLTOALLV_INIT(send, ones, at, MPI_INT, recv, ones, at, MPI_INT, comm, MPI_INFO_NULL, &req) ==
+            MPI_SUCCESS, "alltoallv_init after bad calls");
+  for (int start = 0; start < 2; start++) {
+    for (int p = 0; p < n; p++) recv[p] = -1;
+    MPI_Start(&req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    for (int p = 0; p < n; p++)
+      CHECK(recv[n - 1 - p] == round * 1000 + p * 10 + (n - 1 - me), "persistent alltoallv after bad calls: from %d got %d",
+            p, recv[n - 1 - p]);
+  }
+  MPI_Request_free(&req);
   const int mine = round * 100 + me;
   for (int p = 0; p < n; p++) recv[p] = -1;
   CHECK(MPI_Gatherv(&mine, 1, MPI_INT, recv, ones, at, MPI_INT, n - 1, comm) == MPI_SUCCESS, "gatherv after bad calls");
@@ -94,6 +107,20 @@ static void bad_calls(MPI_Comm comm, int null_buffers) {
              PMPI_Gatherv(buf, 1, MPI_DATATYPE_NULL, out, counts, displs, MPI_INT, 0, comm));
   SAME_ERROR("scatterv recvcount = -1", MPI_Scatterv(buf, counts, displs, MPI_INT, out, -1, MPI_INT, 0, comm),
              PMPI_Scatterv(buf, counts, displs, MPI_INT, out, -1, MPI_INT, 0, comm));
+  /* The persistent v-forms agree on their largest block when they initialize: every rank goes
+   * to the MPI library's initialization, which raises the error. */
+  MPI_Request req = MPI_REQUEST_NULL;
+  SAME_ERROR("alltoallv_init a sendcount of -1",
+             PERSISTENT_ALLTOALLV_INIT(buf, bad, displs, MPI_INT, out, bad, displs, MPI_INT, comm, MPI_INFO_NULL, &req),
+             PMPI_PERSISTENT_ALLTOALLV_INIT(buf, bad, displs, MPI_INT, out, bad, displs, MPI_INT, comm, MPI_INFO_NULL, &req));
+  SAME_ERROR("gatherv_init sendtype null",
+             PERSISTENT_GATHERV_INIT(buf, 1, MPI_DATATYPE_NULL, out, counts, displs, MPI_INT, 0, comm, MPI_INFO_NULL, &req),
+             PMPI_PERSISTENT_GATHERV_INIT(buf, 1, MPI_DATATYPE_NULL, out, counts, displs, MPI_INT, 0, comm, MPI_INFO_NULL,
+                                          &req));
+  SAME_ERROR("scatterv_init recvcount = -1",
+             PERSISTENT_SCATTERV_INIT(buf, counts, displs, MPI_INT, out, -1, MPI_INT, 0, comm, MPI_INFO_NULL, &req),
+             PMPI_PERSISTENT_SCATTERV_INIT(buf, counts, displs, MPI_INT, out, -1, MPI_INT, 0, comm, MPI_INFO_NULL, &req));
+  CHECK(req == MPI_REQUEST_NULL, "a request from a failed initialization");
 #if !defined(MPICH_VERSION)  /* MPICH 4.0 asserts in its own ("memcpy ... len_=-8" in yaksa), natively,
                               * for a negative count of MPI_Reduce_scatter_block and MPI_Exscan */
   SAME_ERROR("reduce_scatter_block count = -1", MPI_Reduce_scatter_block(buf, out, -1, MPI_INT, MPI_SUM, comm),

@@ -8,7 +8,8 @@
  *        test_progress all [single|funneled|serialized|multiple]
  *   OP: ibarrier, ibcast, ialltoall, iallreduce (MPI_SUM of doubles), iallgather, igather and
  *   iscatter (root 0), iallgatherv (displacements in reversed order), iscan and
- *   ireduce_scatter_block (MPI_SUM of doubles); BYTES: the message (bcast, allreduce), the
+ *   ireduce_scatter_block (MPI_SUM of doubles), ialltoallv, igatherv and iscatterv (root 0;
+ *   their persistent forms are mcorecoll's, the non-blocking ones the MPI library's); BYTES: the message (bcast, allreduce), the
  *   vector (scan, reduce_scatter_block) or a rank's block (the others)
  *   all: every OP (bcast 4 MiB, alltoall 64 KiB blocks, ...) with every BLOCKING call, started
  *   by the non-blocking call and by a persistent request, one case after the other
@@ -93,9 +94,14 @@ static void block_or_signal(const char* how, MPI_Comm aside) {
 static void run_case(const char* op, size_t bytes, const char* how, int persistent, MPI_Comm aside) {
 #if defined(MPICH_VERSION)
   /* MPICH 4.0.2's own MPI_Allgather_init delivers the other ranks' blocks at the first start
-   * only: where mcorecoll hands it to MPICH (its path not forced), the case is not run. */
-  const char* forced = getenv("MCORECOLL_ALLGATHER");
-  if (persistent && !strcmp(op, "iallgather") && !(forced && !strcmp(forced, "shm"))) return;
+   * only, and its MPI_Gather_init and MPI_Scatter_init deliver wrong blocks (doc/mpi-defects.md):
+   * where mcorecoll hands them to MPICH (their path not forced), the cases are not run. */
+  static const char* defective[][2] = {{"iallgather", "MCORECOLL_ALLGATHER"}, {"igather", "MCORECOLL_GATHER"},
+                                       {"iscatter", "MCORECOLL_SCATTER"}};
+  for (int i = 0; i < 3; i++) {
+    const char* forced = getenv(defective[i][1]);
+    if (persistent && !strcmp(op, defective[i][0]) && !(forced && !strcmp(forced, "shm"))) return;
+  }
 #endif
   snprintf(g_case, sizeof(g_case), "%s of %zu bytes, %s, rank 0 in %s", op, bytes,
            persistent ? "persistent" : "non-blocking", how);
@@ -104,8 +110,10 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
   const int is_allreduce = !strcmp(op, "iallreduce"), is_allgather = !strcmp(op, "iallgather");
   const int is_gather = !strcmp(op, "igather"), is_scatter = !strcmp(op, "iscatter");
   const int is_allgatherv = !strcmp(op, "iallgatherv"), is_scan = !strcmp(op, "iscan");
-  const int is_rsb = !strcmp(op, "ireduce_scatter_block");
-  const int per_rank = is_alltoall || is_allgather || is_gather || is_scatter || is_allgatherv;
+  const int is_rsb = !strcmp(op, "ireduce_scatter_block"), is_alltoallv = !strcmp(op, "ialltoallv");
+  const int is_gatherv = !strcmp(op, "igatherv"), is_scatterv = !strcmp(op, "iscatterv");
+  const int per_rank = is_alltoall || is_allgather || is_gather || is_scatter || is_allgatherv || is_alltoallv ||
+                       is_gatherv || is_scatterv;
   const size_t total = per_rank ? bytes * (size_t)size : bytes;
   const int doubles = (int)(bytes / sizeof(double));
   const int block = doubles / size; /* reduce_scatter_block: each rank's doubles */
@@ -113,9 +121,11 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
   unsigned char* recv = malloc(total + 1);
   int* counts = malloc(sizeof(int) * (size_t)size);
   int* displs = malloc(sizeof(int) * (size_t)size);
+  int* in_order = malloc(sizeof(int) * (size_t)size);
   for (int r = 0; r < size; r++) {
     counts[r] = (int)bytes;
-    displs[r] = (size - 1 - r) * (int)bytes;
+    displs[r] = (size - 1 - r) * (int)bytes; /* the v-forms' rooted or receive side: reversed */
+    in_order[r] = r * (int)bytes;            /* alltoallv's send side */
   }
   MPI_Request req = MPI_REQUEST_NULL;
   if (persistent) {  /* one request, started every round */
@@ -136,11 +146,21 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
     else if (is_scan) PERSISTENT_SCAN_INIT(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
     else if (is_rsb)
       PERSISTENT_REDUCE_SCATTER_BLOCK_INIT(send, recv, block, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else if (is_alltoallv)
+      PERSISTENT_ALLTOALLV_INIT(send, counts, in_order, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD,
+                                MPI_INFO_NULL, &req);
+    else if (is_gatherv)
+      PERSISTENT_GATHERV_INIT(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD,
+                              MPI_INFO_NULL, &req);
+    else if (is_scatterv)
+      PERSISTENT_SCATTERV_INIT(send, counts, displs, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD,
+                               MPI_INFO_NULL, &req);
     else PERSISTENT_BARRIER_INIT(MPI_COMM_WORLD, MPI_INFO_NULL, &req);
   }
   for (int round = 0; round < 3; round++) {
     for (size_t i = 0; i < total; i++) {
-      send[i] = is_alltoall || is_scatter ? pattern(rank, (int)(i / bytes), i % bytes + (size_t)round)
+      send[i] = is_alltoall || is_scatter || is_alltoallv ? pattern(rank, (int)(i / bytes), i % bytes + (size_t)round)
+              : is_scatterv ? pattern(rank, size - 1 - (int)(i / bytes), i % bytes + (size_t)round) /* reversed */
               : per_rank ? pattern(rank, 0, i + (size_t)round) : pattern(0, 0, i + (size_t)round);
       recv[i] = rank == 0 && is_bcast ? send[i] : 0;
     }
@@ -157,6 +177,12 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
       MPI_Iallgatherv(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD, &req);
     else if (is_scan) MPI_Iscan(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
     else if (is_rsb) MPI_Ireduce_scatter_block(send, recv, block, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+    else if (is_alltoallv)
+      MPI_Ialltoallv(send, counts, in_order, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD, &req);
+    else if (is_gatherv)
+      MPI_Igatherv(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+    else if (is_scatterv)
+      MPI_Iscatterv(send, counts, displs, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
     else MPI_Ibarrier(MPI_COMM_WORLD, &req);
     if (rank == 0) {
       block_or_signal(how, aside);
@@ -176,11 +202,12 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
       bad = ((double*)recv)[i] != size * (size - 1) / 2.0 + (double)size * ((rank * block + i) % 7 + round);
     for (size_t i = 0; (is_allgather || (is_gather && rank == 0)) && i < total && !bad; i++)
       bad = recv[i] != pattern((int)(i / bytes), 0, i % bytes + (size_t)round);
-    for (size_t i = 0; is_allgatherv && i < total && !bad; i++) {
+    for (size_t i = 0; (is_allgatherv || (is_gatherv && rank == 0) || is_alltoallv) && i < total && !bad; i++) {
       const int from = size - 1 - (int)(i / bytes);  /* reversed displacements */
-      bad = recv[i] != pattern(from, 0, i % bytes + (size_t)round);
+      bad = recv[i] != pattern(from, is_alltoallv ? rank : 0, i % bytes + (size_t)round);
     }
-    for (size_t i = 0; is_scatter && i < bytes && !bad; i++) bad = recv[i] != pattern(0, rank, i + (size_t)round);
+    for (size_t i = 0; (is_scatter || is_scatterv) && i < bytes && !bad; i++)
+      bad = recv[i] != pattern(0, rank, i + (size_t)round);
     for (size_t i = 0; i < total && !bad; i++) {
       const unsigned char want = is_alltoall ? pattern((int)(i / bytes), rank, i % bytes + (size_t)round)
                                              : pattern(0, 0, i + (size_t)round);
@@ -193,6 +220,7 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
   free(recv);
   free(counts);
   free(displs);
+  free(in_order);
   alarm(0);
 }
 
@@ -220,11 +248,12 @@ int main(int argc, char** argv) {
   if (all) {
     /* Sizes of several rounds of the staging areas (the rounds wait for rank 0). */
     static const char* ops[] = {"ibcast", "ialltoall", "ibarrier", "iallreduce", "iallgather", "igather",
-                                "iscatter", "iallgatherv", "iscan", "ireduce_scatter_block"};
+                                "iscatter", "iallgatherv", "iscan", "ireduce_scatter_block", "ialltoallv",
+                                "igatherv", "iscatterv"};
     static const size_t sizes[] = {4u << 20, 64u << 10, 0, 4u << 20, 64u << 10, 1u << 20, 1u << 20, 1u << 20,
-                                   1u << 20, 4u << 20};
+                                   1u << 20, 4u << 20, 64u << 10, 1u << 20, 1u << 20};
     static const char* calls[] = {"recv", "allreduce", "iprobe", "ssend", "comm_dup", "barrier"};
-    for (int o = 0; o < 10; o++)
+    for (int o = 0; o < 13; o++)
       for (int c = 0; c < 6; c++)
         for (int p = 0; p < 2; p++) run_case(ops[o], sizes[o], calls[c], p, aside);
   } else {
