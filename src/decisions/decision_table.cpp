@@ -98,7 +98,9 @@ const TableRow* nearest_row(const std::vector<TableRow>& rows, int ranks, bool o
 //   VM: the 2-vCPU development VM (AMD EPYC, 1 package, 1 NUMA node), np 2 bound, np 4
 //       oversubscribed, 2026-11-21/22 (bench/results/*.csv);
 //   node16: a 16-core Intel Xeon node (1 socket, 1 NUMA node, 300 MiB L3), np 8 and 16 bound,
-//       2026-11-22 (../shared/measurements/np16-2026-11-22.md; measured there, not by us).
+//       2026-11-22 (../shared/measurements/np16-2026-11-22.md; measured there, not by us);
+//   device16: a machine of the same kind, np 16 bound, 2026-11-26, measured by us
+//       (bench/results/device16/).
 // Bounds are the largest measured sizes where the path won. The reductions and allgather, per
 // measured size: shared memory where it beat the MPI library's own route through mcorecoll
 // (the interposition costs up to 1.24x on calls of 0.1 us) by 5% in the median and lost to it
@@ -124,6 +126,12 @@ std::vector<TableRow> default_rows(Collective c) {
     rows.push_back(row(c, 2, false, "shm:128K pmpi", "VM np 2, 4 runs, 8 B-8M: shared memory 0.36-0.85x where taken, PMPI through mcorecoll 0.99-1.07x where left to it [bench/results: reductions/mpich-np2-forced-shm-1.csv reductions/mpich-np2-forced-shm-2.csv reductions/mpich-np2-forced-shm-3.csv reductions/mpich-np2-forced-shm-4.csv reductions/mpich-np2-forced-pmpi-1.csv reductions/mpich-np2-forced-pmpi-2.csv reductions/mpich-np2-forced-pmpi-3.csv reductions/mpich-np2-forced-pmpi-4.csv]"));
     rows.push_back(row(c, 4, true, "shm:512K pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-512K: shared memory 0.00-0.05x where taken [bench/results: reductions/mpich-np4-forced-shm-1.csv reductions/mpich-np4-forced-shm-2.csv reductions/mpich-np4-forced-pmpi-1.csv reductions/mpich-np4-forced-pmpi-2.csv]"));
   }
+  // np 16 bound (the 16-core device machine, 2026-11-26, one run of mcorecoll-tune: its ratio
+  // tables are in the tuning file it wrote). The staged allreduce and reduce lose at 4-16 KiB
+  // there, where every rank folds all 16 contributions (no slices below 16 x 2 KiB).
+  if (c == Collective::allreduce) rows.push_back(row(c, 16, false, "pmpi:4 shm:2K pmpi:16K shm:16M pmpi", "device16 np 16, 1 run: 0.25-0.88x at 8 B-2 KiB and 0.64-0.89x from 32 KiB to 16 MiB, 1.25-1.26x below 8 B, 1.37-2.53x at 4-16 KiB [bench/results: device16/mpich-np16-tune-run1.conf]"));
+  if (c == Collective::reduce) rows.push_back(row(c, 16, false, "pmpi:4 shm:4K pmpi:16K shm:16M pmpi", "device16 np 16, 1 run: 0.25-0.94x at 8 B-4 KiB and 0.28-0.72x from 32 KiB to 16 MiB, 1.38-1.53x below 8 B, 1.08-1.19x at 8-16 KiB [bench/results: device16/mpich-np16-tune-run1.conf]"));
+  if (c == Collective::allgather) rows.push_back(row(c, 16, false, "shm:32K pmpi", "device16 np 16, 1 run: 0.19-0.87x at 1 B-32 KiB blocks (larger not reached) [bench/results: device16/mpich-np16-tune-run1.conf]"));
   // The collectives inside one node only (bench/mcorecoll_bench --coll node-only, every path
   // forced against PMPI_X in the same run, 2026-11-25). np 4 oversubscribed not measured with
   // MPICH: the np 2 row is the nearest. Alltoallv, gatherv and scatterv: measured after their
@@ -139,6 +147,16 @@ std::vector<TableRow> default_rows(Collective c) {
   if (c == Collective::alltoallv) rows.push_back(row(c, 2, false, "shm:32K pmpi", "VM np 2, 1 run: 0.33-0.78x [bench/results: node-only/mpich-np2-v-header-line-forced-shm-1.csv]"));
   if (c == Collective::gatherv) rows.push_back(row(c, 2, false, "pmpi:4K shm:32K pmpi", "VM np 2, 1 run: 0.55x at 32 KiB, 1.03-1.77x below [bench/results: node-only/mpich-np2-v-header-line-forced-shm-1.csv]"));
   if (c == Collective::scatterv) rows.push_back(row(c, 2, false, "pmpi:4K shm:32K pmpi", "VM np 2, 1 run: 0.46x at 32 KiB, 0.57-1.23x below [bench/results: node-only/mpich-np2-v-header-line-forced-shm-1.csv]"));
+  // np 16 bound (the 16-core device machine, 2026-11-26; exscan not reached there: the np 2 row).
+  if (c == Collective::alltoallv) rows.push_back(row(c, 16, false, "shm:4K pmpi", "device16 np 16, 1 run: 0.30-0.87x up to 4 KiB blocks, 1.10-2.62x from 8 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
+  if (c == Collective::allgatherv) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, 1 run: 0.30-0.64x at 1 B-1 MiB blocks [bench/results: device16/tune-mpich/np16-node-only.csv]"));
+  if (c == Collective::gather) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, 1 run: 0.19-0.88x at 1 B-1 MiB blocks [bench/results: device16/tune-mpich/np16-node-only.csv]"));
+  if (c == Collective::gatherv) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, 1 run: 0.05-0.89x at 1 B-1 MiB blocks, 1.01x at 32 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
+  if (c == Collective::scatter) rows.push_back(row(c, 16, false, "shm:512 pmpi:1K shm:16K pmpi", "device16 np 16, 1 run: 0.63-0.89x up to 16 KiB but 1.34x at 1 KiB (1.44x in the defaults run too), 0.91-1.08x at 32-128 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
+  if (c == Collective::scatterv) rows.push_back(row(c, 16, false, "shm:2K pmpi", "device16 np 16, 1 run: 0.25-0.66x up to 2 KiB blocks, 0.96-12x from 4 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
+  if (c == Collective::reduce_scatter_block) rows.push_back(row(c, 16, false, "pmpi:4 shm:512 pmpi", "device16 np 16, 1 run, the whole vector: 0.47-0.80x at 8-512 B, 1.35x below, 1.01-4.0x from 1 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
+  if (c == Collective::reduce_scatter) rows.push_back(row(c, 16, false, "pmpi:4 shm:512 pmpi", "device16 np 16, 1 run: 0.44-0.77x at 8-512 B, 1.30x below, 1.01-3.95x from 1 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
+  if (c == Collective::scan) rows.push_back(row(c, 16, false, "shm:64K pmpi", "device16 np 16, 1 run: 0.16-0.80x up to 64 KiB, 1.07-1.42x at 128-512 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
 #else
   if (c == Collective::bcast) {
     rows.push_back(row(c, 2, false, "shm:4K pmpi", "VM np 2: the ring 0.19-0.85x up to 4 KiB, 1.0-1.9x at 8-16 KiB in the VM's slow state [bench/results: openmpi-np2-bcast-3.csv openmpi-np2-bcast-states.txt]"));
@@ -160,6 +178,10 @@ std::vector<TableRow> default_rows(Collective c) {
     rows.push_back(row(c, 2, false, "shm:8K pmpi", "VM np 2, 4 runs, 8 B-8M: shared memory 0.46-0.82x where taken, PMPI through mcorecoll 0.97-1.04x where left to it [bench/results: reductions/openmpi-np2-forced-shm-1.csv reductions/openmpi-np2-forced-shm-2.csv reductions/openmpi-np2-forced-shm-3.csv reductions/openmpi-np2-forced-shm-4.csv reductions/openmpi-np2-forced-pmpi-1.csv reductions/openmpi-np2-forced-pmpi-2.csv reductions/openmpi-np2-forced-pmpi-3.csv reductions/openmpi-np2-forced-pmpi-4.csv]"));
     rows.push_back(row(c, 4, true, "shm:2M pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-2M: shared memory 0.24-0.94x where taken [bench/results: reductions/openmpi-np4-forced-shm-1.csv reductions/openmpi-np4-forced-shm-2.csv reductions/openmpi-np4-forced-pmpi-1.csv reductions/openmpi-np4-forced-pmpi-2.csv]"));
   }
+  // np 16 bound (the 16-core device machine, 2026-11-26, one run; as for MPICH above).
+  if (c == Collective::allreduce) rows.push_back(row(c, 16, false, "shm:1K pmpi:16K shm:256K pmpi", "device16 np 16, 1 run: 0.38-0.85x up to 1 KiB and 0.70-0.85x at 32-256 KiB, 1.08-1.90x at 2-16 KiB, 0.87-1.13x above [bench/results: device16/tune-openmpi/np16-reductions.csv]"));
+  if (c == Collective::reduce) rows.push_back(row(c, 16, false, "pmpi:16K shm:16M pmpi", "device16 np 16, 1 run: 0.26-0.89x from 32 KiB to 16 MiB, 0.90-1.87x below [bench/results: device16/tune-openmpi/np16-reductions.csv]"));
+  if (c == Collective::allgather) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, 1 run: 0.20-0.98x at 1 B-1 MiB blocks [bench/results: device16/tune-openmpi/np16-reductions.csv]"));
   // As above, Open MPI 4.1.4.
   if (c == Collective::allgatherv) rows.push_back(row(c, 2, false, "pmpi:8 shm:32K pmpi", "VM np 2, 2 runs: staging 0.18-0.92x from 64 B, 0.98-0.99x at 8 B [bench/results: node-only/openmpi-np2-forced-shm-1.csv node-only/openmpi-np2-forced-shm-2.csv]"));
   if (c == Collective::allgatherv) rows.push_back(row(c, 4, true, "shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.18-0.62x [bench/results: node-only/openmpi-np4-forced-shm-1.csv]"));
@@ -181,6 +203,17 @@ std::vector<TableRow> default_rows(Collective c) {
   if (c == Collective::gatherv) rows.push_back(row(c, 4, true, "pmpi:512 shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.59-0.73x from 4 KiB, 0.98x at 512 B, 8-10x below [bench/results: node-only/openmpi-np4-v-header-line-forced-shm-1.csv]"));
   if (c == Collective::scatterv) rows.push_back(row(c, 2, false, "pmpi:64 shm:32K pmpi", "VM np 2, 2 runs: 0.09-0.55x from 512 B, 2.0-2.2x below [bench/results: node-only/openmpi-np2-v-header-line-forced-shm-1.csv node-only/openmpi-np2-v-header-line-forced-shm-2.csv]"));
   if (c == Collective::scatterv) rows.push_back(row(c, 4, true, "pmpi:64 shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.18-0.62x from 512 B, 8-9x below [bench/results: node-only/openmpi-np4-v-header-line-forced-shm-1.csv]"));
+  // np 16 bound (the 16-core device machine, 2026-11-26).
+  if (c == Collective::alltoallv) rows.push_back(row(c, 16, false, "shm:8K pmpi", "device16 np 16, 1 run: 0.23-0.84x up to 8 KiB blocks, 1.09-1.36x from 16 KiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
+  if (c == Collective::allgatherv) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, 1 run: 0.22-0.61x at 1 B-1 MiB blocks [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
+  if (c == Collective::gather) rows.push_back(row(c, 16, false, "pmpi:32 shm:1M pmpi", "device16 np 16, 1 run: 0.33-0.74x from 64 B, 1.33-2.16x below [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
+  if (c == Collective::gatherv) rows.push_back(row(c, 16, false, "shm:512K pmpi", "device16 np 16, 1 run: 0.31-0.86x up to 512 KiB blocks but 1.03x at 8 B, 0.95x at 1 MiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
+  if (c == Collective::scatter) rows.push_back(row(c, 16, false, "pmpi:32 shm:16K pmpi", "device16 np 16, 1 run: 0.36-0.85x at 64 B-16 KiB, 1.09-1.27x below, 1.66-2.70x from 32 KiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
+  if (c == Collective::scatterv) rows.push_back(row(c, 16, false, "shm:32K pmpi", "device16 np 16, 1 run: 0.17-0.86x up to 32 KiB blocks, 1.19-1.66x from 64 KiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
+  if (c == Collective::reduce_scatter_block) rows.push_back(row(c, 16, false, "shm:512 pmpi", "device16 np 16, 1 run, the whole vector: 0.31-0.86x up to 512 B, 1.00-2.47x from 1 KiB to 4 MiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
+  if (c == Collective::reduce_scatter) rows.push_back(row(c, 16, false, "shm:256 pmpi", "device16 np 16, 1 run: 0.48-0.74x up to 256 B, 0.83-2.63x from 512 B to 8 MiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
+  if (c == Collective::scan) rows.push_back(row(c, 16, false, "pmpi", "device16 np 16, 1 run: 1.25-10.2x at every size (rank r folds r images) [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
+  if (c == Collective::exscan) rows.push_back(row(c, 16, false, "pmpi", "device16 np 16, 1 run: 1.28-9.1x at every size (rank r folds r-1 images) [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
 #endif
   return rows;
 }
