@@ -11,8 +11,10 @@
  * others, and the intracommunicator MPI_Intercomm_merge makes of one, its groups swapped),
  * recreated and freed mid-sequence:
  *   - barrier, bcast, alltoall, allreduce, reduce (MPI_SUM of doubles, MPI_BXOR of ints),
- *     allgather, gather, scatter, scan and reduce_scatter_block (the last four on the
- *     intracommunicators only), their non-blocking forms, and their persistent forms (initialized
+ *     allgather, and on the intracommunicators only gather, scatter, scan, exscan,
+ *     reduce_scatter_block, reduce_scatter, allgatherv, gatherv, scatterv and alltoallv (the
+ *     v-forms' blocks of sizes that differ by rank, zero for some, placed in reversed order),
+ *     their non-blocking forms, and their persistent forms (initialized
  *     on the slots, started by MPI_Start or MPI_Startall, freed), left pending and completed later
  *     in each rank's own random order by every completion call;
  *   - counts 0 and sizes on both sides of the library's thresholds and lease steps (slots,
@@ -192,6 +194,7 @@ enum kind {
   PBARRIER, PBCAST, PALLTOALL,  /* persistent: initialized into a persistent slot */
   ALLREDUCE, REDUCE, ALLGATHER, IALLREDUCE, IREDUCE, IALLGATHER, PALLREDUCE, PREDUCE, PALLGATHER,
   GATHER, IGATHER, PGATHER, SCATTER, ISCATTER, PSCATTER, SCAN, ISCAN, PSCAN, RSB, IRSB, PRSB,
+  EXSCAN, IEXSCAN, PEXSCAN, RS, IRS, PRS, AGV, IAGV, PAGV, GV, IGV, PGV, SV, ISV, PSV, ATV, IATV, PATV,
   RECREATE, FREE, COMPLETE, PSTART, PSTARTALL, PFREE, kKinds
 };
 static const char* kind_names[kKinds] = {"MPI_Barrier", "MPI_Bcast", "MPI_Alltoall", "MPI_Ibarrier", "MPI_Ibcast",
@@ -201,7 +204,12 @@ static const char* kind_names[kKinds] = {"MPI_Barrier", "MPI_Bcast", "MPI_Alltoa
                                          "MPI_Allgather_init", "MPI_Gather", "MPI_Igather", "MPI_Gather_init",
                                          "MPI_Scatter", "MPI_Iscatter", "MPI_Scatter_init", "MPI_Scan", "MPI_Iscan",
                                          "MPI_Scan_init", "MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block",
-                                         "MPI_Reduce_scatter_block_init",
+                                         "MPI_Reduce_scatter_block_init", "MPI_Exscan", "MPI_Iexscan",
+                                         "MPI_Exscan_init", "MPI_Reduce_scatter", "MPI_Ireduce_scatter",
+                                         "MPI_Reduce_scatter_init", "MPI_Allgatherv", "MPI_Iallgatherv",
+                                         "MPI_Allgatherv_init", "MPI_Gatherv", "MPI_Igatherv", "MPI_Gatherv_init",
+                                         "MPI_Scatterv", "MPI_Iscatterv", "MPI_Scatterv_init", "MPI_Alltoallv",
+                                         "MPI_Ialltoallv", "MPI_Alltoallv_init",
                                          "recreate", "MPI_Comm_free", "complete", "MPI_Start", "MPI_Startall",
                                          "MPI_Request_free"};
 static int is_bcast(int k) { return k == BCAST || k == IBCAST || k == PBCAST; }
@@ -214,17 +222,28 @@ static int is_gather(int k) { return k == GATHER || k == IGATHER || k == PGATHER
 static int is_scatter(int k) { return k == SCATTER || k == ISCATTER || k == PSCATTER; }
 static int is_scan(int k) { return k == SCAN || k == ISCAN || k == PSCAN; }
 static int is_rsb(int k) { return k == RSB || k == IRSB || k == PRSB; }
+static int is_exscan(int k) { return k == EXSCAN || k == IEXSCAN || k == PEXSCAN; }
+static int is_rs(int k) { return k == RS || k == IRS || k == PRS; }
+static int is_agv(int k) { return k == AGV || k == IAGV || k == PAGV; }
+static int is_gv(int k) { return k == GV || k == IGV || k == PGV; }
+static int is_sv(int k) { return k == SV || k == ISV || k == PSV; }
+static int is_atv(int k) { return k == ATV || k == IATV || k == PATV; }
+static int is_vform(int k) { return is_agv(k) || is_gv(k) || is_sv(k) || is_atv(k); }
 /* Reductions of every kind: their data are reduction_value()s. */
-static int is_folding(int k) { return is_reduction(k) || is_scan(k) || is_rsb(k); }
+static int is_folding(int k) { return is_reduction(k) || is_scan(k) || is_rsb(k) || is_exscan(k) || is_rs(k); }
 /* The collectives the node takes only inside one node: drawn on intracommunicators only. */
-static int intra_only(int k) { return is_gather(k) || is_scatter(k) || is_scan(k) || is_rsb(k); }
+static int intra_only(int k) {
+  return k >= GATHER && k <= PATV;
+}
+/* The three forms of each kind from GATHER on come in the order blocking, non-blocking,
+ * persistent. */
 static int is_nonblocking(int k) {
   return k == IBARRIER || k == IBCAST || k == IALLTOALL || k == IALLREDUCE || k == IREDUCE || k == IALLGATHER ||
-         k == IGATHER || k == ISCATTER || k == ISCAN || k == IRSB;
+         (intra_only(k) && (k - GATHER) % 3 == 1);
 }
 static int is_persistent(int k) {
   return k == PBARRIER || k == PBCAST || k == PALLTOALL || k == PALLREDUCE || k == PREDUCE || k == PALLGATHER ||
-         k == PGATHER || k == PSCATTER || k == PSCAN || k == PRSB;
+         (intra_only(k) && (k - GATHER) % 3 == 2);
 }
 
 /* Reductions: MPI_SUM of doubles (small integers: exact in any order, through mcorecoll or
@@ -248,7 +267,7 @@ static const long kEdges[] = {1,    8,    64,    120,   121,   1024,  2936,  293
                               8192, 8193, 16384, 16385, 65536, 65537, 131072, 262144, 1048576};
 
 static long draw_bytes(rng_t* r, int kind) {
-  const int alltoall = is_alltoall(kind) || is_allgather(kind) || is_gather(kind) || is_scatter(kind);
+  const int alltoall = is_alltoall(kind) || is_allgather(kind) || is_gather(kind) || is_scatter(kind) || is_vform(kind);
   const long cap = alltoall ? 131072 : 1048576;
   switch (below(r, 10)) {
     case 0: return 0;
@@ -302,9 +321,11 @@ static void avoid_mpi_defects(call_t* c) {
   /* Found by this tester: MPICH 4.0.2's own MPI_Ialltoall between a pair type and its packed
    * twin leaves bytes unwritten (8 KiB blocks of MPI_SHORT_INT, 128 KiB of MPI_DOUBLE_INT). */
   if (alltoall && c->recv_twin && pairs && c->bytes > 1024) c->recv_twin = 0;
-  /* Found by this tester: its own MPI_Iscatter of a pair type or its packed twin leaves bytes
-   * unwritten (64 KiB blocks of packed{short,int}, with or without the twin on the other side). */
-  if (c->kind == ISCATTER && pairs && c->bytes > 1024) c->bytes = 1024;
+  /* Found by this tester: its own gathers, scatters and v-forms of pair types fail: MPI_Gather
+   * and MPI_Scatter with "Message truncated" (16-64 KiB of MPI_DOUBLE_INT or packed{double,int},
+   * twins or not), MPI_Iscatter, MPI_Igatherv and MPI_Ialltoallv leave bytes unwritten (11-64 KiB
+   * of packed{short,int} or packed{double,int}): such calls stay at 1 KiB under MPICH. */
+  if ((is_gather(c->kind) || is_scatter(c->kind) || is_vform(c->kind)) && pairs && c->bytes > 1024) c->bytes = 1024;
 #else
   if (alltoall && c->recv_twin && pairs && c->bytes >= 65536) c->recv_twin = 0;
 #endif
@@ -316,7 +337,7 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
   for (int i = 0; i < n; i++) {
     call_t* c = &calls[i];
     memset(c, 0, sizeof(*c));
-    const int pick = below(&r, 137);
+    const int pick = below(&r, 155);
     c->kind = pick < 7 ? BARRIER : pick < 22 ? BCAST : pick < 37 ? ALLTOALL : pick < 42 ? IBARRIER
             : pick < 55 ? IBCAST : pick < 68 ? IALLTOALL : pick < 73 ? RECREATE : pick < 76 ? FREE
             : pick < 82 ? COMPLETE : pick < 83 ? PBARRIER : pick < 85 ? PBCAST : pick < 87 ? PALLTOALL
@@ -324,7 +345,7 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
             : pick < 105 ? ALLREDUCE : pick < 108 ? IALLREDUCE : pick < 110 ? PALLREDUCE
             : pick < 114 ? REDUCE : pick < 116 ? IREDUCE : pick < 117 ? PREDUCE
             : pick < 121 ? ALLGATHER : pick < 123 ? IALLGATHER : pick < 125 ? PALLGATHER
-            : GATHER + (pick - 125);  /* the twelve kinds GATHER ... PRSB, one pick each */
+            : GATHER + (pick - 125);  /* the thirty kinds GATHER ... PATV, one pick each */
     c->pslot = below(&r, kPersistentSlots);
     c->slot = below(&r, 10) < 4 ? 0 : 1 + below(&r, kSlots - 1);
     if ((c->kind == RECREATE || c->kind == FREE) && c->slot == 0) c->slot = 1 + below(&r, kSlots - 1);
@@ -380,6 +401,8 @@ typedef struct {
   unsigned char *send, *recv, *send_copy;
   size_t send_len, recv_len;
   int count, size, rank, root;
+  /* The v-forms' and reduce_scatter's counts and displacements (elements; NULL otherwise). */
+  int *scounts, *sdispls, *rcounts, *rdispls;
   int inter, group, remote_size, root_group;  /* an intracommunicator: group 0, remote = local */
 } op_t;
 
@@ -449,6 +472,37 @@ static size_t span(const type_t* t, int count) { return (size_t)t->extent * (siz
 /* Allocates op's buffers (for alltoall, a block per peer) and fills them for op->call. */
 static void fill(op_t* op);
 
+/* A v-form's block from rank s to rank d (alltoallv; the others d = 0): 0, half or all of
+ * `count` elements of the send type, by (s + d) % 3. */
+static int vblock(const op_t* op, int s, int d) { return op->count * ((s + d) % 3) / 2; }
+
+/* Counts and displacements of a v-form: the send side in rank order (alltoallv) or the
+ * root's (scatterv) in reversed order; the receive side in reversed order, no gaps. */
+static void prepare_vform(op_t* op, const type_t* st, const type_t* rt) {
+  const int n = op->size, k = op->c.kind, me = op->rank;
+  int* sc = op->scounts = malloc(sizeof(int) * (size_t)n);
+  int* sd = op->sdispls = malloc(sizeof(int) * (size_t)n);
+  int* rc = op->rcounts = malloc(sizeof(int) * (size_t)n);
+  int* rd = op->rdispls = malloc(sizeof(int) * (size_t)n);
+  int sat = 0, rat = 0;
+  for (int i = n - 1; i >= 0; i--) {  /* reversed: rank n - 1's block first */
+    sc[i] = is_atv(k) ? vblock(op, me, i) : vblock(op, i, 0);
+    rc[i] = (int)((long)(is_atv(k) ? vblock(op, i, me) : vblock(op, i, 0)) * st->size / rt->size);
+    rd[i] = rat;
+    rat += rc[i];
+    if (is_sv(k)) sd[i] = sat, sat += sc[i];
+  }
+  if (is_atv(k))
+    for (int i = 0; i < n; i++) sd[i] = sat, sat += sc[i];
+  if (is_agv(k) || is_gv(k)) sat = sc[me];        /* its own block */
+  if (is_sv(k)) rat = rc[me];                      /* its own block */
+  op->send_len = (size_t)st->extent * (size_t)sat + kGuard;
+  op->recv_len = (size_t)rt->extent * (size_t)rat + kGuard;
+  op->send = malloc(op->send_len);
+  op->recv = malloc(op->recv_len);
+  op->send_copy = malloc(op->send_len);
+}
+
 static void prepare(op_t* op) {
   const call_t* c = &op->c;
   const type_t* st = &types[c->type];
@@ -495,10 +549,18 @@ static void prepare(op_t* op) {
     op->recv = malloc(op->recv_len);
     op->send = malloc(op->send_len);
     op->send_copy = malloc(op->send_len);
+  } else if (is_vform(c->kind)) {
+    prepare_vform(op, st, rt);
   } else if (is_folding(c->kind)) {
     const size_t width = reduction_width(c->type);
     op->count = (int)(c->bytes / (long)width);
     if (is_rsb(c->kind)) op->count -= op->count % op->size;  /* the whole vector: a block per rank */
+    if (is_rs(c->kind)) {  /* rank r's block: 0, half or all of an equal share, by r % 3 */
+      const int share = op->count / op->size;
+      op->rcounts = malloc(sizeof(int) * (size_t)op->size);
+      op->count = 0;
+      for (int r = 0; r < op->size; r++) op->count += op->rcounts[r] = share * (r % 3) / 2;
+    }
     op->recv_len = op->send_len = (size_t)op->count * width + kGuard;
     op->recv = malloc(op->recv_len);
     op->send = malloc(op->send_len);
@@ -542,6 +604,21 @@ static void fill(op_t* op) {
     else if (is_root(op))
       for (int d = 0; d < op->size; d++)
         fill_or_check(op->send + (size_t)d * sblock, sblock, st, op->count, op->call, me(op), d, 0, "");
+    memcpy(op->send_copy, op->send, op->send_len);
+    return;
+  }
+  if (is_vform(c->kind)) {
+    const type_t* st = &types[c->type];
+    memset(op->recv, kMarker, op->recv_len);
+    memset(op->send, kMarker, op->send_len);
+    if (is_agv(c->kind) || is_gv(c->kind)) {
+      const int mine = op->scounts[op->rank];
+      fill_or_check(op->send, (size_t)st->extent * (size_t)mine, st, mine, op->call, me(op), 0, 0, "");
+    } else if (is_atv(c->kind) || is_root(op)) {  /* alltoallv, or scatterv's root */
+      for (int d = 0; d < op->size; d++)
+        fill_or_check(op->send + (size_t)op->sdispls[d] * (size_t)st->extent,
+                      (size_t)st->extent * (size_t)op->scounts[d], st, op->scounts[d], op->call, me(op), id(0, d), 0, "");
+    }
     memcpy(op->send_copy, op->send, op->send_len);
     return;
   }
@@ -636,6 +713,28 @@ static int start(op_t* op) {
       return PERSISTENT_SCATTER_INIT(op->send, op->count, st->type, op->recv, rcount, rt->type, root, comm,
                                      MPI_INFO_NULL, req);
   }
+  int *sc = op->scounts, *sd = op->sdispls, *rc = op->rcounts, *rd = op->rdispls;
+  const int own = sc ? sc[op->rank] : 0, into = rc ? rc[op->rank] : 0;
+  switch (c->kind) {
+    case AGV: return MPI_Allgatherv(op->send, own, st->type, op->recv, rc, rd, rt->type, comm);
+    case IAGV: return MPI_Iallgatherv(op->send, own, st->type, op->recv, rc, rd, rt->type, comm, req);
+    case PAGV:
+      return PERSISTENT_ALLGATHERV_INIT(op->send, own, st->type, op->recv, rc, rd, rt->type, comm, MPI_INFO_NULL, req);
+    case GV: return MPI_Gatherv(op->send, own, st->type, op->recv, rc, rd, rt->type, root, comm);
+    case IGV: return MPI_Igatherv(op->send, own, st->type, op->recv, rc, rd, rt->type, root, comm, req);
+    case PGV:
+      return PERSISTENT_GATHERV_INIT(op->send, own, st->type, op->recv, rc, rd, rt->type, root, comm, MPI_INFO_NULL,
+                                     req);
+    case SV: return MPI_Scatterv(op->send, sc, sd, st->type, op->recv, into, rt->type, root, comm);
+    case ISV: return MPI_Iscatterv(op->send, sc, sd, st->type, op->recv, into, rt->type, root, comm, req);
+    case PSV:
+      return PERSISTENT_SCATTERV_INIT(op->send, sc, sd, st->type, op->recv, into, rt->type, root, comm, MPI_INFO_NULL,
+                                      req);
+    case ATV: return MPI_Alltoallv(op->send, sc, sd, st->type, op->recv, rc, rd, rt->type, comm);
+    case IATV: return MPI_Ialltoallv(op->send, sc, sd, st->type, op->recv, rc, rd, rt->type, comm, req);
+    case PATV:
+      return PERSISTENT_ALLTOALLV_INIT(op->send, sc, sd, st->type, op->recv, rc, rd, rt->type, comm, MPI_INFO_NULL, req);
+  }
   const MPI_Datatype rtype = reduction_type(c->type);
   const MPI_Op rop = reduction_op(c->type);
   const void* rs = in_place_here(op) ? MPI_IN_PLACE : op->send;
@@ -648,6 +747,13 @@ static int start(op_t* op) {
     case IRSB: return MPI_Ireduce_scatter_block(rs, op->recv, block, rtype, rop, comm, req);
     case PRSB:
       return PERSISTENT_REDUCE_SCATTER_BLOCK_INIT(rs, op->recv, block, rtype, rop, comm, MPI_INFO_NULL, req);
+    case EXSCAN: return MPI_Exscan(rs, op->recv, op->count, rtype, rop, comm);
+    case IEXSCAN: return MPI_Iexscan(rs, op->recv, op->count, rtype, rop, comm, req);
+    case PEXSCAN: return PERSISTENT_EXSCAN_INIT(rs, op->recv, op->count, rtype, rop, comm, MPI_INFO_NULL, req);
+    case RS: return MPI_Reduce_scatter(rs, op->recv, op->rcounts, rtype, rop, comm);
+    case IRS: return MPI_Ireduce_scatter(rs, op->recv, op->rcounts, rtype, rop, comm, req);
+    case PRS:
+      return PERSISTENT_REDUCE_SCATTER_INIT(rs, op->recv, op->rcounts, rtype, rop, comm, MPI_INFO_NULL, req);
     case ALLREDUCE: return MPI_Allreduce(rs, op->recv, op->count, rtype, rop, comm);
     case IALLREDUCE: return MPI_Iallreduce(rs, op->recv, op->count, rtype, rop, comm, req);
     case PALLREDUCE: return PERSISTENT_ALLREDUCE_INIT(rs, op->recv, op->count, rtype, rop, comm, MPI_INFO_NULL, req);
@@ -663,7 +769,12 @@ static void free_buffers(op_t* op) {
   free(op->send);
   free(op->recv);
   free(op->send_copy);
+  free(op->scounts);
+  free(op->sdispls);
+  free(op->rcounts);
+  free(op->rdispls);
   op->send = op->recv = op->send_copy = NULL;
+  op->scounts = op->sdispls = op->rcounts = op->rdispls = NULL;
 }
 
 static void check(op_t* op) {
@@ -707,12 +818,44 @@ static void check(op_t* op) {
     const int rcount = (int)((long)op->count * st->size / rt->size);
     fill_or_check(op->recv, op->recv_len, rt, rcount, op->call, id(0, op->root), op->rank, 1, "scatter block");
     if (memcmp(op->send, op->send_copy, op->send_len) != 0) fail(op->call, "the send buffer changed", 0, 0, 0);
+  } else if (is_vform(c->kind)) {
+    if (is_sv(c->kind)) {
+      fill_or_check(op->recv, op->recv_len, rt, op->rcounts[op->rank], op->call, id(0, op->root), op->rank, 1,
+                    "scatterv block");
+    } else if (is_gv(c->kind) && !is_root(op)) {
+      for (size_t at = 0; at < op->recv_len; at++)
+        if (op->recv[at] != kMarker) {
+          fail(op->call, "a non-root's receive buffer was written", at, kMarker, op->recv[at]);
+          break;
+        }
+    } else {  /* every rank's block in reversed order, then the guard */
+      size_t end = 0;
+      for (int s = 0; s < op->size; s++) {
+        const size_t at = (size_t)op->rdispls[s] * (size_t)rt->extent, len = (size_t)op->rcounts[s] * (size_t)rt->extent;
+        fill_or_check(op->recv + at, len, rt, op->rcounts[s], op->call, id(0, s), is_atv(c->kind) ? me(op) : 0, 1,
+                      "v-form block");
+        if (at + len > end) end = at + len;
+      }
+      for (size_t at = end; at < op->recv_len; at++)
+        if (op->recv[at] != kMarker) {
+          fail(op->call, "the guard after the blocks", at, kMarker, op->recv[at]);
+          break;
+        }
+    }
+    if (memcmp(op->send, op->send_copy, op->send_len) != 0) fail(op->call, "the send buffer changed", 0, 0, 0);
   } else if (is_folding(c->kind)) {
     const size_t width = reduction_width(c->type);
-    /* Reduce-scatter: this rank's block of the whole vector; scan: the fold of ranks 0..rank. */
-    const int first = is_rsb(c->kind) ? op->rank * rsb_block(op) : 0;
-    const int results = is_rsb(c->kind) ? rsb_block(op) : op->count;
-    const int upto = is_scan(c->kind) ? op->rank + 1 : op->remote_size;
+    /* Reduce-scatter: this rank's block of the whole vector; scan: the fold of ranks 0..rank;
+     * exscan: of ranks 0..rank - 1 (rank 0's result is undefined: nothing to check). */
+    int first = is_rsb(c->kind) ? op->rank * rsb_block(op) : 0;
+    int results = is_rsb(c->kind) ? rsb_block(op) : op->count;
+    if (is_rs(c->kind)) {
+      first = 0;
+      for (int r = 0; r < op->rank; r++) first += op->rcounts[r];
+      results = op->rcounts[op->rank];
+    }
+    if (is_exscan(c->kind) && op->rank == 0) results = 0;
+    const int upto = is_scan(c->kind) ? op->rank + 1 : is_exscan(c->kind) ? op->rank : op->remote_size;
     const size_t data = (size_t)results * width;
     if (is_reduce(c->kind) && !is_root(op)) {
       for (size_t at = 0; at < op->recv_len; at++)
@@ -745,7 +888,8 @@ static void check(op_t* op) {
         }
       }
       /* An in-place reduce-scatter leaves the rest of its input vector as it likes. */
-      const size_t guard_from = is_rsb(c->kind) && c->in_place ? (size_t)op->count * width : data;
+      size_t guard_from = (is_rsb(c->kind) || is_rs(c->kind)) && c->in_place ? (size_t)op->count * width : data;
+      if (is_exscan(c->kind) && op->rank == 0) guard_from = (size_t)op->count * width;  /* undefined before */
       for (size_t at = guard_from; at < op->recv_len; at++)
         if (op->recv[at] != kMarker) {
           fail(op->call, "the guard after the result", at, kMarker, op->recv[at]);
