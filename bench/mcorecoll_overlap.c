@@ -14,8 +14,11 @@
  * The program asks for MPI_THREAD_MULTIPLE (--thread single: MPI_THREAD_SINGLE, which communicators
  * across nodes need under Open MPI 4.1); mcorecoll's progress mode is MCORECOLL_PROGRESS.
  * allreduce and reduce (root 0) are of MPI_DOUBLE with MPI_SUM (BYTES / 8 of them), allgather
- * of BYTES per rank.
- * Usage: mcorecoll_overlap [--op bcast|alltoall|barrier|allreduce|reduce|allgather]
+ * of BYTES per rank; the collectives taken inside one node: gather and scatter (root 0),
+ * allgatherv and alltoallv of BYTES per rank, scan of BYTES / 8 doubles, reduce_scatter_block
+ * of BYTES / 8 doubles in all (MPI_SUM).
+ * Usage: mcorecoll_overlap [--op bcast|alltoall|barrier|allreduce|reduce|allgather|gather|scatter|
+ *                                allgatherv|alltoallv|scan|reduce_scatter_block]
  *                          [--form nonblocking|persistent] [--thread multiple|single]
  *                          [--min BYTES] [--max BYTES] [--iters N] [--rounds R] */
 #include <mpi.h>
@@ -69,10 +72,45 @@ static void compute(double seconds) {
     for (int i = 0; i < 64; i++) x = x * 1.0000001 + 1e-9;
 }
 
-typedef enum { kBarrier, kBcast, kAlltoall, kAllreduce, kReduce, kAllgather, kMaxOp } op_t;
-static const char* names[] = {"barrier", "bcast", "alltoall", "allreduce", "reduce", "allgather"};
+typedef enum {
+  kBarrier, kBcast, kAlltoall, kAllreduce, kReduce, kAllgather,
+  kGather, kScatter, kAllgatherv, kAlltoallv, kScan, kReduceScatterBlock, kMaxOp
+} op_t;
+static const char* names[] = {"barrier", "bcast",      "alltoall",  "allreduce", "reduce", "allgather",
+                              "gather",  "scatter",    "allgatherv", "alltoallv", "scan",   "reduce_scatter_block"};
 
 static char *sendbuf, *recvbuf;
+static int nranks, *counts, *displs;  /* the v-forms: a block of BYTES per rank, in rank order */
+
+#if defined(OPEN_MPI)
+#define LINIT(x) MPIX_##x##_init
+#define PINIT(x) PMPIX_##x##_init
+#else
+#define LINIT(x) MPI_##x##_init
+#define PINIT(x) PMPI_##x##_init
+#endif
+/* One of the collectives taken inside one node: `form` 0 blocking, 1 non-blocking, 2 the
+ * persistent initialization; through mcorecoll (`lib`) or the MPI library. */
+#define FORMS(name, iname, ...)                                                                  \
+  (form == 0 ? (lib ? MPI_##name(__VA_ARGS__) : PMPI_##name(__VA_ARGS__))                        \
+   : form == 1 ? (lib ? MPI_##iname(__VA_ARGS__, r) : PMPI_##iname(__VA_ARGS__, r))              \
+               : (lib ? LINIT(name)(__VA_ARGS__, MPI_INFO_NULL, r) : PINIT(name)(__VA_ARGS__, MPI_INFO_NULL, r)))
+static void node_only(op_t op, int lib, int form, size_t bytes, MPI_Request* r) {
+  const int n = (int)bytes, doubles = (int)(bytes / 8);
+  for (int i = 0; i < nranks; i++) counts[i] = n, displs[i] = i * n;
+  MPI_Comm w = MPI_COMM_WORLD;
+  switch (op) {
+    case kGather: FORMS(Gather, Igather, sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, 0, w); break;
+    case kScatter: FORMS(Scatter, Iscatter, sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, 0, w); break;
+    case kAllgatherv: FORMS(Allgatherv, Iallgatherv, sendbuf, n, MPI_BYTE, recvbuf, counts, displs, MPI_BYTE, w); break;
+    case kAlltoallv: FORMS(Alltoallv, Ialltoallv, sendbuf, counts, displs, MPI_BYTE, recvbuf, counts, displs, MPI_BYTE, w); break;
+    case kScan: FORMS(Scan, Iscan, sendbuf, recvbuf, doubles, MPI_DOUBLE, MPI_SUM, w); break;
+    case kReduceScatterBlock:
+      FORMS(Reduce_scatter_block, Ireduce_scatter_block, sendbuf, recvbuf, doubles / nranks, MPI_DOUBLE, MPI_SUM, w);
+      break;
+    default: break;
+  }
+}
 static int persistent = 0;
 static MPI_Request preq[2];  /* persistent requests of this size: [0] PMPI, [1] mcorecoll */
 
@@ -101,7 +139,7 @@ static void init_persistent(op_t op, int lib, size_t bytes) {
       lib ? LALLGATHER_INIT(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, r)
           : PALLGATHER_INIT(sendbuf, n, MPI_BYTE, recvbuf, n, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, r);
       break;
-    case kMaxOp: break;
+    default: node_only(op, lib, 2, bytes, r); break;
   }
 }
 
@@ -133,7 +171,7 @@ static void post(op_t op, int lib, size_t bytes, MPI_Request* r) {
       lib ? MPI_Iallgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, r)
           : PMPI_Iallgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, r);
       break;
-    case kMaxOp: break;
+    default: node_only(op, lib, 1, bytes, r); break;
   }
 }
 
@@ -160,7 +198,7 @@ static void blocking(op_t op, int lib, size_t bytes) {
       lib ? MPI_Allgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD)
           : PMPI_Allgather(sendbuf, (int)bytes, MPI_BYTE, recvbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
       break;
-    case kMaxOp: break;
+    default: node_only(op, lib, 0, bytes, NULL); break;
   }
 }
 
@@ -232,7 +270,12 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char* progress = getenv("MCORECOLL_PROGRESS");
-  const size_t span = op == kAlltoall || op == kAllgather ? max * (size_t)size : max;
+  const int per_rank = op == kAlltoall || op == kAllgather || op == kGather || op == kScatter || op == kAllgatherv ||
+                       op == kAlltoallv;
+  const size_t span = per_rank ? max * (size_t)size : max;
+  nranks = size;
+  counts = malloc(sizeof(int) * (size_t)size);
+  displs = malloc(sizeof(int) * (size_t)size);
   sendbuf = malloc(span + 1);
   recvbuf = malloc(span + 1);
   memset(sendbuf, 1, span + 1);
@@ -240,7 +283,8 @@ int main(int argc, char** argv) {
   if (rank == 0)
     printf("op,form,bytes,ranks,progress,side,blocking_us,pure_us,total_us,compute_us,overlap_pct,vs_blocking,vs_mpi\n");
   if (op == kBarrier) min = max = 0;
-  if ((op == kAllreduce || op == kReduce) && min < 8) min = 8;
+  if ((op == kAllreduce || op == kReduce || op == kScan) && min < 8) min = 8;
+  if (op == kReduceScatterBlock && min < 8 * (size_t)size) min = 8 * (size_t)size;
   /* The communicator is set up by a blocking call first (non-blocking calls may not). */
   MPI_Barrier(MPI_COMM_WORLD);
   for (size_t bytes = min; bytes <= max; bytes = bytes ? bytes * 4 : max + 1) {
