@@ -35,6 +35,16 @@ Contribution contribution(const void* sendbuf, int sendcount, MPI_Datatype sendt
   return c;
 }
 
+// Gatherv's root: the largest block it receives, or kNotOurs where its arguments are the MPI
+// library's to judge.
+std::uint64_t root_largest(const Contribution& own, void* recvbuf, const int* recvcounts, const int* displs,
+                           MPI_Datatype recvtype, int size) {
+  std::uint64_t largest = 0, total = 0;
+  const bool ours = own.valid && displs && block_sizes(recvcounts, recvtype, size, &largest, &total) &&
+                    total <= kMaxShmBytes && !null_buffer(recvbuf, total, recvtype);
+  return ours ? largest : kNotOurs;
+}
+
 int run_gather(const Decision& d, int root, bool is_root, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                std::uint64_t own_bytes, std::uint64_t max_block, BlockBytes* recv) {
   const Config& config = process_config().config;
@@ -134,10 +144,8 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   CommContext& ctx = *d.ctx;
   const Config& config = process_config().config;
   const Contribution own = contribution(sendbuf, sendcount, sendtype);
-  std::uint64_t header = own.valid ? own.bytes : 0, total = 0;
-  if (is_root && !(own.valid && displs && block_sizes(recvcounts, recvtype, ctx.size, &header, &total) &&
-                   total <= kMaxShmBytes && !null_buffer(recvbuf, total, recvtype)))
-    header = kNotOurs;
+  const std::uint64_t header = is_root ? root_largest(own, recvbuf, recvcounts, displs, recvtype, ctx.size)
+                                       : own.valid ? own.bytes : 0;
   std::unique_ptr<MessageBytes> send;
   if (!is_root && own.valid) {
     send.reset(new MessageBytes(const_cast<void*>(sendbuf), sendcount, sendtype, own.bytes));
@@ -199,10 +207,8 @@ int gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   int size = 0;
   PMPI_Comm_size(comm, &size);
   const Contribution own = contribution(sendbuf, sendcount, sendtype);
-  std::uint64_t mine = own.valid ? own.bytes : kNotOurs, total = 0;
-  if (is_root && !(own.valid && displs && block_sizes(recvcounts, recvtype, size, &mine, &total) &&
-                   total <= kMaxShmBytes && !null_buffer(recvbuf, total, recvtype)))
-    mine = kNotOurs;
+  const std::uint64_t mine = is_root ? root_largest(own, recvbuf, recvcounts, displs, recvtype, size)
+                                     : own.valid ? own.bytes : kNotOurs;
   std::uint64_t largest = 0;
   const Decision d = decide_persistent_v(Collective::gatherv, comm, mine, &largest);
   if (d.path == kPmpiPath) {

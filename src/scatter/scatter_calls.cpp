@@ -27,6 +27,16 @@ bool receive_side(void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint
   return signature_bytes(recvcount, recvtype, bytes) && !null_buffer(recvbuf, *bytes, recvtype);
 }
 
+// Scatterv's root: the largest block it sends, or kNotOurs where its arguments (or its own
+// receive side, `own_valid`) are the MPI library's to judge.
+std::uint64_t root_largest(bool own_valid, const void* sendbuf, const int* sendcounts, const int* displs,
+                           MPI_Datatype sendtype, int size) {
+  std::uint64_t largest = 0, total = 0;
+  const bool ours = own_valid && displs && block_sizes(sendcounts, sendtype, size, &largest, &total) &&
+                    total <= kMaxShmBytes && !null_buffer(sendbuf, total, sendtype);
+  return ours ? largest : kNotOurs;
+}
+
 int run_scatter(const Decision& d, int root, bool is_root, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                 std::uint64_t own_bytes, std::uint64_t max_block, BlockBytes* send) {
   const Config& config = process_config().config;
@@ -126,13 +136,11 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   CommContext& ctx = *d.ctx;
   const Config& config = process_config().config;
   const int n = ctx.size;
-  std::uint64_t own = 0, header = 0, total = 0;
+  std::uint64_t own = 0, header = 0;
   const bool own_valid = receive_side(recvbuf, recvcount, recvtype, &own);
   std::unique_ptr<BlockBytes> send;
   if (is_root) {
-    if (!(own_valid && displs && block_sizes(sendcounts, sendtype, n, &header, &total) && total <= kMaxShmBytes &&
-          !null_buffer(sendbuf, total, sendtype)))
-      header = kNotOurs;
+    header = root_largest(own_valid, sendbuf, sendcounts, displs, sendtype, n);
     if (header != kNotOurs) {
       send.reset(new BlockBytes(const_cast<void*>(sendbuf), n, sendcounts, displs, sendtype));
       send->pack();
@@ -183,12 +191,10 @@ int scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs,
   // Only the root knows every block's size: the ranks agree on the largest when they initialize.
   int size = 0;
   PMPI_Comm_size(comm, &size);
-  std::uint64_t own = 0, total = 0;
+  std::uint64_t own = 0;
   const bool own_valid = receive_side(recvbuf, recvcount, recvtype, &own);
-  std::uint64_t mine = own_valid ? own : kNotOurs;
-  if (is_root && !(own_valid && displs && block_sizes(sendcounts, sendtype, size, &mine, &total) &&
-                   total <= kMaxShmBytes && !null_buffer(sendbuf, total, sendtype)))
-    mine = kNotOurs;
+  const std::uint64_t mine = is_root ? root_largest(own_valid, sendbuf, sendcounts, displs, sendtype, size)
+                                     : own_valid ? own : kNotOurs;
   std::uint64_t largest = 0;
   const Decision d = decide_persistent_v(Collective::scatterv, comm, mine, &largest);
   if (d.path == kPmpiPath) {
