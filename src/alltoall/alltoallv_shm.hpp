@@ -28,12 +28,16 @@ ExchangeRounds alltoallv_rounds(CommContext& ctx, const Config& config, std::uin
     if (r != me) shape.sources.push_back(r);
   return ExchangeRounds(
       ctx, config, std::move(shape),
+      // Past a block's end nothing is copied, and its pointer is not moved (an empty block's
+      // may be null).
       [send, me, n](char* tiles, std::uint64_t offset, std::uint64_t len) {
         for (int d = 0; d < n; ++d)
-          if (d != me) copy_bytes(tiles + d * len, send->data(d) + offset, clipped(send->size(d), offset, len));
+          if (const std::uint64_t k = clipped(send->size(d), offset, len); d != me && k)
+            copy_bytes(tiles + d * len, send->data(d) + offset, k);
       },
       [recv, me](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-        copy_bytes(recv->data(r) + offset, tiles + me * len, clipped(recv->size(r), offset, len));
+        if (const std::uint64_t k = clipped(recv->size(r), offset, len))
+          copy_bytes(recv->data(r) + offset, tiles + me * len, k);
       });
 }
 

@@ -26,8 +26,9 @@ class IreduceScatter final : public Operation {
 
   bool step(bool may_call_mpi) override {
     if (!rounds_->advance(may_call_mpi, &waiting_on)) return false;
-    // Staging areas too small for one element: every rank alike; no library call may be made
-    // from a step, so the error is reported (it cannot happen for the named types taken here).
+    // Staging areas too small for one element (a fallback area of the full pool smaller than
+    // two elements): every rank alike; no library call may be made from a step, so the error
+    // is reported, as the non-blocking allreduce does.
     rc = rounds_->too_small() ? MPI_ERR_INTERN : rounds_->rc;
     return true;
   }

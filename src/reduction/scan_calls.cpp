@@ -107,8 +107,9 @@ bool block_arguments(const void* sendbuf, void* recvbuf, int recvcount, MPI_Data
   int size = 0, rank = 0;
   PMPI_Comm_size(comm, &size);
   PMPI_Comm_rank(comm, &rank);
-  *a = {sendbuf, recvbuf, static_cast<std::uint64_t>(recvcount) * static_cast<std::uint64_t>(size), rank * recvcount,
-        recvcount, type, op, comm};
+  const std::uint64_t total = static_cast<std::uint64_t>(recvcount) * static_cast<std::uint64_t>(size);
+  if (total > static_cast<std::uint64_t>(INT_MAX)) return false;  // also keeps rank * recvcount an int
+  *a = {sendbuf, recvbuf, total, rank * recvcount, recvcount, type, op, comm};
   return true;
 }
 
