@@ -33,6 +33,18 @@ CommContext::HeaderLineMemory& header_line_memory(CommContext& ctx, Collective c
   return ctx.header_lines[c == Collective::alltoallv ? 0 : c == Collective::gatherv ? 1 : 2];
 }
 
+// Whether some size above 0 takes the node machinery in auto mode for collective c on this
+// communicator (found once per communicator: its row and the settings do not change).
+bool any_shm_band(CommContext& ctx, Collective c, const Config& config) {
+  CommContext::HeaderLineMemory& memory = header_line_memory(ctx, c);
+  if (!memory.bands_known) {
+    memory.bands_known = true;
+    for (const Band& b : auto_bands(c, config, false, ctx.table_rows[static_cast<int>(c)]))
+      memory.any_band |= b.path != kPmpiPath && b.max_bytes > 0;
+  }
+  return memory.any_band;
+}
+
 }  // namespace
 
 bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
@@ -149,11 +161,7 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
     // PMPI, the line is skipped: it would cost a round of the node on a call left to PMPI
     // anyway. It looks again every kHeaderLineEvery calls (programs repeat their sizes). Every
     // rank holds the same memory, so every rank skips alike.
-    if (!memory.bands_known) {
-      memory.bands_known = true;
-      for (const Band& b : auto_bands(c, config, false, row)) memory.any_band |= b.path != kPmpiPath && b.max_bytes > 0;
-    }
-    if (!memory.any_band) {
+    if (!any_shm_band(*d.ctx, c, config)) {
       fall_back(d, c, "no size takes the node machinery (no decision table row; MCORECOLL_<X>_PATHS_NP<N> adds one)");
       return d;
     }
@@ -190,13 +198,10 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
   const int forced = config.forced_path[static_cast<int>(c)];
   if (config.disable || forced == 0) return d;
   const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
-  if (forced < 0) {  // auto: the round of agreement only where some size takes the node machinery
-    bool any_band = false;
-    for (const Band& b : auto_bands(c, config, false, row)) any_band |= b.path != kPmpiPath && b.max_bytes > 0;
-    if (!any_band) {
-      fall_back(d, c, "no size takes the node machinery (no decision table row; MCORECOLL_<X>_PATHS_NP<N> adds one)");
-      return d;
-    }
+  // Auto: the round of agreement only where some size takes the node machinery.
+  if (forced < 0 && !any_shm_band(*d.ctx, c, config)) {
+    fall_back(d, c, "no size takes the node machinery (no decision table row; MCORECOLL_<X>_PATHS_NP<N> adds one)");
+    return d;
   }
   d.path = kPmpiPath;  // until the agreement says otherwise
   if (PMPI_Allreduce(&mine, largest, 1, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS) {
