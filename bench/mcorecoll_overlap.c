@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(OPEN_MPI)
+#if MCORECOLL_PERSISTENT_MPIX /* Open MPI 4.1: the pcollreq extension (meson.build) */
 #include <mpi-ext.h>
 #define PBARRIER_INIT PMPIX_Barrier_init
 #define PBCAST_INIT PMPIX_Bcast_init
@@ -82,7 +82,7 @@ static const char* names[] = {"barrier", "bcast",      "alltoall",  "allreduce",
 static char *sendbuf, *recvbuf;
 static int nranks, *counts, *displs;  /* the v-forms: a block of BYTES per rank, in rank order */
 
-#if defined(OPEN_MPI)
+#if MCORECOLL_PERSISTENT_MPIX
 #define LINIT(x) MPIX_##x##_init
 #define PINIT(x) PMPIX_##x##_init
 #else

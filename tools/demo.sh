@@ -15,13 +15,22 @@ esac
 
 tools/install-deps.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# A step's output shows only when it fails, with what failed.
+quietly() {
+  local out
+  if ! out=$("$@" 2>&1); then
+    echo "$out" | tail -60 >&2
+    echo "demo: failed: $*" >&2
+    exit 1
+  fi
+}
 dir=build-demo-$flavor
 if [ -f "$dir/build.ninja" ]; then
-  meson setup --reconfigure "$dir" -Dmpi="$flavor" >/dev/null
+  quietly meson setup --reconfigure "$dir" -Dmpi="$flavor"
 else
-  meson setup "$dir" -Dmpi="$flavor" >/dev/null
+  quietly meson setup "$dir" -Dmpi="$flavor"
 fi
-ninja -C "$dir" >/dev/null
+quietly ninja -C "$dir"
 run="$dir/tools/mcorecoll-run"
 
 echo "== What each rank sees (4 ranks; a pretend 2-socket machine through the test knobs)"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what mcorecoll needs to build, test and benchmark on Debian 12 (bookworm): both MPIs,
-# Meson, Catch2 v2, hwloc, libnuma, gfortran, gnuplot, iproute2 (the multi-host bed). Skips apt when everything is there.
+# Installs what mcorecoll needs to build, test and benchmark on Debian 12 (bookworm) or 13
+# (trixie), by the same package names: both MPIs, Meson, Catch2 (2 or 3), hwloc, libnuma,
+# gfortran, gnuplot, iproute2 and procps (the multi-host bed), mpi4py and numpy (the Python
+# test). Skips apt when everything is there; apt's output shows only when it fails.
 set -euo pipefail
 
 packages=(
@@ -8,7 +10,8 @@ packages=(
   catch2 libhwloc-dev hwloc libnuma-dev
   openmpi-bin libopenmpi-dev
   mpich libmpich-dev
-  gnuplot-nox iproute2
+  gnuplot-nox iproute2 procps
+  python3-mpi4py python3-numpy
 )
 
 missing=()
@@ -25,5 +28,12 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo=(sudo)
 fi
 echo "install-deps: installing ${missing[*]}"
-"${sudo[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { "${sudo[@]}" apt-get update -qq &&
+       DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+     >"$log" 2>&1; then
+  tail -20 "$log" >&2
+  echo "install-deps: apt-get failed" >&2
+  exit 1
+fi

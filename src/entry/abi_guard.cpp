@@ -13,12 +13,16 @@
 namespace mcorecoll {
 namespace {
 
+// A symbol that every release of our MPI's libmpi defines (checked with nm -D on Open MPI 4.1
+// and 5.0, MPICH 4.0 and 4.2) and the other MPI's does not. MPICH 4.2 no longer exports
+// MPII_Version_string; MPIR_Err_create_code is MPICH's error-code constructor, which its
+// Fortran and C++ bindings call and so every MPICH libmpi (and those of the MPICH ABI) exports.
 #if defined(OPEN_MPI)
 constexpr const char* kBuiltFor = "Open MPI";
-constexpr const char* kMarker = "ompi_mpi_comm_world";  // defined by Open MPI's libmpi only
+constexpr const char* kMarker = "ompi_mpi_comm_world";
 #else
 constexpr const char* kBuiltFor = "MPICH";
-constexpr const char* kMarker = "MPII_Version_string";  // defined by MPICH's libmpi only
+constexpr const char* kMarker = "MPIR_Err_create_code";
 #endif
 
 bool g_foreign = false;

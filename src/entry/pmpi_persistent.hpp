@@ -1,11 +1,12 @@
 // The MPI library's own persistent collectives, for the calls that go to PMPI: MPI-4's
-// PMPI_X_init in MPICH, the pcollreq extension's PMPIX_X_init in Open MPI 4.1 (which its
-// mpi.h does not declare).
+// PMPI_X_init (MPICH 4, Open MPI 5), or the pcollreq extension's PMPIX_X_init where the MPI
+// library has only that (Open MPI 4.1, whose mpi.h does not declare them). Meson finds which
+// from the MPI library's headers and sets MCORECOLL_PERSISTENT_MPIX.
 #pragma once
 
 #include <mpi.h>
 
-#if !defined(MPICH_VERSION)
+#if MCORECOLL_PERSISTENT_MPIX
 extern "C" {
 int PMPIX_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request);
 int PMPIX_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
@@ -47,10 +48,10 @@ int PMPIX_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
 
 namespace mcorecoll {
 
-#if defined(MPICH_VERSION)
-#define MCORECOLL_PMPI_INIT(name) PMPI_##name##_init
-#else
+#if MCORECOLL_PERSISTENT_MPIX
 #define MCORECOLL_PMPI_INIT(name) PMPIX_##name##_init
+#else
+#define MCORECOLL_PMPI_INIT(name) PMPI_##name##_init
 #endif
 
 inline int pmpi_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {

@@ -1,7 +1,7 @@
 ! Checks MPI_Barrier, MPI_Bcast and MPI_Alltoall through one of the Fortran bindings, chosen
 ! when compiling: -DBINDING_F77 (include 'mpif.h'), -DBINDING_USEMPI (use mpi) or
 ! -DBINDING_F08 (use mpi_f08); their non-blocking forms; and their persistent forms, named
-! MPI_X_INIT (MPI-4, MPICH) or, with -DPERSISTENT_MPIX, MPIX_X_INIT (Open MPI 4.1). Every
+! MPI_X_INIT (MPI-4: MPICH 4, Open MPI 5) or, with -DPERSISTENT_MPIX, MPIX_X_INIT (Open MPI 4.1). Every
 ! root, several counts, bytes past the count left alone, MPI_BOTTOM with a datatype of
 ! absolute addresses, MPI_IN_PLACE for MPI_Alltoall. Exits non-zero (MPI_Abort) on any wrong
 ! result; rank 0 prints "fortran test passed" at the very end otherwise.

@@ -1,12 +1,13 @@
-/* The persistent collectives by one name in both MPIs: MPI-4's MPI_X_init (MPICH 4.0), the
- * pcollreq extension's MPIX_X_init (Open MPI 4.1, declared in mpi-ext.h); PMPI_PERSISTENT_X_INIT
- * the MPI library's own, for the tests that compare with it. */
+/* The persistent collectives by one name in every MPI: MPI-4's MPI_X_init (MPICH 4, Open MPI
+ * 5), or the pcollreq extension's MPIX_X_init where the MPI library has only that (Open MPI 4.1,
+ * declared in mpi-ext.h; meson sets MCORECOLL_PERSISTENT_MPIX from the headers);
+ * PMPI_PERSISTENT_X_INIT the MPI library's own, for the tests that compare with it. */
 #ifndef MCORECOLL_TEST_PERSISTENT_H
 #define MCORECOLL_TEST_PERSISTENT_H
 
 #include <mpi.h>
 
-#if defined(OPEN_MPI)
+#if MCORECOLL_PERSISTENT_MPIX
 #include <mpi-ext.h>
 #define PERSISTENT_BARRIER_INIT MPIX_Barrier_init
 #define PERSISTENT_BCAST_INIT MPIX_Bcast_init

@@ -1,6 +1,6 @@
 // The engine's handle table (handle_table.hpp) against std::map, through random inserts and
 // erases that grow the table, collide and wrap around its end.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <cstdint>
 #include <map>

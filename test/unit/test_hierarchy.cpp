@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "topology/hierarchy.hpp"
 #include "topology/placement.hpp"
@@ -37,7 +37,7 @@ TEST_CASE("a binding that spans domains is unplaced at those levels", "[topology
 }
 
 TEST_CASE("an invalid synthetic description throws, naming the setting", "[topology]") {
-  CHECK_THROWS_WITH(Topology("pack:two"), Catch::Contains("MCORECOLL_TEST_TOPOLOGY"));
+  CHECK_THROWS_WITH(Topology("pack:two"), CATCH_CONTAINS("MCORECOLL_TEST_TOPOLOGY"));
 }
 
 TEST_CASE("two packages of two cores give one package level", "[hierarchy]") {

@@ -2,7 +2,7 @@
 // communicator's lease goes through (empty, grown, shrunk, exhausted, fallen back, recovered,
 // given back), with every rank's view checked equal after each change, and random
 // interleavings in which ranks lag behind the leader by whole operations.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <cstdlib>
 #include <memory>

@@ -3,7 +3,7 @@
 // kept, are taken again by the next ones instead of new pages, so that communicators that come
 // and go do not spread over the pool; seeded random sequences of leases and releases keep
 // every invariant along the way.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <cstdlib>
 #include <cstring>

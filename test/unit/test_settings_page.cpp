@@ -1,7 +1,7 @@
 // doc/settings.md must stay true to the code: every MCORECOLL_ variable the library reads has
 // a section there with what it accepts, word for word as the code's error messages say it, and
 // its default as the library reports it (Config::describe()); the page names nothing else.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <fstream>
 #include <map>
