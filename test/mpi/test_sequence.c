@@ -289,6 +289,8 @@ static long draw_bytes(rng_t* r, int kind) {
  * between a pair type and its packed twin delivers wrong bytes; MPICH 4.0.2's MPI_Ialltoall
  * too (below). */
 static int pair_type(int t) { return types[t].nfields > 1 && types[t].type != MPI_2INT && types[t].extent != types[t].size; }
+static int across_hosts;  /* the world spans more than one node (equal on every rank) */
+
 static void avoid_mpi_defects(call_t* c) {
   const int bcast = is_bcast(c->kind), alltoall = is_alltoall(c->kind);
 #if defined(MPICH_VERSION)
@@ -334,6 +336,12 @@ static void avoid_mpi_defects(call_t* c) {
   if ((is_gather(c->kind) || is_scatter(c->kind) || is_vform(c->kind)) && pairs && c->bytes > 1024) c->bytes = 1024;
 #else
   if (alltoall && c->recv_twin && pairs && c->bytes >= 65536) c->recv_twin = 0;
+#endif
+#if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5
+  /* Found by this tester (bed, ranks round-robin over 2 hosts): Open MPI 5.0.7's own
+   * MPI_Allgather across hosts between a pair type and its packed twin delivers wrong bytes
+   * (8 KiB blocks of packed{short,int} received as MPI_SHORT_INT), natively. */
+  if (across_hosts && is_allgather(c->kind) && c->recv_twin && pairs) c->recv_twin = 0;
 #endif
   (void)bcast;
 }
@@ -1180,6 +1188,12 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+  MPI_Comm node;
+  int node_size;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  across_hosts = node_size < wsize;
   uint64_t seed = 1;
   int seeds = 1, ncalls = 300, timeout = 120, quiet = 0;
   const char* keep_text = NULL;
