@@ -25,6 +25,17 @@ constexpr const char* kBuiltFor = "MPICH";
 constexpr const char* kMarker = "MPIR_Err_create_code";
 #endif
 
+// The persistent collectives' names this build forwards to (meson.build): a release of the same
+// MPI without them (Open MPI 4.1 against 5, or 5 against 4.1: one soname, libmpi.so.40) is
+// another MPI for this library; its calls there would end in a symbol lookup error.
+#if MCORECOLL_PERSISTENT_MPIX
+constexpr const char* kPersistentMarker = "PMPIX_Barrier_init";
+constexpr const char* kReleaseKind = "a release with the MPIX_X_init persistent collectives (Open MPI 4.1)";
+#else
+constexpr const char* kPersistentMarker = "PMPI_Barrier_init";
+constexpr const char* kReleaseKind = "a release with MPI-4's persistent collectives";
+#endif
+
 bool g_foreign = false;
 bool g_passing_through = false;
 
@@ -37,13 +48,20 @@ void detect_foreign_mpi() {
   if (!pmpi || !dladdr(pmpi, &info) || !info.dli_fname) return;
   void* owner = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
   if (!owner) return;
-  g_foreign = dlsym(owner, kMarker) == nullptr;
+  const bool other_mpi = dlsym(owner, kMarker) == nullptr;
+  const bool other_release = !other_mpi && dlsym(owner, kPersistentMarker) == nullptr;
   dlclose(owner);
-  if (g_foreign)
+  g_foreign = other_mpi || other_release;
+  if (other_mpi)
     say(std::string("warning: this libmcorecoll was built for ") + kBuiltFor +
         ", but this process runs another MPI (" + info.dli_fname +
         "); mcorecoll stays out of the way and every call goes straight to that MPI. Use the "
         "mcorecoll built for it (meson option -Dmpi).");
+  if (other_release)
+    say(std::string("warning: this libmcorecoll was built for ") + kBuiltFor + ", " + kReleaseKind +
+        ", but this process runs another release of it (" + info.dli_fname + " has no " + kPersistentMarker +
+        "); mcorecoll stays out of the way and every call goes straight to that MPI. Build mcorecoll "
+        "against the MPI this program uses.");
 }
 
 __attribute__((constructor)) void decide_pass_through() {
