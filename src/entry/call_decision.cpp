@@ -225,12 +225,13 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
 }
 
 bool rooted_here(MPI_Comm comm, int root, bool* is_root) {
-  int inter = 0, size = 0, rank = 0;
-  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return false;
-  PMPI_Comm_size(comm, &size);
-  PMPI_Comm_rank(comm, &rank);
-  *is_root = rank == root;
-  return root >= 0 && root < size;
+  if (comm == MPI_COMM_NULL) return false;
+  // The communicator's context holds its rank, size and kind (one lookup, the last
+  // communicator's without any): three PMPI queries a call were most of the hand-off's cost.
+  const CommContext& ctx = context_of(comm);
+  if (ctx.inter) return false;
+  *is_root = ctx.rank == root;
+  return root >= 0 && root < ctx.size;
 }
 
 int raise_error(MPI_Comm comm, int error_class) {

@@ -141,6 +141,10 @@ void stop_for_different_settings(MPI_Comm comm, const Config& config) {
 }
 
 const Config& config_or_abort(MPI_Comm comm) {
+  // Every call of every collective asks: once the settings are known good and the finalize
+  // hook is in, the answer is one load.
+  static std::atomic<const Config*> ready{nullptr};
+  if (const Config* config = ready.load(std::memory_order_acquire)) return *config;
   const ConfigLoad& loaded = process_config();
   if (!loaded.errors.empty()) {
     for (const auto& e : loaded.errors) say("error: " + e);
@@ -148,6 +152,7 @@ const Config& config_or_abort(MPI_Comm comm) {
     stop_job(comm);
   }
   install_finalize_hook();
+  ready.store(&loaded.config, std::memory_order_release);
   return loaded.config;
 }
 

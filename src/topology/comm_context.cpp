@@ -163,6 +163,7 @@ std::unique_ptr<CommContext> CommContext::make(MPI_Comm comm) {
   PMPI_Comm_test_inter(comm, &inter);
   PMPI_Comm_rank(comm, &ctx->rank);
   if (inter) {
+    ctx->inter = true;
     PMPI_Comm_remote_size(comm, &ctx->size);  // alltoall statistics count remote blocks
     ctx->pmpi_reason = "intercommunicator";
     ctx->set_up = true;

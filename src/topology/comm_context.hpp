@@ -44,7 +44,8 @@ class CommContext {
   std::uint64_t calls_before_setup = 0;
 
   MPI_Comm comm = MPI_COMM_NULL;  // the user's communicator (not owned)
-  int rank = 0, size = 0;
+  int rank = 0, size = 0;  // size: the remote group's on an intercommunicator
+  bool inter = false;
   // Node rank 0 of every node, when the communicator spans nodes; null on other ranks. The only
   // communicator mcorecoll creates (comm_context.cpp says when that is safe).
   MPI_Comm leaders_comm = MPI_COMM_NULL;
