@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "mpi_defects.h"
 #include "persistent.h"
 
 static int rank, size;
@@ -98,7 +99,7 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
    * where mcorecoll hands them to MPICH (their path not forced), the cases are not run. */
   static const char* defective[][2] = {{"iallgather", "MCORECOLL_ALLGATHER"}, {"igather", "MCORECOLL_GATHER"},
                                        {"iscatter", "MCORECOLL_SCATTER"}};
-  for (int i = 0; i < 3; i++) {
+  for (int i = DEFECT_ALLGATHER_INIT ? 0 : 1; i < 3; i++) {  /* 4.2.1's MPI_Allgather_init is right */
     const char* forced = getenv(defective[i][1]);
     if (persistent && !strcmp(op, defective[i][0]) && !(forced && !strcmp(forced, "shm"))) return;
   }

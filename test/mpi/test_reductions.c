@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "mpi_defects.h"
 #include "complete.h"
 #include "persistent.h"
 
@@ -342,11 +343,11 @@ static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* o
     CHECK(memcmp(send, send_copy, bytes) == 0, "%s: send buffer changed", what);
     /* reduce, every root */
     for (int root = 0; root < nranks; ++root) {
-#if defined(MPICH_VERSION)
       /* MPICH 4.0.2's own MPI_Reduce with MPI_IN_PLACE at a root other than 0 crashes above
        * 2 KiB (its reduce-scatter-gather algorithm): not through PMPI here. */
-      if (!exact && in_place && root != 0 && (size_t)count * l->base->width * (size_t)l->per_element > 2048) continue;
-#endif
+      if (DEFECT_REDUCE_IN_PLACE_ROOT && !exact && in_place && root != 0 &&
+          (size_t)count * l->base->width * (size_t)l->per_element > 2048)
+        continue;
       memset(recv, kMarker, bytes);
       if (in_place && me == root) fill(l, op, me, count, recv);
       snprintf(what, sizeof what, "reduce %s %s count %d root %d%s", l->name, opname, count, root,
@@ -477,15 +478,13 @@ static void run_allgather(int count, int strided_recv, int in_place, int form, i
 #if defined(MPICH_VERSION)
   if (form == 2 && method % kCompletionMethods == 3) method = 2; /* MPICH 4.0.2's MPI_Testall on its persistent collectives */
 #endif
-#if defined(MPICH_VERSION)
   /* MPICH 4.0.2's own MPI_Allgather_init delivers the other ranks' blocks at the first start
    * only: through PMPI (not forced onto mcorecoll's path) it is not checked. */
-  if (form == 2 && !exact) {
+  if (DEFECT_ALLGATHER_INIT && form == 2 && !exact) {
     free(send), free(recv);
     MPI_Type_free(&gap);
     return;
   }
-#endif
   if (form == 0) {
     CHECK(MPI_Allgather(from, count, MPI_INT, recv, count, recvtype, MPI_COMM_WORLD) == MPI_SUCCESS, "%s", what);
   } else {

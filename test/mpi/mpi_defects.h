@@ -1,0 +1,20 @@
+/* Defects of the MPI libraries that the tests work around, each by the releases it was found in
+ * (doc/mpi-defects.md). Re-checked natively by tools/mpi-defects/recheck.sh: a work-around
+ * applies only where its defect is. */
+#ifndef MCORECOLL_TEST_MPI_DEFECTS_H
+#define MCORECOLL_TEST_MPI_DEFECTS_H
+
+#include <mpi.h>
+
+#if defined(MPICH_NUMVERSION)
+/* MPICH 4.0.2: MPI_Reduce with MPI_IN_PLACE at a root other than 0 crashes above 2 KiB, and
+ * MPI_Allgather_init delivers the other ranks' blocks at the first start only. Both right in
+ * 4.2.1 (np 2, 3 and 4). */
+#define MPICH_BEFORE_4_2 (MPICH_NUMVERSION < 40200000)
+#else
+#define MPICH_BEFORE_4_2 0
+#endif
+#define DEFECT_REDUCE_IN_PLACE_ROOT MPICH_BEFORE_4_2
+#define DEFECT_ALLGATHER_INIT MPICH_BEFORE_4_2
+
+#endif
