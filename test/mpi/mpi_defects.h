@@ -17,4 +17,12 @@
 #define DEFECT_REDUCE_IN_PLACE_ROOT MPICH_BEFORE_4_2
 #define DEFECT_ALLGATHER_INIT MPICH_BEFORE_4_2
 
+/* Open MPI 5.0.7: its gathering collectives across hosts deliver wrong or swapped blocks between
+ * a type and its twin, and on communicators whose rank order is not the world's (4.1.4 right). */
+#if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5
+#define DEFECT_GATHERING_ACROSS_HOSTS 1
+#else
+#define DEFECT_GATHERING_ACROSS_HOSTS 0
+#endif
+
 #endif

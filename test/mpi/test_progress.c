@@ -97,11 +97,15 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
   /* MPICH 4.0.2's own MPI_Allgather_init delivers the other ranks' blocks at the first start
    * only, and its MPI_Gather_init and MPI_Scatter_init deliver wrong blocks (doc/mpi-defects.md):
    * where mcorecoll hands them to MPICH (their path not forced), the cases are not run. */
-  static const char* defective[][2] = {{"iallgather", "MCORECOLL_ALLGATHER"}, {"igather", "MCORECOLL_GATHER"},
-                                       {"iscatter", "MCORECOLL_SCATTER"}};
-  for (int i = DEFECT_ALLGATHER_INIT ? 0 : 1; i < 3; i++) {  /* 4.2.1's MPI_Allgather_init is right */
-    const char* forced = getenv(defective[i][1]);
-    if (persistent && !strcmp(op, defective[i][0]) && !(forced && !strcmp(forced, "shm"))) return;
+  static const struct {
+    const char *op, *setting;
+    int defective;
+  } cases[] = {{"iallgather", "MCORECOLL_ALLGATHER", DEFECT_ALLGATHER_INIT},  /* right in 4.2.1 */
+               {"igather", "MCORECOLL_GATHER", 1},
+               {"iscatter", "MCORECOLL_SCATTER", 1}};
+  for (int i = 0; i < 3; i++) {
+    const char* forced = getenv(cases[i].setting);
+    if (cases[i].defective && persistent && !strcmp(op, cases[i].op) && !(forced && !strcmp(forced, "shm"))) return;
   }
 #endif
   snprintf(g_case, sizeof(g_case), "%s of %zu bytes, %s, rank 0 in %s", op, bytes,
