@@ -1,6 +1,7 @@
 #include "entry/call_decision.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "common/log.hpp"
@@ -204,10 +205,16 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
     return d;
   }
   d.path = kPmpiPath;  // until the agreement says otherwise
-  if (PMPI_Allreduce(&mine, largest, 1, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS) {
+  // In signed integers, kNotOurs the greatest: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as
+  // signed (doc/mpi-defects.md), where kNotOurs would be the least and lose to any size.
+  // Sizes stay below 2^62 (int counts of int-sized types).
+  const std::int64_t own = mine == kNotOurs ? INT64_MAX : static_cast<std::int64_t>(mine);
+  std::int64_t most = 0;
+  if (PMPI_Allreduce(&own, &most, 1, MPI_INT64_T, MPI_MAX, comm) != MPI_SUCCESS) {
     say_why_pmpi(c, config, comm, "the ranks' agreement on the largest block failed");
     return d;
   }
+  *largest = most == INT64_MAX ? kNotOurs : static_cast<std::uint64_t>(most);
   if (*largest == kNotOurs) {
     say_why_pmpi(c, config, comm, "arguments on some rank that the MPI library must judge");
     return d;

@@ -5,8 +5,10 @@
  *   mpiexec -np 2 recheck testall-persistent (MPI_Testall on persistent collective requests)
  *   mpiexec -np 2 recheck allgather-init     (MPI_Allgather_init: the others' blocks at a later start)
  *   mpiexec -np 2 recheck gather-init        (MPI_Gather_init: the blocks at the root)
- *   mpiexec -np 2 recheck scatter-init       (MPI_Scatter_init: the leaves' blocks at a later start) */
+ *   mpiexec -np 2 recheck scatter-init       (MPI_Scatter_init: the leaves' blocks at a later start)
+ *   mpiexec -np 2 recheck max-uint64         (MPI_MAX of MPI_UINT64_T above 2^63: compared as signed) */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,6 +75,12 @@ static int persistent_blocks(const char* name) {
   return report(name, wrong);
 }
 
+static int max_uint64(void) {
+  uint64_t mine = rank == 0 ? UINT64_MAX : 24, most = 0;
+  MPI_Allreduce(&mine, &most, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return report("max-uint64", most != UINT64_MAX);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -80,6 +88,7 @@ int main(int argc, char** argv) {
   const char* c = argc > 1 ? argv[1] : "";
   if (!strcmp(c, "reduce-in-place")) reduce_in_place();
   else if (!strcmp(c, "testall-persistent")) testall_persistent();
+  else if (!strcmp(c, "max-uint64")) max_uint64();
   else if (!strcmp(c, "allgather-init") || !strcmp(c, "gather-init") || !strcmp(c, "scatter-init"))
     persistent_blocks(c);
   else if (rank == 0) printf("recheck: unknown case '%s'\n", c);

@@ -7,7 +7,7 @@ out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 mpicc.mpich -O1 "$here/recheck.c" -o "$out/recheck" || exit 1
 mpichversion 2>/dev/null | head -1 || mpirun.mpich --version | head -2
-for c in reduce-in-place testall-persistent allgather-init gather-init scatter-init; do
+for c in reduce-in-place testall-persistent allgather-init gather-init scatter-init max-uint64; do
   timeout 60 mpirun.mpich -np 2 "$out/recheck" "$c" >"$out/$c.log" 2>&1
   # A job that failed before its verdict (crashed, aborted, hung) shows the defect.
   grep ": \(present\|absent\)$" "$out/$c.log" ||
