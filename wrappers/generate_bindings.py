@@ -66,6 +66,32 @@ class Form:
     def has_request(self):
         return any(k == "request" for k, _ in self.args)
 
+    def buffers(self, column):
+        """The call's send and receive buffers, two (nullptr for a missing one), or none."""
+        found = [KINDS[k][column].format(n=n) for k, n in self.args if k in ("sbuf", "rbuf")]
+        return (found + ["nullptr"])[:2] if found else []
+
+    def c_call(self):
+        """The C++ function's call; where a GPU runtime is loaded, after a look at whether the
+        call's buffers are device memory (device_buffers.hpp), out of line: the common path
+        keeps its tail call."""
+        args = self.converted(2)
+        call = f"  return mcorecoll::{self.cpp}({args});\n"
+        buffers = self.buffers(2)
+        if not buffers:
+            return call
+        return (f"  if (mcorecoll::gpu_runtime_loaded())\n"
+                f"    return mcorecoll::call_looking_at({', '.join(buffers)}, mcorecoll::{self.cpp}, {args});\n" + call)
+
+    def fortran_call(self, call):
+        """The statement `call`; where a GPU runtime is loaded, after the look (c_call())."""
+        buffers = self.buffers(4)
+        if not buffers:
+            return f"  {call}\n"
+        return (f"  if (mcorecoll::gpu_runtime_loaded()) {{\n"
+                f"    const mcorecoll::DeviceBufferCheck device_buffers{{{', '.join(buffers)}}};\n"
+                f"    {call}\n  }} else {{\n    {call}\n  }}\n")
+
 
 def read_table(path):
     forms = []
@@ -116,7 +142,8 @@ def c_file(forms):
 
 
 def raw_cpp(forms):
-    out = [HEADER, "#include <mpi.h>\n\n", '#include "entry/abi_guard.hpp"\n', '#include "entry/dispatch.hpp"\n',
+    out = [HEADER, "#include <mpi.h>\n\n", '#include "entry/abi_guard.hpp"\n', '#include "entry/device_buffers.hpp"\n',
+           '#include "entry/dispatch.hpp"\n',
            '#include "next_definition.hpp"\n', '#include "raw_collectives.h"\n', '#include "raw_handles.hpp"\n\n',
            "using mcorecoll::as_int;\nusing mcorecoll::handle;\n\n"]
     for f in forms:
@@ -125,13 +152,13 @@ def raw_cpp(forms):
                        f"  if (mcorecoll::passing_through()) {{\n"
                        f'    static mcorecoll::NextDefinition next{{"{c}"}};\n'
                        f"    return next.call_c({f.names()});\n  }}\n"
-                       f"  return mcorecoll::{f.cpp}({f.converted(2)});\n}}\n\n")
+                       + f.c_call() + "}\n\n")
     return "".join(out)
 
 
 def fortran_cpp(forms):
-    out = [HEADER, "#include <mpi.h>\n\n", '#include "entry/abi_guard.hpp"\n', '#include "entry/dispatch.hpp"\n',
-           '#include "fortran_common.hpp"\n', '#include "fortran_sentinels.hpp"\n', '#include "next_definition.hpp"\n\n',
+    out = [HEADER, "#include <mpi.h>\n\n", '#include "entry/abi_guard.hpp"\n', '#include "entry/device_buffers.hpp"\n',
+           '#include "entry/dispatch.hpp"\n', '#include "fortran_common.hpp"\n', '#include "fortran_sentinels.hpp"\n', '#include "next_definition.hpp"\n\n',
            "namespace {\n\nusing mcorecoll::c_buffer;\nusing mcorecoll::fortran_ints;\nusing mcorecoll::set_ierr;\n\n"]
     for f in forms:
         params = f.params(3)
@@ -139,12 +166,12 @@ def fortran_cpp(forms):
         names = f.names() + ", ierr" if f.args else "ierr"
         out.append(f"void fortran_{f.cpp}(mcorecoll::NextDefinition& self, {params}) {{\n"
                    f"  if (mcorecoll::passing_through()) return self.call_fortran({names});\n")
+        call = f"set_ierr(ierr, mcorecoll::{f.cpp}({f.converted(4)}));"
         if f.has_request():
-            out.append("  MPI_Request request_ = MPI_REQUEST_NULL;\n"
-                       f"  set_ierr(ierr, mcorecoll::{f.cpp}({f.converted(4)}));\n"
+            out.append("  MPI_Request request_ = MPI_REQUEST_NULL;\n" + f.fortran_call(call) +
                        "  *request = PMPI_Request_c2f(request_);\n}\n\n")
         else:
-            out.append(f"  set_ierr(ierr, mcorecoll::{f.cpp}({f.converted(4)}));\n}}\n\n")
+            out.append(f.fortran_call(call) + "}\n\n")
     out.append("}  // namespace\n\n")
     for f in forms:
         params = f.params(3)

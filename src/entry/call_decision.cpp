@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <string>
 
+#include "barrier/barrier_shm.hpp"
 #include "common/log.hpp"
 #include "decisions/config.hpp"
 #include "decisions/route.hpp"
+#include "entry/device_buffers.hpp"
 #include "entry/runtime.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/node_setup.hpp"
@@ -29,6 +31,57 @@ void say_why_pmpi(Collective c, const Config& config, MPI_Comm comm, const char*
 const Config& call_config() { return process_config().config; }
 
 constexpr std::uint32_t kHeaderLineEvery = 64;
+
+// A device buffer on a communicator whose set-up found no GPU runtime on any rank: this
+// process loaded its runtime later, and the other ranks, already on mcorecoll's path, cannot
+// learn of it. Going on alone would touch device memory with the CPU or leave them waiting.
+[[noreturn]] void stop_for_late_gpu_runtime(const CommContext& ctx, Collective c) {
+  std::string name = collective_name(c);
+  name[0] = static_cast<char>(name[0] - 'a' + 'A');  // MPI_Bcast, MPI_Reduce_scatter_block
+  say("error: rank " + std::to_string(ctx.rank) + " passed " + gpu_runtime_name() + " device memory to MPI_" +
+      name + " on a communicator set up before this process had loaded its GPU runtime, so its ranks " +
+      "cannot agree to leave the call to the MPI library. Load the runtime before the communicator's first " +
+      "collectives (a CUDA-aware MPI loads it in MPI_Init), or set MCORECOLL_DISABLE=1; stopping the job.");
+  stop_job(ctx.comm);
+}
+
+// Device memory is for the MPI library alone to move (device_buffers.hpp), and memory kind is
+// each rank's own fact: programs mix host and device buffers across ranks. On a communicator
+// where some rank has a GPU runtime the ranks agree before any byte moves, and one device
+// buffer sends the call to the MPI library on every rank:
+//  - a blocking call inside one node by node_vote(): one barrier of the node, carrying the bit;
+//  - a persistent initialization by a collective of the MPI library: an initialization may
+//    wait, as a set-up does, and its buffers are the same at every start;
+//  - a non-blocking call may not wait for the others to agree, and a blocking call across
+//    nodes would need its leaders to agree as well: those go to the MPI library there.
+// Elsewhere (no GPU runtime anywhere at the set-up) nothing is asked: one branch.
+void agree_on_device_memory(Decision& d, Collective c, Form form) {
+  CommContext& ctx = *d.ctx;
+  const bool mine = call_has_device_buffers();
+  if (!ctx.device_memory_possible) {
+    if (mine) stop_for_late_gpu_runtime(ctx, c);
+    return;
+  }
+  if (form == Form::nonblocking)
+    return fall_back(d, c, "a non-blocking call where some rank has a GPU runtime: its buffers may be device memory, "
+                           "and a non-blocking call may not wait for the ranks to agree on it");
+  if (form == Form::blocking && ctx.node_count > 1)
+    return fall_back(d, c, "a blocking call across nodes where some rank has a GPU runtime: its buffers may be device "
+                           "memory, which the ranks agree on inside one node only");
+  // The communicator's started operations go first: the vote shares the barrier's lines, and a
+  // peer may be waiting for them before it comes to the agreement.
+  complete_operations_on(ctx);
+  bool any = mine;
+  if (form == Form::blocking) {
+    any = node_vote(ctx, call_config(), mine);
+  } else {
+    int m = mine ? 1 : 0, all = 0;
+    if (PMPI_Allreduce(&m, &all, 1, MPI_INT, MPI_LOR, ctx.comm) != MPI_SUCCESS)
+      return fall_back(d, c, "the ranks' agreement on device memory failed");
+    any = all != 0;
+  }
+  if (any) fall_back(d, c, "device memory on some rank (only the MPI library may move it)");
+}
 
 CommContext::HeaderLineMemory& header_line_memory(CommContext& ctx, Collective c) {
   return ctx.header_lines[c == Collective::alltoallv ? 0 : c == Collective::gatherv ? 1 : 2];
@@ -128,6 +181,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
                         "blocked in another call: MPI_THREAD_MULTIPLE, or an MPI library with a progress hook (Open MPI)"};
   d.path = route.path;
   if (d.path == kPmpiPath) say_why_pmpi(c, config, comm, route.reason);
+  else if (c != Collective::barrier) agree_on_device_memory(d, c, form);
   return d;
 }
 
@@ -176,6 +230,7 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
   if (d.path == kPmpiPath) {
     if (!d.ctx->shm && !ensure_shm(*d.ctx, config)) return d;
     d.path = 1;
+    agree_on_device_memory(d, c, Form::blocking);  // decide() did not: its route was PMPI
   }
   return d;
 }
@@ -205,6 +260,7 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
     return d;
   }
   d.path = kPmpiPath;  // until the agreement says otherwise
+  if (call_has_device_buffers()) mine = kNotOurs;  // device memory is the MPI library's to move
   // In signed integers, kNotOurs the greatest: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as
   // signed (doc/mpi-defects.md), where kNotOurs would be the least and lose to any size.
   // Sizes stay below 2^62 (int counts of int-sized types).
@@ -216,7 +272,7 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
   }
   *largest = most == INT64_MAX ? kNotOurs : static_cast<std::uint64_t>(most);
   if (*largest == kNotOurs) {
-    say_why_pmpi(c, config, comm, "arguments on some rank that the MPI library must judge");
+    say_why_pmpi(c, config, comm, "arguments on some rank that the MPI library must judge, or device memory");
     return d;
   }
   d.bytes = *largest;

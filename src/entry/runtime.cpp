@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 
+#include "common/device_memory.hpp"
 #include "common/log.hpp"
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
@@ -209,6 +210,7 @@ CommContext& context_for(MPI_Comm comm, const Config& config) {
 void after_init() {
   static std::atomic<bool> done{false};
   if (passing_through() || done.exchange(true)) return;
+  look_for_gpu_runtime();  // a CUDA-aware MPI has just loaded its runtime (device_memory.hpp)
   int initialized = 0;
   PMPI_Initialized(&initialized);
   if (!initialized) return;

@@ -73,6 +73,11 @@ class NodeShm {
   // Control lines of node rank r: written by r only.
   std::atomic<std::uint64_t>& arrive(int r) { return line(r, 0); }
   std::atomic<std::uint64_t>& release(int r) { return line(r, 1); }
+  // A barrier that carries a vote (barrier_shm.hpp's node_vote): the bit node rank r carries up
+  // with its arrival and the answer it carries down with its release, in later words of the
+  // same lines. Two words, by turns of `seq`: a rank may be one barrier ahead of a slow reader.
+  std::atomic<std::uint64_t>& arrive_vote(int r, std::uint64_t seq) { return (&line(r, 0))[1 + (seq & 1)]; }
+  std::atomic<std::uint64_t>& release_vote(int r, std::uint64_t seq) { return (&line(r, 1))[1 + (seq & 1)]; }
   // Ring chunks node rank r has finished with (copy-in/copy-out); a cell is refilled only
   // when every rank is past it.
   std::atomic<std::uint64_t>& consumed(int r) { return line(r, 2); }

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/device_memory.hpp"
 #include "common/log.hpp"
 #include "decisions/config.hpp"
 #include "entry/runtime.hpp"
@@ -46,6 +47,7 @@ struct RankRecord {
   int may_create_communicators = 0;
   int calls_while_blocked = 0;  // progress_helper.hpp's mpi_calls_while_blocked()
   int cpus_known = 0;
+  int gpu_runtime = 0;  // a GPU runtime is loaded: its buffers may be device memory
   cpu_set_t cpus;  // the CPUs it may run on
 };
 
@@ -109,6 +111,7 @@ RankRecord this_rank(const Config& config, const Topology& topology) {
   }
   mine.may_create_communicators = may_create_communicators() ? 1 : 0;
   mine.calls_while_blocked = mpi_calls_while_blocked() ? 1 : 0;
+  mine.gpu_runtime = look_for_gpu_runtime() ? 1 : 0;
   return mine;
 }
 
@@ -255,6 +258,7 @@ void CommContext::set_up_now(const Config& config) {
   ctx->ring_consumed_known.assign(static_cast<std::size_t>(ctx->node_size), 0);
   ctx->operations_may_span_nodes = true;
   for (const RankRecord& rec : all) ctx->operations_may_span_nodes = ctx->operations_may_span_nodes && rec.calls_while_blocked;
+  for (const RankRecord& rec : all) ctx->device_memory_possible = ctx->device_memory_possible || rec.gpu_runtime;
 
   // Decided from values equal on all ranks: the exchange above.
   if (ctx->node_count == ctx->size) {
@@ -303,6 +307,15 @@ std::string CommContext::describe() const {
       << " (-1: unbound or spanning)\n";
   std::istringstream levels(mcorecoll::describe(hierarchy));
   for (std::string line; std::getline(levels, line);) out << "  node levels: " << line << "\n";
+  if (device_memory_possible) {
+    const std::string runtime = gpu_runtime_name();
+    out << "  device buffers: a GPU runtime is loaded on some rank (" << (runtime.empty() ? "not this one" : runtime)
+        << "): a blocking call inside one node, or a persistent one, takes mcorecoll's path only when no rank's buffer "
+           "is device memory (the ranks agree first); non-blocking calls, and blocking ones across nodes, go to "
+           "the MPI library\n";
+  } else {
+    out << "  device buffers: no GPU runtime on any rank at the set-up\n";
+  }
   return out.str();
 }
 

@@ -130,6 +130,10 @@ class CommContext {
   // leaders' part while its application is blocked elsewhere (MPI_THREAD_MULTIPLE, or the MPI
   // library's progress hook); equal on every rank.
   bool operations_may_span_nodes = false;
+  // Some rank had a GPU runtime loaded at the set-up: its buffers may be device memory, which
+  // only the MPI library may touch, so calls agree on it first (call_decision.cpp). Equal on
+  // every rank.
+  bool device_memory_possible = false;
 
   // The engine's (progress.cpp), under its lock: this communicator's queue of operations,
   // whether it is in the list of busy communicators, the operations that ended their steps but
