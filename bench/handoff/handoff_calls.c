@@ -1,0 +1,30 @@
+/* The calls whose instructions handoff.sh counts under callgrind: `calls` of one collective
+ * that mcorecoll hands to the MPI library (the environment forces its path to pmpi), inside
+ * run_calls() alone, after a warm-up that sets the communicator up.
+ *
+ * Usage: handoff_calls bcast|allreduce|gather CALLS */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char send_[64], recv_[64 * 64];
+
+__attribute__((noinline)) void run_calls(const char* which, int calls) {
+  for (int i = 0; i < calls; i++) {
+    if (!strcmp(which, "bcast")) MPI_Bcast(recv_, 8, MPI_BYTE, 0, MPI_COMM_WORLD);
+    else if (!strcmp(which, "allreduce")) MPI_Allreduce(send_, recv_, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    else MPI_Gather(send_, 8, MPI_BYTE, recv_, 8, MPI_BYTE, 0, MPI_COMM_WORLD);
+  }
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const char* which = argc > 1 ? argv[1] : "bcast";
+  const int calls = argc > 2 ? atoi(argv[2]) : 1000;
+  for (int i = 0; i < 32; i++) MPI_Barrier(MPI_COMM_WORLD);
+  run_calls(which, 32);  /* warm-up: set-up, first calls */
+  run_calls(which, calls);
+  MPI_Finalize();
+  return 0;
+}
