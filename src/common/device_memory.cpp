@@ -73,7 +73,8 @@ bool look_for_gpu_runtime() {
     }
   }
   if (!hip_attributes.load()) {
-    for (const char* soname : {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so"}) {
+    static const char* const kHipSonames[] = {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so"};
+    for (const char* soname : kHipSonames) {
       void* hip = loaded(soname);
       if (!hip) continue;
       void* f = dlsym(hip, "hipPointerGetAttributes");
