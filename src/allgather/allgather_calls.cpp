@@ -20,7 +20,7 @@ Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendty
                          MPI_Datatype recvtype, MPI_Comm comm, Form form) {
   // The receive side describes every rank's block (the send side is ignored in place).
   std::uint64_t block = 0;
-  if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block)) return {};
+  if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block)) return handed_on(comm);
   Decision d = decide(Collective::allgather, comm, block, form);
   if (!d.ctx) return d;
   d.bytes = block * static_cast<std::uint64_t>(d.ctx->size);

@@ -26,7 +26,7 @@ Decision route_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendt
       // Every rank's block from the receive side every rank passes: the standard makes rank j's
       // recvcounts[j] x recvtype its send signature everywhere, so these are equal on every rank.
       !block_sizes(recvcounts, recvtype, size, &largest, &total))
-    return {};
+    return handed_on(comm);
   Decision d = decide_node_only(Collective::allgatherv, comm, largest, form, true);
   if (d.path != kPmpiPath && total > kMaxShmBytes) fall_back(d, Collective::allgatherv, "2 GiB or more in all");
   // Rank-local, like the MPI library's own checks: a program where only some ranks pass them is

@@ -22,7 +22,7 @@ Decision route_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   // The receive side always describes a block (the send side is ignored with MPI_IN_PLACE),
   // and its signature equals every rank's send block.
   std::uint64_t block = 0;
-  if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block)) return {};
+  if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block)) return handed_on(comm);
   Decision d = decide(Collective::alltoall, comm, block, form);
   if (!d.ctx) {  // PMPI: the statistics count every block
     int size = 0, inter = 0;

@@ -13,7 +13,7 @@ namespace mcorecoll {
 namespace {
 
 Decision route_barrier(MPI_Comm comm, Form form) {
-  if (comm == MPI_COMM_NULL) return {};
+  if (comm == MPI_COMM_NULL) return handed_on(comm);
   return decide(Collective::barrier, comm, 0, form);
 }
 

@@ -18,7 +18,7 @@ namespace {
 
 Decision route_bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, Form form) {
   std::uint64_t bytes = 0;
-  if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes)) return {};
+  if (comm == MPI_COMM_NULL || !signature_bytes(count, datatype, &bytes)) return handed_on(comm);
   Decision d = decide(Collective::bcast, comm, bytes, form);
   if (d.path == kPmpiPath) return d;
   if (bytes > kMaxShmBytes) fall_back(d, Collective::bcast, "message of 2 GiB or more");

@@ -122,6 +122,18 @@ bool block_sizes(const int* counts, MPI_Datatype type, int ranks, std::uint64_t*
   return true;
 }
 
+Decision handed_on(MPI_Comm comm, std::uint64_t bytes) {
+  Decision d;
+  d.count = config_or_abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm).stats;
+  d.bytes = bytes;
+  return d;
+}
+
+void count_handed_on(Collective c, MPI_Comm comm, CallKind kind) {
+  const Decision d = handed_on(comm);
+  if (d.count) count_call(c, kPmpiPath, 0, kind);
+}
+
 bool null_buffer(const void* buffer, std::uint64_t bytes, MPI_Datatype type) {
   if (buffer != nullptr || bytes == 0) return false;
   MPI_Aint true_lb = 0, true_extent = 0;
@@ -186,7 +198,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
 }
 
 Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form, bool operations) {
-  if (comm == MPI_COMM_NULL) return {};  // the MPI library's error to raise
+  if (comm == MPI_COMM_NULL) return handed_on(comm);  // the MPI library's error to raise
   if (form != Form::blocking && !operations) {
     Decision d;
     const Config& config = config_or_abort(comm);

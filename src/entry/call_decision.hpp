@@ -11,6 +11,7 @@
 
 #include "decisions/collective.hpp"
 #include "decisions/route.hpp"
+#include "decisions/stats.hpp"
 
 namespace mcorecoll {
 
@@ -45,6 +46,13 @@ bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes);
 // v-forms' count arrays); false for arguments the MPI library must judge (no array, a negative
 // count, an invalid datatype).
 bool block_sizes(const int* counts, MPI_Datatype type, int ranks, std::uint64_t* largest, std::uint64_t* total);
+
+// A call the MPI library takes before any routing: on a null communicator, on an
+// intercommunicator where mcorecoll takes the collective only inside one node or needs the
+// root among its ranks, or with arguments only the MPI library may judge. Still counted in the
+// statistics (MCORECOLL_STATS), as a PMPI call of `bytes` (0 where its sizes were not looked at).
+Decision handed_on(MPI_Comm comm, std::uint64_t bytes = 0);
+void count_handed_on(Collective c, MPI_Comm comm, CallKind kind);
 
 // A null buffer whose data would start at address 0: MPI_BOTTOM with a datatype of absolute
 // addresses is legal, but with anything else the MPI library raises MPI_ERR_BUFFER (MPICH) or

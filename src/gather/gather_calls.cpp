@@ -63,7 +63,7 @@ int run_gather(const Decision& d, int root, bool is_root, const void* sendbuf, i
 Decision route_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, Form form, std::uint64_t* block) {
   bool is_root = false;
-  if (!rooted_here(comm, root, &is_root)) return {};
+  if (!rooted_here(comm, root, &is_root)) return handed_on(comm);
   // The block every rank gives: the root knows it from its receive side, the others from their
   // send side (the standard makes the two signatures equal).
   const bool sized = is_root ? signature_bytes(recvcount, recvtype, block) : signature_bytes(sendcount, sendtype, block);
@@ -131,8 +131,10 @@ int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
             const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   bool is_root = false;
-  if (!rooted_here(comm, root, &is_root))
+  if (!rooted_here(comm, root, &is_root)) {
+    count_handed_on(Collective::gatherv, comm, CallKind::blocking);
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  }
   // Only the root knows every block's size: it posts the largest in the header line, which the
   // others' small blocks travel in too; every rank decides from the root's header.
   Decision d = decide_before_agreeing(Collective::gatherv, comm);
@@ -200,9 +202,11 @@ int gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                  MPI_Request* request) {
   bool is_root = false;
-  if (!rooted_here(comm, root, &is_root))
+  if (!rooted_here(comm, root, &is_root)) {
+    count_handed_on(Collective::gatherv, comm, CallKind::persistent);
     return pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info,
                              request);
+  }
   // Only the root knows every block's size: the ranks agree on the largest when they initialize.
   int size = 0;
   PMPI_Comm_size(comm, &size);

@@ -35,7 +35,7 @@ struct Reduction {
 // count, datatype, op and root.
 Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layout) {
   std::uint64_t bytes = 0;
-  if (a.comm == MPI_COMM_NULL || !signature_bytes(a.count, a.type, &bytes)) return {};
+  if (a.comm == MPI_COMM_NULL || !signature_bytes(a.count, a.type, &bytes)) return handed_on(a.comm);
   Decision d = decide(c, a.comm, bytes, form);
   d.bytes = bytes;
   if (!d.ctx || d.path == kPmpiPath) return d;

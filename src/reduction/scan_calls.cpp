@@ -32,7 +32,7 @@ Decision route(Collective c, MPI_Comm comm, std::uint64_t total, MPI_Datatype ty
                ElementLayout* whole, Form form = Form::blocking) {
   std::uint64_t bytes = 0;
   if (total > static_cast<std::uint64_t>(INT_MAX) || !signature_bytes(static_cast<int>(total), type, &bytes))
-    return {};
+    return handed_on(comm);
   Decision d = decide_node_only(c, comm, bytes, form, true);
   if (d.path == kPmpiPath) return d;
   if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
@@ -135,7 +135,7 @@ bool counts_arguments(const void* sendbuf, void* recvbuf, const int* recvcounts,
 // A scan's route, alike for its three forms (nullopt-like: d.path pmpi for the library's).
 Decision route_scan(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                     MPI_Comm comm, Form form, ElementLayout* layout) {
-  if (!intracommunicator(comm) || count < 0) return {};
+  if (!intracommunicator(comm) || count < 0) return handed_on(comm);
   const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   Decision d = route(c, comm, static_cast<std::uint64_t>(count), type, op, input, layout, form);
   if (d.path != kPmpiPath && null_buffer(recvbuf, d.bytes, type)) fall_back(d, c, "null buffer");
@@ -184,8 +184,10 @@ int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_
   ReduceScatter a{};
   if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a)) {
     const int rc = reduce_scatter_common(Collective::reduce_scatter_block, a);
-    if (rc != -1) return rc;
+    if (rc != -1) return rc;  // -1: routed to PMPI, counted
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
+  count_handed_on(Collective::reduce_scatter_block, comm, CallKind::blocking);
   return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
@@ -194,8 +196,10 @@ int reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MP
   ReduceScatter a{};
   if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a)) {
     const int rc = reduce_scatter_common(Collective::reduce_scatter, a);
-    if (rc != -1) return rc;
+    if (rc != -1) return rc;  // -1: routed to PMPI, counted
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
+  count_handed_on(Collective::reduce_scatter, comm, CallKind::blocking);
   return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }
 
@@ -216,8 +220,10 @@ int ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI
   ReduceScatter a{};
   if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a)) {
     const int rc = reduce_scatter_operation(Collective::reduce_scatter_block, a, Form::nonblocking, request);
-    if (rc != -1) return rc;
+    if (rc != -1) return rc;  // -1: routed to PMPI, counted
+    return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
+  count_handed_on(Collective::reduce_scatter_block, comm, CallKind::nonblocking);
   return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 }
 
@@ -226,8 +232,10 @@ int reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
   ReduceScatter a{};
   if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a)) {
     const int rc = reduce_scatter_operation(Collective::reduce_scatter_block, a, Form::persistent, request);
-    if (rc != -1) return rc;
+    if (rc != -1) return rc;  // -1: routed to PMPI, counted
+    return pmpi_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
   }
+  count_handed_on(Collective::reduce_scatter_block, comm, CallKind::persistent);
   return pmpi_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
 }
 
@@ -236,8 +244,10 @@ int ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, M
   ReduceScatter a{};
   if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a)) {
     const int rc = reduce_scatter_operation(Collective::reduce_scatter, a, Form::nonblocking, request);
-    if (rc != -1) return rc;
+    if (rc != -1) return rc;  // -1: routed to PMPI, counted
+    return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
+  count_handed_on(Collective::reduce_scatter, comm, CallKind::nonblocking);
   return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
 
@@ -246,8 +256,10 @@ int reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcount
   ReduceScatter a{};
   if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a)) {
     const int rc = reduce_scatter_operation(Collective::reduce_scatter, a, Form::persistent, request);
-    if (rc != -1) return rc;
+    if (rc != -1) return rc;  // -1: routed to PMPI, counted
+    return pmpi_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
   }
+  count_handed_on(Collective::reduce_scatter, comm, CallKind::persistent);
   return pmpi_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
 }
 

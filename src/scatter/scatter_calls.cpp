@@ -55,7 +55,7 @@ int run_scatter(const Decision& d, int root, bool is_root, void* recvbuf, int re
 Decision route_scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, int root, MPI_Comm comm, Form form, std::uint64_t* block) {
   bool is_root = false;
-  if (!rooted_here(comm, root, &is_root)) return {};
+  if (!rooted_here(comm, root, &is_root)) return handed_on(comm);
   const bool sized = is_root ? signature_bytes(sendcount, sendtype, block) : signature_bytes(recvcount, recvtype, block);
   // Every rank decides (and counts the call towards the communicator's set-up), whatever its
   // arguments: the root sizes the call from one side, the others from the other.
@@ -123,8 +123,10 @@ int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   bool is_root = false;
-  if (!rooted_here(comm, root, &is_root))
+  if (!rooted_here(comm, root, &is_root)) {
+    count_handed_on(Collective::scatterv, comm, CallKind::blocking);
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
   // Only the root knows every block's size: it posts the largest in the header line, with the
   // blocks when they all fit; every rank decides from the root's header.
   Decision d = decide_before_agreeing(Collective::scatterv, comm);
@@ -185,9 +187,11 @@ int scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs,
                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                   MPI_Request* request) {
   bool is_root = false;
-  if (!rooted_here(comm, root, &is_root))
+  if (!rooted_here(comm, root, &is_root)) {
+    count_handed_on(Collective::scatterv, comm, CallKind::persistent);
     return pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                               request);
+  }
   // Only the root knows every block's size: the ranks agree on the largest when they initialize.
   int size = 0;
   PMPI_Comm_size(comm, &size);
