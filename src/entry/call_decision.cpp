@@ -159,10 +159,12 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   d.bytes = bytes;
   d.ctx = &context_of(comm);
   if (!d.ctx->set_up) {
-    // The communicator's Nth collective sets it up; every rank counts alike. A non-blocking
-    // call never does: its set-up would wait for the other ranks.
+    // The communicator's Nth collective sets it up; every rank counts alike. A persistent
+    // initialization sets it up at once: it promises starts to come (programs make their
+    // persistent requests first), and every rank makes the same ones in the same order. A
+    // non-blocking call never does: its set-up would wait for the other ranks.
     const std::uint64_t call = ++d.ctx->calls_before_setup;
-    if (call < static_cast<std::uint64_t>(config.setup_after)) {
+    if (call < static_cast<std::uint64_t>(config.setup_after) && form != Form::persistent) {
       say_why_pmpi(c, config, comm, "the communicator's first collectives, before its set-up (MCORECOLL_SETUP_AFTER)");
       return d;
     }
