@@ -2,10 +2,12 @@
  * shared-memory algorithms) and the MPI library's own PMPI_X, in the same run.
  *
  * Each round times `iters` calls of one variant after the same low-skew start (see
- * start_together), alternating A B B A so that drift hits both alike. A round's time is the
- * slowest rank's average per call. Reported per size: the median over rounds of each variant,
- * the median of the per-round ratios (mcorecoll / PMPI) and the median of the per-round
- * differences in ns per call. With MCORECOLL_<X>=pmpi that difference is the cost of the
+ * start_together), alternating A B B A so that drift hits both alike. Two measures of a round:
+ * the slowest rank's average per call, and the mean over ranks of each rank's own average per
+ * call over its back-to-back calls (what OSU and IMB report as the average: a rank that leaves a
+ * call early gains in the second, not in the first). Reported per size: the median over rounds
+ * of each variant in each measure, the medians of the per-round ratios (mcorecoll / PMPI) and
+ * the median of the per-round differences in ns per call (slowest rank). With MCORECOLL_<X>=pmpi that difference is the cost of the
  * interposition itself. Buffers change every round and the result of the last call of each
  * round is checked, so a fast path that corrupts data cannot look fast.
  *
@@ -241,8 +243,9 @@ static void start_together(void) {
   }
 }
 
-/* Seconds per call of one variant in one round: the slowest rank's average. */
-static double time_round(coll_t c, int lib, size_t bytes, int iters, int round, int* bad) {
+/* Seconds per call of one variant in one round: the slowest rank's average, and (*mean) the
+ * mean over ranks of each rank's own average. */
+static double time_round(coll_t c, int lib, size_t bytes, int iters, int round, int* bad, double* mean) {
   const int root = round % size;  /* rotating roots */
   prepare(c, bytes, root, round);
   start_together();
@@ -250,8 +253,10 @@ static double time_round(coll_t c, int lib, size_t bytes, int iters, int round, 
   for (int i = 0; i < iters; i++) call(c, lib, bytes, root);
   const double mine = (MPI_Wtime() - t0) / iters;
   *bad |= verify(c, bytes, root, round);
-  double slowest;
+  double slowest, sum;
   PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  PMPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  *mean = sum / size;
   return slowest;
 }
 
@@ -310,6 +315,7 @@ typedef struct {
   int coll;
   size_t bytes;
   double lib_us, pmpi_us, ratio, diff_ns;
+  double lib_mean_us, pmpi_mean_us, mean_ratio;  /* the mean over ranks of each rank's own time */
   int iters, ok;
 } row_t;
 
@@ -378,8 +384,12 @@ int main(int argc, char** argv) {
   double* pmpi_t = malloc(sizeof(double) * (size_t)rounds);
   double* ratio = malloc(sizeof(double) * (size_t)rounds);
   double* diff = malloc(sizeof(double) * (size_t)rounds);
+  double* lib_mean = malloc(sizeof(double) * (size_t)rounds);
+  double* pmpi_mean = malloc(sizeof(double) * (size_t)rounds);
+  double* mean_ratio = malloc(sizeof(double) * (size_t)rounds);
   row_t* rows = malloc(sizeof(row_t) * kCollectives * 64);
-  if (!sendbuf || !recvbuf || !lib_t || !pmpi_t || !ratio || !diff || !rows) {
+  if (!sendbuf || !recvbuf || !lib_t || !pmpi_t || !ratio || !diff || !lib_mean || !pmpi_mean || !mean_ratio ||
+      !rows) {
     fprintf(stderr, "mcorecoll_bench: rank %d: cannot allocate 2 x %zu bytes (lower --max)\n", rank, buf_bytes);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
@@ -406,15 +416,17 @@ int main(int argc, char** argv) {
   if (rank == 0 && csv_path) {
     csv = fopen(csv_path, "w");
     if (!csv) fprintf(stderr, "mcorecoll_bench: cannot write %s\n", csv_path);
-    else fprintf(csv, "collective,np,bytes,mcorecoll_us,pmpi_us,ratio,diff_ns,rounds,iters,ok\n");
+    else fprintf(csv, "collective,np,bytes,mcorecoll_us,pmpi_us,ratio,diff_ns,rounds,iters,ok,"
+                      "mcorecoll_mean_us,pmpi_mean_us,mean_ratio\n");
   }
   if (rank == 0) {
     printf("# mcorecoll_bench on %s, np %d%s, %s\n", host, size, one_node ? " (one node)" : "", version);
     printf("# settings: %s\n", settings[0] ? settings : "(defaults)");
-    printf("# mcorecoll = MPI_X through the library; pmpi = the MPI library's PMPI_X; "
-           "ratio and +ns: medians of per-round mcorecoll/pmpi and mcorecoll-pmpi\n");
-    printf("%-9s %4s %7s %13s %13s %7s %9s  %s\n", "coll", "np", "bytes", "mcorecoll_us", "pmpi_us", "ratio",
-           "+ns/call", "check");
+    printf("# mcorecoll = MPI_X through the library; pmpi = the MPI library's PMPI_X; the slowest rank's time "
+           "per call; ratio and +ns: medians of per-round mcorecoll/pmpi and mcorecoll-pmpi; mean ratio: the same "
+           "ratio of the mean over ranks of each rank's own time\n");
+    printf("%-9s %4s %7s %13s %13s %7s %9s %10s  %s\n", "coll", "np", "bytes", "mcorecoll_us", "pmpi_us", "ratio",
+           "+ns/call", "mean_ratio", "check");
     fflush(stdout);
   }
   int all_ok = 1, nrows = 0, stopped = 0;
@@ -436,10 +448,14 @@ int main(int argc, char** argv) {
       call((coll_t)c, 0, bytes, 0);
       for (int r = 0; r < rounds; r++) {
         const int lib_first = (r % 4 == 0 || r % 4 == 3);  /* A B B A */
-        double t_first = time_round((coll_t)c, lib_first, bytes, n, r, &bad);
-        double t_second = time_round((coll_t)c, !lib_first, bytes, n, r, &bad);
+        double m_first, m_second;
+        double t_first = time_round((coll_t)c, lib_first, bytes, n, r, &bad, &m_first);
+        double t_second = time_round((coll_t)c, !lib_first, bytes, n, r, &bad, &m_second);
         lib_t[r] = lib_first ? t_first : t_second;
         pmpi_t[r] = lib_first ? t_second : t_first;
+        lib_mean[r] = lib_first ? m_first : m_second;
+        pmpi_mean[r] = lib_first ? m_second : m_first;
+        mean_ratio[r] = lib_mean[r] / pmpi_mean[r];
         ratio[r] = lib_t[r] / pmpi_t[r];
         diff[r] = (lib_t[r] - pmpi_t[r]) * 1e9;
       }
@@ -447,16 +463,18 @@ int main(int argc, char** argv) {
       PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
       all_ok &= !any_bad;
       row_t row = {c, bytes, median(lib_t, rounds) * 1e6, median(pmpi_t, rounds) * 1e6,
-                   median(ratio, rounds), median(diff, rounds), n, !any_bad};
+                   median(ratio, rounds), median(diff, rounds), median(lib_mean, rounds) * 1e6,
+                   median(pmpi_mean, rounds) * 1e6, median(mean_ratio, rounds), n, !any_bad};
       rows[nrows++] = row;
       if (rank == 0) {
         char h[32];
-        printf("%-9s %4d %7s %13.3f %13.3f %7.3f %9.1f  %s\n", coll_names[c], size, human(bytes, h, sizeof h),
-               row.lib_us, row.pmpi_us, row.ratio, row.diff_ns, any_bad ? "CORRUPT" : "ok");
+        printf("%-9s %4d %7s %13.3f %13.3f %7.3f %9.1f %10.3f  %s\n", coll_names[c], size, human(bytes, h, sizeof h),
+               row.lib_us, row.pmpi_us, row.ratio, row.diff_ns, row.mean_ratio, any_bad ? "CORRUPT" : "ok");
         fflush(stdout);
         if (csv) {
-          fprintf(csv, "%s,%d,%zu,%.4f,%.4f,%.4f,%.1f,%d,%d,%d\n", coll_names[c], size, bytes, row.lib_us,
-                  row.pmpi_us, row.ratio, row.diff_ns, rounds, n, row.ok);
+          fprintf(csv, "%s,%d,%zu,%.4f,%.4f,%.4f,%.1f,%d,%d,%d,%.4f,%.4f,%.4f\n", coll_names[c], size, bytes,
+                  row.lib_us, row.pmpi_us, row.ratio, row.diff_ns, rounds, n, row.ok, row.lib_mean_us,
+                  row.pmpi_mean_us, row.mean_ratio);
           fflush(csv);  /* a run stopped from outside keeps every finished size */
         }
       }
@@ -479,14 +497,17 @@ int main(int argc, char** argv) {
               size, one_node ? "true" : "false", rounds, stopped ? "false" : "true");
       for (int i = 0; i < nrows; i++)
         fprintf(j, "%s\n    {\"collective\": \"%s\", \"bytes\": %zu, \"mcorecoll_us\": %.4f, \"pmpi_us\": %.4f, "
-                   "\"ratio\": %.4f, \"diff_ns\": %.1f, \"iters\": %d, \"ok\": %s}",
+                   "\"ratio\": %.4f, \"diff_ns\": %.1f, \"mcorecoll_mean_us\": %.4f, \"pmpi_mean_us\": %.4f, "
+                   "\"mean_ratio\": %.4f, \"iters\": %d, \"ok\": %s}",
                 i ? "," : "", coll_names[rows[i].coll], rows[i].bytes, rows[i].lib_us, rows[i].pmpi_us,
-                rows[i].ratio, rows[i].diff_ns, rows[i].iters, rows[i].ok ? "true" : "false");
+                rows[i].ratio, rows[i].diff_ns, rows[i].lib_mean_us, rows[i].pmpi_mean_us, rows[i].mean_ratio,
+                rows[i].iters, rows[i].ok ? "true" : "false");
       fprintf(j, "\n  ]\n}\n");
       fclose(j);
     }
   }
   free(sendbuf); free(recvbuf); free(lib_t); free(pmpi_t); free(ratio); free(diff); free(rows);
+  free(lib_mean); free(pmpi_mean); free(mean_ratio);
   MPI_Finalize();
   return all_ok ? 0 : 1;
 }

@@ -125,6 +125,8 @@ def read_bench_csv(path):
             rows.append({"collective": r["collective"], "np": int(r["np"]), "bytes": int(r["bytes"]),
                          "mcorecoll_us": float(r["mcorecoll_us"]), "pmpi_us": float(r["pmpi_us"]),
                          "ratio": float(r["ratio"]), "diff_ns": float(r["diff_ns"]),
+                         # the mean over ranks of each rank's own time (files before it: the slowest rank's)
+                         "mean_ratio": float(r.get("mean_ratio") or r["ratio"]),
                          "ok": r["ok"] == "1"})
     return rows
 
