@@ -67,29 +67,23 @@ class Form:
         return any(k == "request" for k, _ in self.args)
 
     def buffers(self, column):
-        """The call's send and receive buffers, two (nullptr for a missing one), or none."""
+        """The call's send and receive buffers, as two arguments (nullptr for a missing one)."""
         found = [KINDS[k][column].format(n=n) for k, n in self.args if k in ("sbuf", "rbuf")]
-        return (found + ["nullptr"])[:2] if found else []
+        return ", ".join((found + ["nullptr", "nullptr"])[:2])
 
     def c_call(self):
-        """The C++ function's call; where a GPU runtime is loaded, after a look at whether the
-        call's buffers are device memory (device_buffers.hpp), out of line: the common path
-        keeps its tail call."""
+        """The C++ function's call; where hooks are on (entry/call_hooks.hpp: a GPU runtime is
+        loaded, or the statistics time calls), through call_with_hooks, out of line: the common
+        path keeps its tail call."""
         args = self.converted(2)
-        call = f"  return mcorecoll::{self.cpp}({args});\n"
-        buffers = self.buffers(2)
-        if not buffers:
-            return call
-        return (f"  if (mcorecoll::gpu_runtime_loaded())\n"
-                f"    return mcorecoll::call_looking_at({', '.join(buffers)}, mcorecoll::{self.cpp}, {args});\n" + call)
+        return (f"  if (mcorecoll::call_hooks())\n"
+                f"    return mcorecoll::call_with_hooks({self.buffers(2)}, mcorecoll::{self.cpp}{', ' if args else ''}{args});\n"
+                f"  return mcorecoll::{self.cpp}({args});\n")
 
     def fortran_call(self, call):
-        """The statement `call`; where a GPU runtime is loaded, after the look (c_call())."""
-        buffers = self.buffers(4)
-        if not buffers:
-            return f"  {call}\n"
-        return (f"  if (mcorecoll::gpu_runtime_loaded()) {{\n"
-                f"    const mcorecoll::DeviceBufferCheck device_buffers{{{', '.join(buffers)}}};\n"
+        """The statement `call`; where hooks are on, inside CallHooks (c_call())."""
+        return (f"  if (mcorecoll::call_hooks()) {{\n"
+                f"    const mcorecoll::CallHooks hooks{{{self.buffers(4)}}};\n"
                 f"    {call}\n  }} else {{\n    {call}\n  }}\n")
 
 
@@ -142,7 +136,7 @@ def c_file(forms):
 
 
 def raw_cpp(forms):
-    out = [HEADER, "#include <mpi.h>\n\n", '#include "entry/abi_guard.hpp"\n', '#include "entry/device_buffers.hpp"\n',
+    out = [HEADER, "#include <mpi.h>\n\n", '#include "entry/abi_guard.hpp"\n', '#include "entry/call_hooks.hpp"\n',
            '#include "entry/dispatch.hpp"\n',
            '#include "next_definition.hpp"\n', '#include "raw_collectives.h"\n', '#include "raw_handles.hpp"\n\n',
            "using mcorecoll::as_int;\nusing mcorecoll::handle;\n\n"]
@@ -157,7 +151,7 @@ def raw_cpp(forms):
 
 
 def fortran_cpp(forms):
-    out = [HEADER, "#include <mpi.h>\n\n", '#include "entry/abi_guard.hpp"\n', '#include "entry/device_buffers.hpp"\n',
+    out = [HEADER, "#include <mpi.h>\n\n", '#include "entry/abi_guard.hpp"\n', '#include "entry/call_hooks.hpp"\n',
            '#include "entry/dispatch.hpp"\n', '#include "fortran_common.hpp"\n', '#include "fortran_sentinels.hpp"\n', '#include "next_definition.hpp"\n\n',
            "namespace {\n\nusing mcorecoll::c_buffer;\nusing mcorecoll::fortran_ints;\nusing mcorecoll::set_ierr;\n\n"]
     for f in forms:

@@ -7,10 +7,6 @@
 
 namespace mcorecoll {
 
-namespace detail {
-std::atomic<bool> g_gpu_runtime_loaded{false};
-}
-
 namespace {
 
 // CUDA driver API (cuda.h): CUresult cuPointerGetAttributes(unsigned int, CUpointer_attribute*,
@@ -88,7 +84,7 @@ bool look_for_gpu_runtime() {
     }
   }
   const bool any = cuda_attributes.load() || hip_attributes.load();
-  if (any) detail::g_gpu_runtime_loaded.store(true);
+  if (any) enable_call_hook(kHookDeviceBuffers);
   return any;
 }
 

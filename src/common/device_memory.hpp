@@ -1,7 +1,7 @@
 // Whether a buffer lies in a GPU's memory, asked of the GPU runtime the process has already
 // loaded: CUDA's driver (libcuda.so.1, cuPointerGetAttributes) or ROCm's HIP runtime
 // (libamdhip64.so, hipPointerGetAttributes). Neither is linked nor ever loaded by mcorecoll: a
-// program without one pays one relaxed load and a branch per call (gpu_runtime_loaded()).
+// program without one pays one relaxed load and a branch per call (hook_flags.hpp).
 //
 // A CUDA-aware MPI loads its runtime in MPI_Init (Open MPI's accelerator framework and UCX
 // open the CUDA driver there, MPICH's GPU support initialises CUDA), and a program must have
@@ -9,19 +9,15 @@
 // communicator's set-up.
 #pragma once
 
-#include <atomic>
+#include "common/hook_flags.hpp"
 
 namespace mcorecoll {
-
-namespace detail {
-extern std::atomic<bool> g_gpu_runtime_loaded;
-}
 
 // Looks for a GPU runtime among the libraries the process has loaded (dlopen RTLD_NOLOAD:
 // never loads one) and keeps it loaded once found. Returns gpu_runtime_loaded().
 bool look_for_gpu_runtime();
 
-inline bool gpu_runtime_loaded() { return detail::g_gpu_runtime_loaded.load(std::memory_order_relaxed); }
+inline bool gpu_runtime_loaded() { return (call_hooks() & kHookDeviceBuffers) != 0; }
 
 // "CUDA", "ROCm", or "" while none is loaded.
 const char* gpu_runtime_name();

@@ -16,11 +16,17 @@ enum class CallKind { blocking = 0, nonblocking = 1, persistent = 2 };
 constexpr int kCallKinds = 3;
 
 void count_call(Collective c, int path, std::uint64_t bytes, CallKind kind = CallKind::blocking);
+// Adds `ns` to the counter this thread's last count_call() counted in (the entry points time
+// each call: entry/call_hooks.hpp); nothing if the call counted nowhere.
+void add_call_time(std::uint64_t ns);
 
 // Sums the counters over `world` onto its rank 0, which prints one line per path taken:
-// "mcorecoll: stats <collective> <path> calls=<N> bytes=<B>", the non-blocking forms as
-// "ibarrier", "ibcast", "ialltoall", the persistent ones as "barrier_init", "bcast_init",
-// "alltoall_init". Collective over `world`.
+// "mcorecoll: stats <collective> <path> calls=<N> bytes=<B> time_us=<T> mean_us=<M>
+// max_rank_us=<R>", the non-blocking forms as "ibarrier", "ibcast", "ialltoall", the
+// persistent ones as "barrier_init", "bcast_init", "alltoall_init". T: the ranks' time in
+// those calls, summed; M: T per call; R: the most one rank spent in them (a non-blocking
+// call's time is its posting's, a persistent one's its initialization's where that is what
+// counted). Collective over `world`.
 void report_stats(MPI_Comm world);
 
 }  // namespace mcorecoll

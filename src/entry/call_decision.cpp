@@ -8,7 +8,8 @@
 #include "common/log.hpp"
 #include "decisions/config.hpp"
 #include "decisions/route.hpp"
-#include "entry/device_buffers.hpp"
+#include "common/device_memory.hpp"
+#include "entry/call_hooks.hpp"
 #include "entry/runtime.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/node_setup.hpp"
@@ -45,7 +46,7 @@ constexpr std::uint32_t kHeaderLineEvery = 64;
   stop_job(ctx.comm);
 }
 
-// Device memory is for the MPI library alone to move (device_buffers.hpp), and memory kind is
+// Device memory is for the MPI library alone to move (call_hooks.hpp), and memory kind is
 // each rank's own fact: programs mix host and device buffers across ranks. On a communicator
 // where some rank has a GPU runtime the ranks agree before any byte moves, and one device
 // buffer sends the call to the MPI library on every rank:

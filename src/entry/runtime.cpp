@@ -153,6 +153,7 @@ const Config& config_or_abort(MPI_Comm comm) {
     stop_job(comm);
   }
   install_finalize_hook();
+  if (loaded.config.stats) enable_call_hook(kHookTiming);  // entry/call_hooks.hpp
   ready.store(&loaded.config, std::memory_order_release);
   return loaded.config;
 }

@@ -1,0 +1,19 @@
+// What the generated entry points do around a call besides routing it, kept off their common
+// path: a look at its buffers where a GPU runtime is loaded (device_memory.hpp), its time where
+// the statistics are on (MCORECOLL_STATS). One relaxed load and a branch when neither is.
+#pragma once
+
+#include <atomic>
+
+namespace mcorecoll {
+
+enum CallHook : unsigned { kHookDeviceBuffers = 1, kHookTiming = 2 };
+
+namespace detail {
+extern std::atomic<unsigned> g_call_hooks;
+}
+
+inline unsigned call_hooks() { return detail::g_call_hooks.load(std::memory_order_relaxed); }
+inline void enable_call_hook(CallHook hook) { detail::g_call_hooks.fetch_or(hook, std::memory_order_relaxed); }
+
+}  // namespace mcorecoll

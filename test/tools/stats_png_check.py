@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Checks tools/mcorecoll-stats-png: from three canned statistics lines it must write a PNG
+whose bars are long in proportion to each line's time, longest first, grey for pmpi and blue
+for mcorecoll's paths.
+
+    stats_png_check.py TOOL WORKDIR
+"""
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+LINES = """noise before
+mcorecoll: stats bcast shm calls=300 bytes=2400 time_us=600.000 mean_us=2.000 max_rank_us=310.000
+mcorecoll: stats allreduce pmpi calls=100 bytes=800 time_us=150.000 mean_us=1.500 max_rank_us=80.000
+mcorecoll: stats gather_init shm calls=50 bytes=400 time_us=300.000 mean_us=6.000 max_rank_us=160.000
+"""
+EXPECTED = [(600.0, "blue"), (300.0, "blue"), (150.0, "grey")]  # longest first
+
+
+def read_png(path):
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width, height = 8, b"", 0, 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert (depth, colour) == (8, 2), "expected 8-bit RGB"
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = 1 + 3 * width
+    assert len(raw) == stride * height, "pixel data of the wrong size"
+    return [[tuple(raw[y * stride + 1 + 3 * x:y * stride + 4 + 3 * x]) for x in range(width)] for y in range(height)]
+
+
+def main():
+    tool, work = sys.argv[1:3]
+    os.makedirs(work, exist_ok=True)
+    log, png = os.path.join(work, "stats.log"), os.path.join(work, "stats.png")
+    open(log, "w").write(LINES)
+    subprocess.run([sys.executable, tool, log, png], check=True)
+    rows = read_png(png)
+    colours = {(40, 90, 200): "blue", (150, 150, 150): "grey"}
+    # The bars, top to bottom: runs of rows holding bar pixels, each bar's length its widest row.
+    bars, current = [], None
+    for row in rows:
+        found = [colours[p] for p in row if p in colours]
+        if found:
+            if current is None:
+                current = [0, found[0]]
+                bars.append(current)
+            current[0] = max(current[0], len(found))
+        else:
+            current = None
+    assert [b[1] for b in bars] == [e[1] for e in EXPECTED], f"bars {bars}, expected colours {EXPECTED}"
+    for (length, _), (time_us, _) in zip(bars, EXPECTED):
+        want = bars[0][0] * time_us / EXPECTED[0][0]
+        assert abs(length - want) <= 1, f"a bar of {length} pixels for {time_us} us, expected {want:.0f}"
+    print(f"stats_png_check: passed ({len(bars)} bars: {[b[0] for b in bars]} pixels)")
+
+
+if __name__ == "__main__":
+    main()
