@@ -17,7 +17,7 @@ namespace mcorecoll {
 // never loads one) and keeps it loaded once found. Returns gpu_runtime_loaded().
 bool look_for_gpu_runtime();
 
-inline bool gpu_runtime_loaded() { return (call_hooks() & kHookDeviceBuffers) != 0; }
+inline bool gpu_runtime_loaded() { return (call_hooks_acquire() & kHookDeviceBuffers) != 0; }
 
 // "CUDA", "ROCm", or "" while none is loaded.
 const char* gpu_runtime_name();

@@ -13,7 +13,10 @@ namespace detail {
 extern std::atomic<unsigned> g_call_hooks;
 }
 
+// Relaxed: the entry points' branch. A hook's own code reads the flags with call_hooks_acquire(),
+// so that it sees what was made ready before enable_call_hook() (a runtime's functions).
 inline unsigned call_hooks() { return detail::g_call_hooks.load(std::memory_order_relaxed); }
-inline void enable_call_hook(CallHook hook) { detail::g_call_hooks.fetch_or(hook, std::memory_order_relaxed); }
+inline unsigned call_hooks_acquire() { return detail::g_call_hooks.load(std::memory_order_acquire); }
+inline void enable_call_hook(CallHook hook) { detail::g_call_hooks.fetch_or(hook, std::memory_order_release); }
 
 }  // namespace mcorecoll

@@ -19,6 +19,8 @@ void count_call(Collective c, int path, std::uint64_t bytes, CallKind kind = Cal
 // Adds `ns` to the counter this thread's last count_call() counted in (the entry points time
 // each call: entry/call_hooks.hpp); nothing if the call counted nowhere.
 void add_call_time(std::uint64_t ns);
+// Forgets which counter this thread counted in last (a timed call starts).
+void forget_call_counter();
 
 // Sums the counters over `world` onto its rank 0, which prints one line per path taken:
 // "mcorecoll: stats <collective> <path> calls=<N> bytes=<B> time_us=<T> mean_us=<M>

@@ -81,6 +81,7 @@ void agree_on_device_memory(Decision& d, Collective c, Form form) {
       return fall_back(d, c, "the ranks' agreement on device memory failed");
     any = all != 0;
   }
+  d.device_vote = any ? 1 : 0;
   if (any) fall_back(d, c, "device memory on some rank (only the MPI library may move it)");
 }
 
@@ -243,9 +244,10 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
   }
   memory.skipped = 0;
   if (d.path == kPmpiPath) {
+    if (d.device_vote == 1) return d;  // decide()'s agreement found device memory
     if (!d.ctx->shm && !ensure_shm(*d.ctx, config)) return d;
     d.path = 1;
-    agree_on_device_memory(d, c, Form::blocking);  // decide() did not: its route was PMPI
+    if (d.device_vote < 0) agree_on_device_memory(d, c, Form::blocking);  // decide()'s route was PMPI
   }
   return d;
 }

@@ -36,6 +36,9 @@ struct Decision {
   int path = kPmpiPath;
   bool count = false;       // statistics are on
   std::uint64_t bytes = 0;  // for the statistics
+  // The ranks' agreement on device memory (call_decision.cpp): -1 not made, 0 none on any
+  // rank, 1 some rank's buffer is device memory.
+  int device_vote = -1;
 };
 
 // Signature bytes of `count` elements of `type`, or false for arguments PMPI must judge

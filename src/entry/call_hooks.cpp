@@ -8,8 +8,12 @@
 namespace mcorecoll {
 namespace {
 
-// Per thread: an MPI_THREAD_MULTIPLE program calls collectives on several communicators at once.
-thread_local bool t_device_buffers = false;
+// What this thread's call in progress passed, per thread (an MPI_THREAD_MULTIPLE program calls
+// collectives on several communicators at once). Unchecked: the call came in before a runtime
+// was found (its communicator's set-up, inside the call, found one), so it is taken for device
+// memory: the ranks then agree to hand it to the MPI library, which is always safe.
+enum class Buffers { unchecked, host, device };
+thread_local Buffers t_buffers = Buffers::unchecked;
 
 // CLOCK_MONOTONIC (36 ns a read on the development VM). The CPU's time-stamp counter (12 ns)
 // gave times 10-100x too large there for calls that waited, apparently its two CPUs' counters
@@ -22,16 +26,20 @@ std::uint64_t now_ns() {
 
 }  // namespace
 
-CallHooks::CallHooks(const void* first, const void* second) : hooks_(call_hooks()) {
-  if (hooks_ & kHookDeviceBuffers) t_device_buffers = device_memory(first) || device_memory(second);
-  if (hooks_ & kHookTiming) start_ns_ = now_ns();
+CallHooks::CallHooks(const void* first, const void* second) : hooks_(call_hooks_acquire()) {
+  if (hooks_ & kHookDeviceBuffers)
+    t_buffers = device_memory(first) || device_memory(second) ? Buffers::device : Buffers::host;
+  if (hooks_ & kHookTiming) {
+    forget_call_counter();  // a count_call() outside any hooked call (MPI_Start's) is not this call's
+    start_ns_ = now_ns();
+  }
 }
 
 CallHooks::~CallHooks() {
   if (hooks_ & kHookTiming) add_call_time(now_ns() - start_ns_);
-  if (hooks_ & kHookDeviceBuffers) t_device_buffers = false;
+  t_buffers = Buffers::unchecked;
 }
 
-bool call_has_device_buffers() { return gpu_runtime_loaded() && t_device_buffers; }
+bool call_has_device_buffers() { return gpu_runtime_loaded() && t_buffers != Buffers::host; }
 
 }  // namespace mcorecoll

@@ -38,7 +38,8 @@ template <typename Call, typename... Args>
   return call(args...);
 }
 
-// Whether the current call on this thread passed a device buffer.
+// Whether the current call on this thread passed a device buffer, where a GPU runtime is loaded;
+// true also for a call that came in before the runtime was found (it was not looked at).
 bool call_has_device_buffers();
 
 }  // namespace mcorecoll

@@ -75,9 +75,11 @@ class NodeShm {
   std::atomic<std::uint64_t>& release(int r) { return line(r, 1); }
   // A barrier that carries a vote (barrier_shm.hpp's node_vote): the bit node rank r carries up
   // with its arrival and the answer it carries down with its release, in later words of the
-  // same lines. Two words, by turns of `seq`: a rank may be one barrier ahead of a slow reader.
-  std::atomic<std::uint64_t>& arrive_vote(int r, std::uint64_t seq) { return (&line(r, 0))[1 + (seq & 1)]; }
-  std::atomic<std::uint64_t>& release_vote(int r, std::uint64_t seq) { return (&line(r, 1))[1 + (seq & 1)]; }
+  // same lines. Two words, by turns of the communicator's blocking barriers (`turn`, not its
+  // sequence numbers, which calls that wait for no one also advance): a rank may be one barrier
+  // ahead of a slow reader, never two, since the next barrier waits for the reader's arrival.
+  std::atomic<std::uint64_t>& arrive_vote(int r, std::uint64_t turn) { return (&line(r, 0))[1 + (turn & 1)]; }
+  std::atomic<std::uint64_t>& release_vote(int r, std::uint64_t turn) { return (&line(r, 1))[1 + (turn & 1)]; }
   // Ring chunks node rank r has finished with (copy-in/copy-out); a cell is refilled only
   // when every rank is past it.
   std::atomic<std::uint64_t>& consumed(int r) { return line(r, 2); }

@@ -86,6 +86,8 @@ class CommContext {
 
   // Sequence number of the last shared-memory operation on this communicator; flags carry it.
   std::uint64_t seq = 0;
+  // Blocking barriers (and votes) so far: whose turn of the vote words (node_shm.hpp).
+  std::uint64_t barriers = 0;
   // Sequence number of the last alltoall round in each half of the staging areas: a half is
   // free again once every rank's `done` line has reached it.
   std::uint64_t last_stage_seq[2] = {0, 0};
