@@ -19,10 +19,10 @@ namespace {
 Decision route_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                           const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm, Form form,
                           std::uint64_t* own) {
-  int size = 0, inter = 0;
+  const CommContext* intra = intra_context(comm);
+  const int size = intra ? intra->size : 0;
   std::uint64_t largest = 0, total = 0;
-  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
-      PMPI_Comm_size(comm, &size) != MPI_SUCCESS || !displs ||
+  if (!intra || !displs ||
       // Every rank's block from the receive side every rank passes: the standard makes rank j's
       // recvcounts[j] x recvtype its send signature everywhere, so these are equal on every rank.
       !block_sizes(recvcounts, recvtype, size, &largest, &total))

@@ -86,12 +86,12 @@ void move_blocks(CommContext& ctx, HeaderLine& line, std::uint64_t largest, std:
 
 int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype, void* recvbuf,
               const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm) {
-  int inter = 0, size = 0;
-  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
+  const CommContext* intra = intra_context(comm);
+  if (!intra) {
     count_handed_on(Collective::alltoallv, comm, CallKind::blocking);
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   }
-  PMPI_Comm_size(comm, &size);
+  const int size = intra->size;
   // Each rank knows only its own blocks' sizes: the ranks learn every rank's largest in the
   // header line (which also carries blocks small enough) before they choose a path.
   Decision d = decide_before_agreeing(Collective::alltoallv, comm);
@@ -139,13 +139,13 @@ int ialltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, M
 int alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
                    void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
                    MPI_Info info, MPI_Request* request) {
-  int inter = 0, size = 0;
-  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
+  const CommContext* intra = intra_context(comm);
+  if (!intra) {
     count_handed_on(Collective::alltoallv, comm, CallKind::persistent);
     return pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
                                info, request);
   }
-  PMPI_Comm_size(comm, &size);
+  const int size = intra->size;
   // Each rank knows only its own blocks: the ranks agree on the largest when they initialize.
   std::uint64_t largest = 0, mine = 0;
   if (!valid_arguments(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size, &mine))

@@ -304,6 +304,12 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
   return d;
 }
 
+const CommContext* intra_context(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return nullptr;
+  const CommContext& ctx = context_of(comm);
+  return ctx.inter ? nullptr : &ctx;
+}
+
 bool rooted_here(MPI_Comm comm, int root, bool* is_root) {
   if (comm == MPI_COMM_NULL) return false;
   // The communicator's context holds its rank, size and kind (one lookup, the last

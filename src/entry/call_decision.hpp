@@ -89,6 +89,10 @@ void route_agreed(Decision& d, Collective c, std::uint64_t bytes);
 // rank goes to PMPI). *largest: the agreed size. Equal on every rank.
 Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest);
 
+// The context of an intracommunicator (its rank and size without a PMPI query: one lookup), or
+// null for a null communicator or an intercommunicator, whose calls are the MPI library's.
+const CommContext* intra_context(MPI_Comm comm);
+
 // Whether a rooted call is the library's to consider: an intracommunicator and a root among its
 // ranks (else, an intercommunicator's root arguments or an invalid root, the MPI library's
 // alone). *is_root: this rank is the root. Equal on every rank but is_root.

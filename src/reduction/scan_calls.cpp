@@ -21,10 +21,6 @@
 namespace mcorecoll {
 namespace {
 
-bool intracommunicator(MPI_Comm comm) {
-  int inter = 0;
-  return comm != MPI_COMM_NULL && PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter;
-}
 
 // A reduction of `total` elements on every rank (its vector); every value decided here is
 // equal on every rank (the standard has them pass the same counts, datatype and op).
@@ -103,10 +99,9 @@ int reduce_scatter_operation(Collective c, const ReduceScatter& a, Form form, MP
 // intercommunicator, a negative count), as it does without mcorecoll.
 bool block_arguments(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                      ReduceScatter* a) {
-  if (!intracommunicator(comm) || recvcount < 0) return false;
-  int size = 0, rank = 0;
-  PMPI_Comm_size(comm, &size);
-  PMPI_Comm_rank(comm, &rank);
+  const CommContext* intra = intra_context(comm);
+  if (!intra || recvcount < 0) return false;
+  const int size = intra->size, rank = intra->rank;
   const std::uint64_t total = static_cast<std::uint64_t>(recvcount) * static_cast<std::uint64_t>(size);
   if (total > static_cast<std::uint64_t>(INT_MAX)) return false;  // also keeps rank * recvcount an int
   *a = {sendbuf, recvbuf, total, rank * recvcount, recvcount, type, op, comm};
@@ -117,10 +112,9 @@ bool block_arguments(const void* sendbuf, void* recvbuf, int recvcount, MPI_Data
 // are valid is too.
 bool counts_arguments(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op,
                       MPI_Comm comm, ReduceScatter* a) {
-  if (!intracommunicator(comm) || !recvcounts) return false;
-  int size = 0, rank = 0;
-  PMPI_Comm_size(comm, &size);
-  PMPI_Comm_rank(comm, &rank);
+  const CommContext* intra = intra_context(comm);
+  if (!intra || !recvcounts) return false;
+  const int size = intra->size, rank = intra->rank;
   std::uint64_t total = 0, first = 0;
   for (int r = 0; r < size; ++r) {
     if (recvcounts[r] < 0) return false;
@@ -135,7 +129,7 @@ bool counts_arguments(const void* sendbuf, void* recvbuf, const int* recvcounts,
 // A scan's route, alike for its three forms (nullopt-like: d.path pmpi for the library's).
 Decision route_scan(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                     MPI_Comm comm, Form form, ElementLayout* layout) {
-  if (!intracommunicator(comm) || count < 0) return handed_on(comm);
+  if (!intra_context(comm) || count < 0) return handed_on(comm);
   const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   Decision d = route(c, comm, static_cast<std::uint64_t>(count), type, op, input, layout, form);
   if (d.path != kPmpiPath && null_buffer(recvbuf, d.bytes, type)) fall_back(d, c, "null buffer");
