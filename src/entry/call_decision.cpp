@@ -306,18 +306,17 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
 
 const CommContext* intra_context(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) return nullptr;
+  // The communicator's context holds its rank, size and kind (one lookup, the last
+  // communicator's without any): three PMPI queries a call were most of the hand-off's cost.
   const CommContext& ctx = context_of(comm);
   return ctx.inter ? nullptr : &ctx;
 }
 
 bool rooted_here(MPI_Comm comm, int root, bool* is_root) {
-  if (comm == MPI_COMM_NULL) return false;
-  // The communicator's context holds its rank, size and kind (one lookup, the last
-  // communicator's without any): three PMPI queries a call were most of the hand-off's cost.
-  const CommContext& ctx = context_of(comm);
-  if (ctx.inter) return false;
-  *is_root = ctx.rank == root;
-  return root >= 0 && root < ctx.size;
+  const CommContext* ctx = intra_context(comm);
+  if (!ctx) return false;
+  *is_root = ctx->rank == root;
+  return root >= 0 && root < ctx->size;
 }
 
 int raise_error(MPI_Comm comm, int error_class) {
