@@ -38,6 +38,9 @@ class Form:
     def __init__(self, name, args, form):
         lower = name.lower()
         self.args = list(args)
+        self.form = form
+        self.collective = lower  # mcorecoll::Collective's enumerator
+        self.pmpi = "PMPI_" + name
         if form == "blocking":
             self.c_names = ["MPI_" + name]
             self.cpp = lower
@@ -71,18 +74,34 @@ class Form:
         found = [KINDS[k][column].format(n=n) for k, n in self.args if k in ("sbuf", "rbuf")]
         return ", ".join((found + ["nullptr", "nullptr"])[:2])
 
+    def fast_handoff(self, column):
+        """A blocking call its communicator gives to the MPI library at every size goes there
+        at once (entry/fast_handoff.hpp): the condition, and PMPI_X's call."""
+        comm = next(KINDS[k][column].format(n=n) for k, n in self.args if k == "comm")
+        return (f"mcorecoll::hand_on_at_once(mcorecoll::Collective::{self.collective}, {comm})",
+                f"{self.pmpi}({self.converted(column)})")
+
     def c_call(self):
         """The C++ function's call; where hooks are on (entry/call_hooks.hpp: a GPU runtime is
         loaded, or the statistics time calls), through call_with_hooks, out of line: the common
-        path keeps its tail call."""
+        path keeps its tail call. Before both, a blocking call's fast hand-off."""
         args = self.converted(2)
-        return (f"  if (mcorecoll::call_hooks())\n"
+        fast = ""
+        if self.form == "blocking":
+            condition, pmpi = self.fast_handoff(2)
+            fast = f"  if ({condition}) return {pmpi};\n"
+        return (fast + f"  if (mcorecoll::call_hooks())\n"
                 f"    return mcorecoll::call_with_hooks({self.buffers(2)}, mcorecoll::{self.cpp}{', ' if args else ''}{args});\n"
                 f"  return mcorecoll::{self.cpp}({args});\n")
 
     def fortran_call(self, call):
-        """The statement `call`; where hooks are on, inside CallHooks (c_call())."""
-        return (f"  if (mcorecoll::call_hooks()) {{\n"
+        """The statement `call`; where hooks are on, inside CallHooks (c_call()). Before both, a
+        blocking call's fast hand-off."""
+        fast = ""
+        if self.form == "blocking":
+            condition, pmpi = self.fast_handoff(4)
+            fast = f"  if ({condition}) return set_ierr(ierr, {pmpi});\n"
+        return (fast + f"  if (mcorecoll::call_hooks()) {{\n"
                 f"    const mcorecoll::CallHooks hooks{{{self.buffers(4)}}};\n"
                 f"    {call}\n  }} else {{\n    {call}\n  }}\n")
 
@@ -137,7 +156,7 @@ def c_file(forms):
 
 def raw_cpp(forms):
     out = [HEADER, "#include <mpi.h>\n\n", '#include "entry/abi_guard.hpp"\n', '#include "entry/call_hooks.hpp"\n',
-           '#include "entry/dispatch.hpp"\n',
+           '#include "entry/dispatch.hpp"\n', '#include "entry/fast_handoff.hpp"\n',
            '#include "next_definition.hpp"\n', '#include "raw_collectives.h"\n', '#include "raw_handles.hpp"\n\n',
            "using mcorecoll::as_int;\nusing mcorecoll::handle;\n\n"]
     for f in forms:
@@ -152,7 +171,7 @@ def raw_cpp(forms):
 
 def fortran_cpp(forms):
     out = [HEADER, "#include <mpi.h>\n\n", '#include "entry/abi_guard.hpp"\n', '#include "entry/call_hooks.hpp"\n',
-           '#include "entry/dispatch.hpp"\n', '#include "fortran_common.hpp"\n', '#include "fortran_sentinels.hpp"\n', '#include "next_definition.hpp"\n\n',
+           '#include "entry/dispatch.hpp"\n', '#include "entry/fast_handoff.hpp"\n', '#include "fortran_common.hpp"\n', '#include "fortran_sentinels.hpp"\n', '#include "next_definition.hpp"\n\n',
            "namespace {\n\nusing mcorecoll::c_buffer;\nusing mcorecoll::fortran_ints;\nusing mcorecoll::set_ierr;\n\n"]
     for f in forms:
         params = f.params(3)

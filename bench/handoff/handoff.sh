@@ -7,6 +7,7 @@
 # path is forced to pmpi (MCORECOLL_<X>=pmpi).
 #
 #   bench/handoff/handoff.sh LIBRARY... (e.g. an older build's libmcorecoll.so and this one's)
+#   COLLECTIVES="bcast scan" picks some of bcast allreduce gather scatter reduce scan (default: all)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
@@ -26,7 +27,7 @@ count() {  # library collective calls -> "mcorecoll's whole" instructions in run
 }
 printf 'library,collective,mcorecoll_instructions_per_call,all_instructions_per_call\n'
 for lib in "$@"; do
-  for c in bcast allreduce gather; do
+  for c in ${COLLECTIVES:-bcast allreduce gather scatter reduce scan}; do
     read -r ours_a whole_a < <(count "$lib" "$c" "$n")
     read -r ours_b whole_b < <(count "$lib" "$c" $((2 * n)))
     printf '%s,%s,%s,%s\n' "$lib" "$c" "$(( (ours_b - ours_a) / n ))" "$(( (whole_b - whole_a) / n ))"

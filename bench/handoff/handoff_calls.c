@@ -2,7 +2,7 @@
  * that mcorecoll hands to the MPI library (the environment forces its path to pmpi), inside
  * run_calls() alone, after a warm-up that sets the communicator up.
  *
- * Usage: handoff_calls bcast|allreduce|gather CALLS */
+ * Usage: handoff_calls bcast|allreduce|gather|scatter|reduce|scan CALLS */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,10 @@ __attribute__((noinline)) void run_calls(const char* which, int calls) {
   for (int i = 0; i < calls; i++) {
     if (!strcmp(which, "bcast")) MPI_Bcast(recv_, 8, MPI_BYTE, 0, MPI_COMM_WORLD);
     else if (!strcmp(which, "allreduce")) MPI_Allreduce(send_, recv_, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    else MPI_Gather(send_, 8, MPI_BYTE, recv_, 8, MPI_BYTE, 0, MPI_COMM_WORLD);
+    else if (!strcmp(which, "gather")) MPI_Gather(send_, 8, MPI_BYTE, recv_, 8, MPI_BYTE, 0, MPI_COMM_WORLD);
+    else if (!strcmp(which, "scatter")) MPI_Scatter(recv_, 8, MPI_BYTE, send_, 8, MPI_BYTE, 0, MPI_COMM_WORLD);
+    else if (!strcmp(which, "reduce")) MPI_Reduce(send_, recv_, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    else MPI_Scan(send_, recv_, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
 }
 

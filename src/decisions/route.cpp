@@ -127,6 +127,17 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   return {1, ""};
 }
 
+bool handed_on_at_every_size(Collective c, const Config& config, bool spans_nodes, const TableRow* row) {
+  const int forced = config.forced_path[static_cast<int>(c)];
+  if (config.disable || forced == 0) return true;
+  if (forced > 0) return false;
+  if (algorithm_names(c).empty()) return true;
+  if (c == Collective::barrier) return false;
+  for (const Band& b : auto_bands(c, config, spans_nodes, row))
+    if (b.path != kPmpiPath) return false;
+  return true;
+}
+
 std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_nodes, const TableRow* row) {
   const int i = static_cast<int>(c);
   std::vector<Band> bands;

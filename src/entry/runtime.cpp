@@ -11,9 +11,11 @@
 #include "common/device_memory.hpp"
 #include "common/log.hpp"
 #include "decisions/config.hpp"
+#include "decisions/route.hpp"
 #include "decisions/stats.hpp"
 #include "entry/abi_guard.hpp"
 #include "entry/dispatch.hpp"
+#include "entry/fast_handoff.hpp"
 #include "node/lease_protocol.hpp"
 #include "node/node_pool_share.hpp"
 #include "node/node_shm.hpp"
@@ -29,18 +31,30 @@ std::mutex g_mutex;             // guards g_live
 std::set<CommContext*> g_live;  // contexts not yet released
 
 // The context of the last communicator used, to skip the attribute lookup (~140 instructions
-// in Open MPI). Only when MPI runs below MPI_THREAD_MULTIPLE: then one thread at a time is
-// inside MPI. The delete callback clears it, so a handle that MPI reuses after a free can
-// never find a stale context.
+// in Open MPI), and its mask for the fast hand-off (fast_handoff.hpp says when it is kept).
 bool g_last_allowed = false;
-MPI_Comm g_last_comm = MPI_COMM_NULL;
 CommContext* g_last_ctx = nullptr;
+const std::uint32_t kNoneHandedOn = 0;
 
 void forget_last(CommContext* ctx) {
   if (g_last_ctx == ctx || ctx == nullptr) {
-    g_last_comm = MPI_COMM_NULL;
+    g_last_communicator = {MPI_COMM_NULL, &kNoneHandedOn};
     g_last_ctx = nullptr;
   }
+}
+
+// The blocking collectives this communicator gives to PMPI at every size: found once, from
+// values equal on every rank (the settings, checked at the set-up, and the table rows).
+// Counted or explained calls take the full decision, which counts and explains them.
+std::uint32_t blocking_handed_on(const CommContext& ctx, const Config& config) {
+  if (config.stats || config.verbose >= 1) return 0;
+  std::uint32_t mask = 0;
+  for (Collective c : kAllCollectives) {
+    const bool handed_on = !ctx.pmpi_reason.empty() || (node_only(c) && ctx.node_count > 1) ||
+                           handed_on_at_every_size(c, config, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]);
+    if (handed_on) mask |= 1u << static_cast<unsigned>(c);
+  }
+  return mask;
 }
 
 void release(CommContext* ctx) {
@@ -117,6 +131,8 @@ int context_keyval() {
 
 }  // namespace
 
+alignas(64) LastCommunicator g_last_communicator = {MPI_COMM_NULL, &kNoneHandedOn};
+
 void delete_released_context(CommContext* ctx) {
   {
     std::lock_guard<std::mutex> lock(g_mutex);
@@ -176,7 +192,7 @@ int finalize() {
 }
 
 CommContext& context_of(MPI_Comm comm) {
-  if (g_last_allowed && comm == g_last_comm) return *g_last_ctx;
+  if (g_last_allowed && comm == g_last_communicator.comm) return *g_last_ctx;
   void* attr = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
@@ -189,13 +205,17 @@ CommContext& context_of(MPI_Comm comm) {
     }
     PMPI_Comm_set_attr(comm, context_keyval(), ctx);
   }
-  if (g_last_allowed) g_last_comm = comm, g_last_ctx = ctx;
+  if (g_last_allowed) {
+    g_last_communicator = {comm, &ctx->blocking_handed_on};
+    g_last_ctx = ctx;
+  }
   return *ctx;
 }
 
 void set_up_context(CommContext& ctx, const Config& config) {
   if (ctx.set_up) return;
   ctx.set_up_now(config);
+  ctx.blocking_handed_on = blocking_handed_on(ctx, config);
   if (config.verbose >= 2) {
     if (ctx.rank == 0 || !ctx.pmpi_reason.empty())
       say("rank " + std::to_string(ctx.rank) + " of a new communicator:\n" + ctx.describe());

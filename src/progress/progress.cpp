@@ -345,6 +345,10 @@ void forget_context(CommContext& ctx) {
 
 bool operations_pending() { return g_queued.load(std::memory_order_acquire) != 0; }
 
+bool engine_idle() {
+  return g_queued.load(std::memory_order_acquire) == 0 && g_unsettled_n.load(std::memory_order_acquire) == 0;
+}
+
 bool operations_pending_on(const CommContext& ctx) {
   if (!operations_pending() && g_unsettled_n.load(std::memory_order_acquire) == 0) return false;
   EngineLock lock;

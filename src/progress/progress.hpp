@@ -44,6 +44,9 @@ int make_persistent_request(std::unique_ptr<Operation> op, const Config& config,
 
 // Whether any operation of this process is queued (a peer may need its steps): one load.
 bool operations_pending();
+// No operation of this process is queued or unsettled: a blocking call of the MPI library
+// needs none of this process's operations completed first (entry/fast_handoff.hpp).
+bool engine_idle();
 // Whether this rank has operations queued or unfinished on the communicator.
 bool operations_pending_on(const CommContext& ctx);
 
