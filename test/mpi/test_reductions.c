@@ -602,9 +602,10 @@ int main(int argc, char** argv) {
       for (int in_place = 0; in_place < 2; ++in_place)
         for (int form = 0; form < 3; ++form) run_allgather(all[c], strided_recv, in_place, form, method++);
   /* The non-blocking and persistent reductions: the pairs mcorecoll combines itself, and one
-   * it hands to PMPI (MPI_SHORT), every root, in place, through every completion call. */
+   * it hands to PMPI (MPI_AINT), every root, in place, through every completion call. */
   struct { int type; MPI_Op op; } pairs[] = {{20, MPI_SUM}, {19, MPI_PROD}, {4, MPI_MAX}, {6, MPI_BXOR},
-                                             {5, MPI_LAND}, {13, MPI_MIN}, {17, MPI_BOR}, {2, MPI_SUM}};
+                                             {5, MPI_LAND}, {13, MPI_MIN}, {17, MPI_BOR}, {2, MPI_SUM},
+                                             {1, MPI_PROD}, {18, MPI_SUM}};
   for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
     const layout_t l = predefined(&types[pairs[p].type]);
     for (int c = 0; c < 6; ++c)
