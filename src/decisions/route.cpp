@@ -127,15 +127,21 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   return {1, ""};
 }
 
-bool handed_on_at_every_size(Collective c, const Config& config, bool spans_nodes, const TableRow* row) {
+std::uint64_t pmpi_below(Collective c, const Config& config, bool spans_nodes, const TableRow* row) {
   const int forced = config.forced_path[static_cast<int>(c)];
-  if (config.disable || forced == 0) return true;
-  if (forced > 0) return false;
-  if (algorithm_names(c).empty()) return true;
-  if (c == Collective::barrier) return false;
-  for (const Band& b : auto_bands(c, config, spans_nodes, row))
-    if (b.path != kPmpiPath) return false;
-  return true;
+  if (config.disable || forced == 0) return kEverySize;
+  if (forced > 0) return 0;
+  if (algorithm_names(c).empty()) return kEverySize;
+  if (c == Collective::barrier) return 0;
+  const std::vector<Band> bands = auto_bands(c, config, spans_nodes, row);
+  // Sizes past the last band go to PMPI (auto_bands()), as do those of leading PMPI bands.
+  std::uint64_t below = 0;
+  for (const Band& b : bands) {
+    if (b.path != kPmpiPath) return below;
+    if (b.max_bytes == kEverySize) return kEverySize;
+    below = b.max_bytes + 1;
+  }
+  return kEverySize;
 }
 
 std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_nodes, const TableRow* row) {

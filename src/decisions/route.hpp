@@ -36,10 +36,12 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
 // them (the last band's sizes and everything above go to PMPI when its path is not 0).
 std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_nodes, const TableRow* row);
 
-// Whether auto mode or the settings give collective `c` to PMPI at every size, so that a
-// blocking call may go there before anything of it is looked at (entry/fast_handoff.hpp).
-// Conservative: false wherever some size, even 0, may take an algorithm.
-bool handed_on_at_every_size(Collective c, const Config& config, bool spans_nodes, const TableRow* row);
+// The sizes, from 0, that auto mode or the settings give collective `c` to PMPI: every `bytes`
+// below the answer goes there (0: none; kEverySize: all), so that a call of such a size may go
+// there without the rest of the decision (entry/fast_handoff.hpp). Exact: the answer itself
+// takes an algorithm.
+constexpr std::uint64_t kEverySize = ~0ull;
+std::uint64_t pmpi_below(Collective c, const Config& config, bool spans_nodes, const TableRow* row);
 
 // What mcorecoll-info shows of a communicator: for every collective, the path of each size band
 // and why (a setting that forces it, the size bounds given, the table row it follows and where

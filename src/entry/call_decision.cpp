@@ -10,6 +10,7 @@
 #include "decisions/route.hpp"
 #include "common/device_memory.hpp"
 #include "entry/call_hooks.hpp"
+#include "entry/fast_handoff.hpp"
 #include "entry/runtime.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/node_setup.hpp"
@@ -156,6 +157,15 @@ void without_single_copy(Decision& d, Collective c, int copy_in_out_path) {
 
 Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   Decision d;
+  // A size its communicator gives to PMPI whatever else the call says (fast_handoff.hpp): the
+  // answer of the decision below, without it. Persistent initializations decide in full.
+  if (form != Form::persistent) {
+    if (CommContext* ctx = handed_on_by_size(c, comm, bytes)) {
+      d.ctx = ctx;
+      d.bytes = bytes;
+      return d;
+    }
+  }
   const Config& config = config_or_abort(comm);
   d.count = config.stats;
   d.bytes = bytes;

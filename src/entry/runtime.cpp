@@ -34,27 +34,27 @@ std::set<CommContext*> g_live;  // contexts not yet released
 // in Open MPI), and its mask for the fast hand-off (fast_handoff.hpp says when it is kept).
 bool g_last_allowed = false;
 CommContext* g_last_ctx = nullptr;
-const std::uint32_t kNoneHandedOn = 0;
+const std::array<std::uint64_t, kCollectiveCount> kNoneHandedOn = {};
 
 void forget_last(CommContext* ctx) {
   if (g_last_ctx == ctx || ctx == nullptr) {
-    g_last_communicator = {MPI_COMM_NULL, &kNoneHandedOn};
+    g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data()};
     g_last_ctx = nullptr;
   }
 }
 
-// The blocking collectives this communicator gives to PMPI at every size: found once, from
+// The sizes of each collective this communicator gives to PMPI by size alone: found once, from
 // values equal on every rank (the settings, checked at the set-up, and the table rows).
 // Counted or explained calls take the full decision, which counts and explains them.
-std::uint32_t blocking_handed_on(const CommContext& ctx, const Config& config) {
-  if (config.stats || config.verbose >= 1) return 0;
-  std::uint32_t mask = 0;
+std::array<std::uint64_t, kCollectiveCount> pmpi_sizes(const CommContext& ctx, const Config& config) {
+  std::array<std::uint64_t, kCollectiveCount> below = {};
+  if (config.stats || config.verbose >= 1) return below;
   for (Collective c : kAllCollectives) {
-    const bool handed_on = !ctx.pmpi_reason.empty() || (node_only(c) && ctx.node_count > 1) ||
-                           handed_on_at_every_size(c, config, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]);
-    if (handed_on) mask |= 1u << static_cast<unsigned>(c);
+    const bool every = !ctx.pmpi_reason.empty() || (node_only(c) && ctx.node_count > 1);
+    below[static_cast<int>(c)] =
+        every ? kEverySize : pmpi_below(c, config, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]);
   }
-  return mask;
+  return below;
 }
 
 void release(CommContext* ctx) {
@@ -131,7 +131,7 @@ int context_keyval() {
 
 }  // namespace
 
-alignas(64) LastCommunicator g_last_communicator = {MPI_COMM_NULL, &kNoneHandedOn};
+alignas(64) LastCommunicator g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data()};
 
 void delete_released_context(CommContext* ctx) {
   {
@@ -206,7 +206,7 @@ CommContext& context_of(MPI_Comm comm) {
     PMPI_Comm_set_attr(comm, context_keyval(), ctx);
   }
   if (g_last_allowed) {
-    g_last_communicator = {comm, &ctx->blocking_handed_on};
+    g_last_communicator = {comm, ctx, ctx->pmpi_below.data()};
     g_last_ctx = ctx;
   }
   return *ctx;
@@ -215,7 +215,7 @@ CommContext& context_of(MPI_Comm comm) {
 void set_up_context(CommContext& ctx, const Config& config) {
   if (ctx.set_up) return;
   ctx.set_up_now(config);
-  ctx.blocking_handed_on = blocking_handed_on(ctx, config);
+  ctx.pmpi_below = pmpi_sizes(ctx, config);
   if (config.verbose >= 2) {
     if (ctx.rank == 0 || !ctx.pmpi_reason.empty())
       say("rank " + std::to_string(ctx.rank) + " of a new communicator:\n" + ctx.describe());

@@ -39,10 +39,10 @@ class CommContext {
   // Set up (node map, hierarchy, table rows; shared memory comes later, on demand), or known
   // without it to go to PMPI (an intercommunicator, one rank).
   bool set_up = false;
-  // Bit c set: every blocking call of collective c goes to PMPI, whatever its arguments
-  // (entry/fast_handoff.hpp), known at the set-up; 0 where the statistics count calls or
-  // verbose says why.
-  std::uint32_t blocking_handed_on = 0;
+  // Per collective: every call of fewer bytes goes to PMPI, whatever its other arguments
+  // (route.hpp's pmpi_below(), entry/fast_handoff.hpp), known at the set-up; 0 before it, and
+  // where the statistics count calls or verbose says why.
+  std::array<std::uint64_t, kCollectiveCount> pmpi_below = {};
   // Intercepted collectives made on it before its set-up: equal on every rank, because every
   // rank makes a communicator's collectives in the same order.
   std::uint64_t calls_before_setup = 0;

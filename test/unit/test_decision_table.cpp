@@ -199,17 +199,18 @@ TEST_CASE("a bad row is refused, naming the setting and what is accepted", "[tab
                                  CATCH_CONTAINS("paths: pmpi, shm, cma"));
 }
 
-// The fast hand-off (entry/fast_handoff.hpp) skips the router for a collective said to go to
-// PMPI at every size: that must be exactly so, or ranks could differ from the router's answer.
-TEST_CASE("a collective handed on at every size is the router's PMPI at every size", "[table][route]") {
+// The fast hand-off (entry/fast_handoff.hpp) skips the router for the sizes pmpi_below() gives
+// to PMPI: that must be exactly so, or ranks could differ from the router's answer.
+TEST_CASE("the sizes handed on by size alone are the router's PMPI sizes from 0", "[table][route]") {
   const std::vector<Env> settings = {
       {},
       {{"MCORECOLL_SCAN", "pmpi"}, {"MCORECOLL_BCAST", "shm"}},
       {{"MCORECOLL_DISABLE", "1"}},
       {{"MCORECOLL_REDUCE_MAX_BYTES", "0"}, {"MCORECOLL_BCAST_CMA_MIN_BYTES", "8K"}},
-      {{"MCORECOLL_GATHER_PATHS_NP16", "pmpi"}, {"MCORECOLL_SCATTER_PATHS_NP16", "shm:0 pmpi"}},
+      {{"MCORECOLL_GATHER_PATHS_NP16", "pmpi"}, {"MCORECOLL_SCATTER_PATHS_NP16", "shm:0 pmpi"},
+       {"MCORECOLL_REDUCE_PATHS_NP16", "pmpi:64 pmpi:4K shm:1M pmpi"}},
       {{"MCORECOLL_BCAST_NODES_RING_BYTES", "64K"}, {"MCORECOLL_ALLREDUCE_PATHS_NP4", "pmpi"}}};
-  int handed_on = 0, taken = 0;
+  int every = 0, some = 0, none = 0;
   for (const Env& env : settings) {
     const ConfigLoad load = load_config(env);
     REQUIRE(load.errors.empty());
@@ -219,18 +220,24 @@ TEST_CASE("a collective handed on at every size is the router's PMPI at every si
       for (const TableRow& r : config.tables[static_cast<int>(c)]) rows.push_back(&r);
       for (const TableRow* r : rows)
         for (bool spans : {false, true}) {
-          bool some_size_taken = false;
-          for (std::uint64_t bytes : {0ull, 1ull}) some_size_taken |= choose_route(c, config, bytes, spans, r).path != 0;
-          for (std::uint64_t power = 2; power <= (1ull << 40); power *= 2)
-            for (std::uint64_t bytes : {power - 1, power, power + 1})
-              some_size_taken |= choose_route(c, config, bytes, spans, r).path != 0;
-          some_size_taken |= choose_route(c, config, ~0ull, spans, r).path != 0;
           INFO(collective_name(c) << " row np " << (r ? r->ranks : 0) << (spans ? " across nodes" : ""));
-          CHECK(handed_on_at_every_size(c, config, spans, r) == !some_size_taken);
-          (some_size_taken ? taken : handed_on)++;
+          const std::uint64_t below = pmpi_below(c, config, spans, r);
+          std::vector<std::uint64_t> sizes = {0, 1, ~0ull, below, below + 1, below - 1};
+          for (std::uint64_t power = 2; power <= (1ull << 40); power *= 2)
+            for (std::uint64_t bytes : {power - 1, power, power + 1}) sizes.push_back(bytes);
+          bool some_size_taken = false;
+          for (std::uint64_t bytes : sizes) {
+            const bool taken = choose_route(c, config, bytes, spans, r).path != 0;
+            some_size_taken |= taken;
+            if (bytes < below) CHECK_FALSE(taken);
+          }
+          CHECK((below == kEverySize) == !some_size_taken);
+          if (below != kEverySize) CHECK(choose_route(c, config, below, spans, r).path != 0);  // exact
+          (below == kEverySize ? every : below > 0 ? some : none)++;
         }
     }
   }
-  CHECK(handed_on > 0);  // both answers occur among these settings
-  CHECK(taken > 0);
+  CHECK(every > 0);  // all three answers occur among these settings
+  CHECK(some > 0);
+  CHECK(none > 0);
 }
