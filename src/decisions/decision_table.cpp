@@ -99,8 +99,11 @@ const TableRow* nearest_row(const std::vector<TableRow>& rows, int ranks, bool o
 //       oversubscribed, 2026-11-21/22 (bench/results/*.csv);
 //   node16: a 16-core Intel Xeon node (1 socket, 1 NUMA node, 300 MiB L3), np 8 and 16 bound,
 //       2026-11-22 (../shared/measurements/np16-2026-11-22.md; measured there, not by us);
-//   device16: a machine of the same kind, np 16 bound, 2026-11-26, measured by us
-//       (bench/results/device16/).
+//   device16: a machine of the same kind, np 16 bound, 2026-11-26, measured by us: every np 16
+//       row from mcorecoll-tune's run there in both measures (the slowest rank's time, and the
+//       mean over ranks of each rank's own), a size winning only where it wins in both
+//       (bench/results/np16-device/: README.md, rows.py); Open MPI's exscan from the earlier run
+//       (bench/results/device16/), which the tuner's time did not reach.
 // Bounds are the largest measured sizes where the path won. The reductions and allgather, per
 // measured size: shared memory where it beat the MPI library's own route through mcorecoll
 // (the interposition costs up to 1.24x on calls of 0.1 us) by 5% in the median and lost to it
@@ -111,11 +114,11 @@ std::vector<TableRow> default_rows(Collective c) {
   if (c == Collective::bcast) {
     rows.push_back(row(c, 2, false, "shm:4K pmpi", "VM np 2: the ring 0.15-0.67x up to 4 KiB, 1.5-2x at 16 KiB [bench/results: mpich-np2-bcast-1.csv mpich-np2-bcast-2.csv]"));
     rows.push_back(row(c, 4, true, "shm:4K pmpi", "VM np 4 oversubscribed: the ring 0.03-0.12x up to 4 KiB; larger not measured [bench/results: mpich-np4-bcast-small.csv mpich-np4-bcast.csv]"));
-    rows.push_back(row(c, 16, false, "shm:16M pmpi", "node16 np 16: the ring 0.10-0.24x up to 4 KiB, 0.22-0.93x from 16 KiB to 16 MiB [bench/results: node16/measured-2026-11-22.csv]"));
+    rows.push_back(row(c, 16, false, "shm:16M pmpi", "device16 np 16, both measures: shm 0.10-0.96x at 1 B-16 MiB [bench/results: np16-device/tune/mpich/np16-shm.csv]"));
   } else if (c == Collective::alltoall) {
     rows.push_back(row(c, 2, false, "shm:8K cma:1M pmpi", "VM np 2: staging 0.27-0.34x up to 8 KiB, single copy 0.47-0.95x from 16 KiB to 1 MiB [bench/results: mpich-np2-alltoall-forced-shm.csv mpich-np2-alltoall-forced-cma.csv]"));
     rows.push_back(row(c, 4, true, "shm:8K cma:1M pmpi", "VM np 4 oversubscribed: 0.02-0.09x up to 1 MiB [bench/results: mpich-np4-alltoall.csv]"));
-    rows.push_back(row(c, 16, false, "shm:4K cma:4M pmpi", "node16 np 16: staging 0.17-0.93x up to 4 KiB, single copy 0.67-0.98x from 16 KiB to 4 MiB [bench/results: node16/measured-2026-11-22.csv]"));
+    rows.push_back(row(c, 16, false, "shm:4K cma:32K pmpi", "device16 np 16, both measures: shm 0.19-0.94x at 1 B-4 KiB; cma 0.75-1.13x at 8 KiB-32 KiB; PMPI where shared memory took 1.73-3.14x at 64 KiB-1 MiB [bench/results: np16-device/tune/mpich/np16-shm.csv np16-device/tune/mpich/np16-cma.csv]"));
   } else if (c == Collective::allreduce) {
     rows.push_back(row(c, 2, false, "shm:512K pmpi", "VM np 2, 4 runs, 8 B-8M: shared memory 0.24-0.97x where taken, PMPI through mcorecoll 0.99-1.01x where left to it [bench/results: reductions/mpich-np2-forced-shm-1.csv reductions/mpich-np2-forced-shm-2.csv reductions/mpich-np2-forced-shm-3.csv reductions/mpich-np2-forced-shm-4.csv reductions/mpich-np2-forced-pmpi-1.csv reductions/mpich-np2-forced-pmpi-2.csv reductions/mpich-np2-forced-pmpi-3.csv reductions/mpich-np2-forced-pmpi-4.csv]"));
     rows.push_back(row(c, 4, true, "shm:512K pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-512K: shared memory 0.00-0.02x where taken [bench/results: reductions/mpich-np4-forced-shm-1.csv reductions/mpich-np4-forced-shm-2.csv reductions/mpich-np4-forced-pmpi-1.csv reductions/mpich-np4-forced-pmpi-2.csv]"));
@@ -126,12 +129,11 @@ std::vector<TableRow> default_rows(Collective c) {
     rows.push_back(row(c, 2, false, "shm:128K pmpi", "VM np 2, 4 runs, 8 B-8M: shared memory 0.36-0.85x where taken, PMPI through mcorecoll 0.99-1.07x where left to it [bench/results: reductions/mpich-np2-forced-shm-1.csv reductions/mpich-np2-forced-shm-2.csv reductions/mpich-np2-forced-shm-3.csv reductions/mpich-np2-forced-shm-4.csv reductions/mpich-np2-forced-pmpi-1.csv reductions/mpich-np2-forced-pmpi-2.csv reductions/mpich-np2-forced-pmpi-3.csv reductions/mpich-np2-forced-pmpi-4.csv]"));
     rows.push_back(row(c, 4, true, "shm:512K pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-512K: shared memory 0.00-0.05x where taken [bench/results: reductions/mpich-np4-forced-shm-1.csv reductions/mpich-np4-forced-shm-2.csv reductions/mpich-np4-forced-pmpi-1.csv reductions/mpich-np4-forced-pmpi-2.csv]"));
   }
-  // np 16 bound (the 16-core device machine, 2026-11-26, one run of mcorecoll-tune: its ratio
-  // tables are in the tuning file it wrote). The staged allreduce and reduce lose at 4-16 KiB
+  // np 16 bound (device16, both measures). The staged allreduce and reduce lose at 4-16 KiB
   // there, where every rank folds all 16 contributions (no slices below 16 x 2 KiB).
-  if (c == Collective::allreduce) rows.push_back(row(c, 16, false, "pmpi:4 shm:2K pmpi:16K shm:16M pmpi", "device16 np 16, 1 run: 0.25-0.88x at 8 B-2 KiB and 0.64-0.89x from 32 KiB to 16 MiB, 1.25-1.26x below 8 B, 1.37-2.53x at 4-16 KiB [bench/results: device16/mpich-np16-tune-run1.conf]"));
-  if (c == Collective::reduce) rows.push_back(row(c, 16, false, "pmpi:4 shm:4K pmpi:16K shm:16M pmpi", "device16 np 16, 1 run: 0.25-0.94x at 8 B-4 KiB and 0.28-0.72x from 32 KiB to 16 MiB, 1.38-1.53x below 8 B, 1.08-1.19x at 8-16 KiB [bench/results: device16/mpich-np16-tune-run1.conf]"));
-  if (c == Collective::allgather) rows.push_back(row(c, 16, false, "shm:32K pmpi", "device16 np 16, 1 run: 0.19-0.87x at 1 B-32 KiB blocks (larger not reached) [bench/results: device16/mpich-np16-tune-run1.conf]"));
+  if (c == Collective::allreduce) rows.push_back(row(c, 16, false, "shm:2K pmpi:16K shm:16M pmpi", "device16 np 16, both measures: shm 0.24-0.68x at 1 B-2 KiB; PMPI where shared memory took 1.06-1.97x at 4 KiB-16 KiB; shm 0.59-0.91x at 32 KiB-16 MiB [bench/results: np16-device/tune/mpich/np16-reductions.csv]"));
+  if (c == Collective::reduce) rows.push_back(row(c, 16, false, "shm:8 pmpi:16K shm:16M pmpi", "device16 np 16, both measures: shm 0.71-0.93x at 1 B-8 B; PMPI where shared memory took 0.44-2.42x at 16 B-16 KiB; shm 0.30-0.87x at 32 KiB-16 MiB [bench/results: np16-device/tune/mpich/np16-reductions.csv]"));
+  if (c == Collective::allgather) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, both measures: shm 0.19-0.94x at 1 B-1 MiB [bench/results: np16-device/tune/mpich/np16-reductions.csv]"));
   // The collectives inside one node only (bench/mcorecoll_bench --coll node-only, every path
   // forced against PMPI_X in the same run, 2026-11-25). np 4 oversubscribed not measured with
   // MPICH: the np 2 row is the nearest. Alltoallv, gatherv and scatterv: measured after their
@@ -147,27 +149,28 @@ std::vector<TableRow> default_rows(Collective c) {
   if (c == Collective::alltoallv) rows.push_back(row(c, 2, false, "shm:32K pmpi", "VM np 2, 1 run: 0.33-0.78x [bench/results: node-only/mpich-np2-v-header-line-forced-shm-1.csv]"));
   if (c == Collective::gatherv) rows.push_back(row(c, 2, false, "pmpi:4K shm:32K pmpi", "VM np 2, 1 run: 0.55x at 32 KiB, 1.03-1.77x below [bench/results: node-only/mpich-np2-v-header-line-forced-shm-1.csv]"));
   if (c == Collective::scatterv) rows.push_back(row(c, 2, false, "pmpi:4K shm:32K pmpi", "VM np 2, 1 run: 0.46x at 32 KiB, 0.57-1.23x below [bench/results: node-only/mpich-np2-v-header-line-forced-shm-1.csv]"));
-  // np 16 bound (the 16-core device machine, 2026-11-26; exscan not reached there: the np 2 row).
-  if (c == Collective::alltoallv) rows.push_back(row(c, 16, false, "shm:4K pmpi", "device16 np 16, 1 run: 0.30-0.87x up to 4 KiB blocks, 1.10-2.62x from 8 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
-  if (c == Collective::allgatherv) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, 1 run: 0.30-0.64x at 1 B-1 MiB blocks [bench/results: device16/tune-mpich/np16-node-only.csv]"));
-  if (c == Collective::gather) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, 1 run: 0.19-0.88x at 1 B-1 MiB blocks [bench/results: device16/tune-mpich/np16-node-only.csv]"));
-  if (c == Collective::gatherv) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, 1 run: 0.05-0.89x at 1 B-1 MiB blocks, 1.01x at 32 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
-  if (c == Collective::scatter) rows.push_back(row(c, 16, false, "shm:512 pmpi:1K shm:16K pmpi", "device16 np 16, 1 run: 0.63-0.89x up to 16 KiB but 1.34x at 1 KiB (1.44x in the defaults run too), 0.91-1.08x at 32-128 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
-  if (c == Collective::scatterv) rows.push_back(row(c, 16, false, "shm:2K pmpi", "device16 np 16, 1 run: 0.25-0.66x up to 2 KiB blocks, 0.96-12x from 4 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
-  if (c == Collective::reduce_scatter_block) rows.push_back(row(c, 16, false, "pmpi:4 shm:512 pmpi", "device16 np 16, 1 run, the whole vector: 0.47-0.80x at 8-512 B, 1.35x below, 1.01-4.0x from 1 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
-  if (c == Collective::reduce_scatter) rows.push_back(row(c, 16, false, "pmpi:4 shm:512 pmpi", "device16 np 16, 1 run: 0.44-0.77x at 8-512 B, 1.30x below, 1.01-3.95x from 1 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
-  if (c == Collective::scan) rows.push_back(row(c, 16, false, "shm:64K pmpi", "device16 np 16, 1 run: 0.16-0.80x up to 64 KiB, 1.07-1.42x at 128-512 KiB [bench/results: device16/tune-mpich/np16-node-only.csv]"));
+  // np 16 bound (device16, both measures; exscan from the defaults runs there).
+  if (c == Collective::alltoallv) rows.push_back(row(c, 16, false, "shm:4K pmpi", "device16 np 16, both measures: shm 0.32-0.94x at 1 B-4 KiB; PMPI where shared memory took 1.11-2.79x at 8 KiB-1 MiB [bench/results: np16-device/tune/mpich/np16-node-only.csv]"));
+  if (c == Collective::allgatherv) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, both measures: shm 0.31-0.59x at 1 B-1 MiB [bench/results: np16-device/tune/mpich/np16-node-only.csv]"));
+  if (c == Collective::gather) rows.push_back(row(c, 16, false, "pmpi:64 shm:1M pmpi", "device16 np 16, both measures: PMPI where shared memory took 1.02-1.87x at 1 B-64 B; shm 0.50-1.00x at 128 B-1 MiB [bench/results: np16-device/tune/mpich/np16-node-only.csv]"));
+  if (c == Collective::gatherv) rows.push_back(row(c, 16, false, "shm:4K pmpi:64K shm:1M pmpi", "device16 np 16, both measures: shm 0.06-0.57x at 1 B-4 KiB; PMPI where shared memory took 0.99-1.35x at 8 KiB-64 KiB; shm 0.86-0.91x at 128 KiB-1 MiB [bench/results: np16-device/tune/mpich/np16-node-only.csv]"));
+  if (c == Collective::scatter) rows.push_back(row(c, 16, false, "shm:256 pmpi:1K shm:8K pmpi:256K shm:1M pmpi", "device16 np 16, both measures: shm 0.65-0.94x at 1 B-256 B; PMPI where shared memory took 1.00-1.40x at 512 B-1 KiB; shm 0.76-0.77x at 2 KiB-8 KiB; PMPI where shared memory took 1.03-1.25x at 16 KiB-256 KiB; shm 0.50-0.73x at 512 KiB-1 MiB [bench/results: np16-device/tune/mpich/np16-node-only.csv]"));
+  if (c == Collective::scatterv) rows.push_back(row(c, 16, false, "shm:2K pmpi", "device16 np 16, both measures: shm 0.26-0.86x at 1 B-2 KiB; PMPI where shared memory took 1.28-16.35x at 4 KiB-1 MiB [bench/results: np16-device/tune/mpich/np16-node-only.csv]"));
+  if (c == Collective::reduce_scatter_block) rows.push_back(row(c, 16, false, "shm:512 pmpi", "device16 np 16, both measures: shm 0.32-0.88x at 1 B-512 B; PMPI where shared memory took 1.09-4.47x at 1 KiB-16 MiB [bench/results: np16-device/tune/mpich/np16-node-only.csv]"));
+  if (c == Collective::reduce_scatter) rows.push_back(row(c, 16, false, "shm:512 pmpi", "device16 np 16, both measures: shm 0.31-0.86x at 1 B-512 B; PMPI where shared memory took 0.95-4.18x at 1 KiB-16 MiB [bench/results: np16-device/tune/mpich/np16-node-only.csv]"));
+  if (c == Collective::scan) rows.push_back(row(c, 16, false, "shm:128K pmpi", "device16 np 16, both measures: shm 0.15-0.92x at 1 B-128 KiB; PMPI where shared memory took 1.19-2.12x at 256 KiB-4 MiB [bench/results: np16-device/tune/mpich/np16-node-only.csv]"));
+  if (c == Collective::exscan) rows.push_back(row(c, 16, false, "shm:16K pmpi", "device16 np 16, both measures: shm 0.25-0.82x at 1 B-16 KiB; PMPI where shared memory took 0.97-1.78x at 64 KiB-256 KiB [bench/results: np16-device/fast-handoff/mpich-np16-node-only.csv]"));
 #else
   if (c == Collective::bcast) {
     rows.push_back(row(c, 2, false, "shm:4K pmpi", "VM np 2: the ring 0.19-0.85x up to 4 KiB, 1.0-1.9x at 8-16 KiB in the VM's slow state [bench/results: openmpi-np2-bcast-3.csv openmpi-np2-bcast-states.txt]"));
     rows.push_back(row(c, 4, true, "shm:1M pmpi", "VM np 4 oversubscribed: the ring 0.08-0.73x up to 1 MiB [bench/results: openmpi-np4-bcast-1.csv]"));
     rows.push_back(row(c, 8, false, "shm:4K pmpi", "node16 np 8: the ring 0.21-0.44x up to 4 KiB; larger sizes not measured with the ring [bench/results: node16/measured-2026-11-22.csv]"));
-    rows.push_back(row(c, 16, false, "shm:16M pmpi", "node16 np 16: the ring 0.17-0.35x up to 4 KiB, 0.26-0.78x from 16 KiB to 16 MiB [bench/results: node16/measured-2026-11-22.csv]"));
+    rows.push_back(row(c, 16, false, "shm:16M pmpi", "device16 np 16, both measures: shm 0.16-0.82x at 1 B-16 MiB [bench/results: np16-device/tune/openmpi/np16-shm.csv]"));
   } else if (c == Collective::alltoall) {
     rows.push_back(row(c, 2, false, "shm:8K cma:128K pmpi", "VM np 2: staging 0.43-0.91x up to 8 KiB, single copy 0.69-0.94x from 16 KiB to 128 KiB [bench/results: openmpi-np2-alltoall-forced-fine-shm.csv openmpi-np2-alltoall-forced-fine-cma.csv]"));
     rows.push_back(row(c, 4, true, "shm:16K cma:1M pmpi", "VM np 4 oversubscribed: staging 0.28-0.58x up to 16 KiB, single copy 0.82-0.95x to 1 MiB [bench/results: openmpi-np4-alltoall-forced-shm.csv openmpi-np4-alltoall-forced-cma.csv]"));
     rows.push_back(row(c, 8, false, "shm:8K cma:64K pmpi", "node16 np 8: staging 0.49-0.79x up to 4 KiB, single copy 0.55-0.69x at 16-64 KiB; larger not measured [bench/results: node16/measured-2026-11-22.csv]"));
-    rows.push_back(row(c, 16, false, "shm:4K cma:4M pmpi", "node16 np 16: staging 0.41-0.68x up to 4 KiB, single copy 0.53-0.73x from 16 KiB to 4 MiB [bench/results: node16/measured-2026-11-22.csv]"));
+    rows.push_back(row(c, 16, false, "shm:4K cma:1M pmpi", "device16 np 16, both measures: shm 0.41-0.65x at 1 B-4 KiB; cma 0.57-0.84x at 8 KiB-1 MiB [bench/results: np16-device/tune/openmpi/np16-shm.csv np16-device/tune/openmpi/np16-cma.csv]"));
   } else if (c == Collective::allreduce) {
     rows.push_back(row(c, 2, false, "shm:8M pmpi", "VM np 2, 4 runs, 8 B-8M: shared memory 0.30-1.00x where taken [bench/results: reductions/openmpi-np2-forced-shm-1.csv reductions/openmpi-np2-forced-shm-2.csv reductions/openmpi-np2-forced-shm-3.csv reductions/openmpi-np2-forced-shm-4.csv reductions/openmpi-np2-forced-pmpi-1.csv reductions/openmpi-np2-forced-pmpi-2.csv reductions/openmpi-np2-forced-pmpi-3.csv reductions/openmpi-np2-forced-pmpi-4.csv]"));
     rows.push_back(row(c, 4, true, "shm:2M pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-2M: shared memory 0.25-0.66x where taken [bench/results: reductions/openmpi-np4-forced-shm-1.csv reductions/openmpi-np4-forced-shm-2.csv reductions/openmpi-np4-forced-pmpi-1.csv reductions/openmpi-np4-forced-pmpi-2.csv]"));
@@ -178,10 +181,10 @@ std::vector<TableRow> default_rows(Collective c) {
     rows.push_back(row(c, 2, false, "shm:8K pmpi", "VM np 2, 4 runs, 8 B-8M: shared memory 0.46-0.82x where taken, PMPI through mcorecoll 0.97-1.04x where left to it [bench/results: reductions/openmpi-np2-forced-shm-1.csv reductions/openmpi-np2-forced-shm-2.csv reductions/openmpi-np2-forced-shm-3.csv reductions/openmpi-np2-forced-shm-4.csv reductions/openmpi-np2-forced-pmpi-1.csv reductions/openmpi-np2-forced-pmpi-2.csv reductions/openmpi-np2-forced-pmpi-3.csv reductions/openmpi-np2-forced-pmpi-4.csv]"));
     rows.push_back(row(c, 4, true, "shm:2M pmpi", "VM np 4 oversubscribed, 2 runs, 8 B-2M: shared memory 0.24-0.94x where taken [bench/results: reductions/openmpi-np4-forced-shm-1.csv reductions/openmpi-np4-forced-shm-2.csv reductions/openmpi-np4-forced-pmpi-1.csv reductions/openmpi-np4-forced-pmpi-2.csv]"));
   }
-  // np 16 bound (the 16-core device machine, 2026-11-26, one run; as for MPICH above).
-  if (c == Collective::allreduce) rows.push_back(row(c, 16, false, "shm:1K pmpi:16K shm:256K pmpi", "device16 np 16, 1 run: 0.38-0.85x up to 1 KiB and 0.70-0.85x at 32-256 KiB, 1.08-1.90x at 2-16 KiB, 0.87-1.13x above [bench/results: device16/tune-openmpi/np16-reductions.csv]"));
-  if (c == Collective::reduce) rows.push_back(row(c, 16, false, "pmpi:16K shm:16M pmpi", "device16 np 16, 1 run: 0.26-0.89x from 32 KiB to 16 MiB, 0.90-1.87x below [bench/results: device16/tune-openmpi/np16-reductions.csv]"));
-  if (c == Collective::allgather) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, 1 run: 0.20-0.98x at 1 B-1 MiB blocks [bench/results: device16/tune-openmpi/np16-reductions.csv]"));
+  // np 16 bound (device16, both measures; as for MPICH above).
+  if (c == Collective::allreduce) rows.push_back(row(c, 16, false, "shm:2K pmpi:16K shm:16M pmpi", "device16 np 16, both measures: shm 0.40-0.89x at 1 B-2 KiB; PMPI where shared memory took 1.26-1.97x at 4 KiB-16 KiB; shm 0.62-0.93x at 32 KiB-16 MiB [bench/results: np16-device/tune/openmpi/np16-reductions.csv]"));
+  if (c == Collective::reduce) rows.push_back(row(c, 16, false, "pmpi:16K shm:16M pmpi", "device16 np 16, both measures: PMPI where shared memory took 1.10-2.50x at 1 B-16 KiB; shm 0.29-0.80x at 32 KiB-16 MiB [bench/results: np16-device/tune/openmpi/np16-reductions.csv]"));
+  if (c == Collective::allgather) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, both measures: shm 0.19-0.74x at 1 B-1 MiB [bench/results: np16-device/tune/openmpi/np16-reductions.csv]"));
   // As above, Open MPI 4.1.4; the small sizes checked again on Open MPI 5.0.7 too (2026-11-26): Open
   // MPI's own switches protocol between 256 and 512 B, where the staged exchange starts to win.
   if (c == Collective::allgatherv) rows.push_back(row(c, 2, false, "pmpi:256 shm:32K pmpi", "VM np 2, 2 runs: staging 0.18-0.92x from 64 B, 0.98-0.99x at 8 B; 64 B-1 KiB by factors of 2, Open MPI 4.1.4 and 5.0.7, 1 run each: staging loses or ties up to 256 (pmpi:8 shm:32K pmpi before) [bench/results: node-only/openmpi-np2-forced-shm-1.csv node-only/openmpi-np2-forced-shm-2.csv crossover/debian12-openmpi-np2-forced-shm.csv crossover/debian13-openmpi-np2-forced-shm.csv]"));
@@ -204,16 +207,16 @@ std::vector<TableRow> default_rows(Collective c) {
   if (c == Collective::gatherv) rows.push_back(row(c, 4, true, "pmpi:1K shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.59-0.73x from 4 KiB, 0.98x at 512 B, 8-10x below; 64 B-1 KiB by factors of 2, Open MPI 4.1.4 and 5.0.7, 1 run each: staging loses or ties up to 1K (pmpi:512 shm:32K pmpi before) [bench/results: node-only/openmpi-np4-v-header-line-forced-shm-1.csv crossover/debian12-openmpi-np4-forced-shm.csv crossover/debian13-openmpi-np4-forced-shm.csv]"));
   if (c == Collective::scatterv) rows.push_back(row(c, 2, false, "pmpi:256 shm:32K pmpi", "VM np 2, 2 runs: 0.09-0.55x from 512 B, 2.0-2.2x below; 64 B-1 KiB by factors of 2, Open MPI 4.1.4 and 5.0.7, 1 run each: staging loses or ties up to 256 (pmpi:64 shm:32K pmpi before) [bench/results: node-only/openmpi-np2-v-header-line-forced-shm-1.csv node-only/openmpi-np2-v-header-line-forced-shm-2.csv crossover/debian12-openmpi-np2-forced-shm.csv crossover/debian13-openmpi-np2-forced-shm.csv]"));
   if (c == Collective::scatterv) rows.push_back(row(c, 4, true, "pmpi:256 shm:32K pmpi", "VM np 4 oversubscribed, 1 run: 0.18-0.62x from 512 B, 8-9x below; 64 B-1 KiB by factors of 2, Open MPI 4.1.4 and 5.0.7, 1 run each: staging loses or ties up to 256 (pmpi:64 shm:32K pmpi before) [bench/results: node-only/openmpi-np4-v-header-line-forced-shm-1.csv crossover/debian12-openmpi-np4-forced-shm.csv crossover/debian13-openmpi-np4-forced-shm.csv]"));
-  // np 16 bound (the 16-core device machine, 2026-11-26).
-  if (c == Collective::alltoallv) rows.push_back(row(c, 16, false, "shm:8K pmpi", "device16 np 16, 1 run: 0.23-0.84x up to 8 KiB blocks, 1.09-1.36x from 16 KiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
-  if (c == Collective::allgatherv) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, 1 run: 0.22-0.61x at 1 B-1 MiB blocks [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
-  if (c == Collective::gather) rows.push_back(row(c, 16, false, "pmpi:32 shm:1M pmpi", "device16 np 16, 1 run: 0.33-0.74x from 64 B, 1.33-2.16x below [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
-  if (c == Collective::gatherv) rows.push_back(row(c, 16, false, "shm:512K pmpi", "device16 np 16, 1 run: 0.31-0.86x up to 512 KiB blocks but 1.03x at 8 B, 0.95x at 1 MiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
-  if (c == Collective::scatter) rows.push_back(row(c, 16, false, "pmpi:32 shm:16K pmpi", "device16 np 16, 1 run: 0.36-0.85x at 64 B-16 KiB, 1.09-1.27x below, 1.66-2.70x from 32 KiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
-  if (c == Collective::scatterv) rows.push_back(row(c, 16, false, "shm:32K pmpi", "device16 np 16, 1 run: 0.17-0.86x up to 32 KiB blocks, 1.19-1.66x from 64 KiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
-  if (c == Collective::reduce_scatter_block) rows.push_back(row(c, 16, false, "shm:512 pmpi", "device16 np 16, 1 run, the whole vector: 0.31-0.86x up to 512 B, 1.00-2.47x from 1 KiB to 4 MiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
-  if (c == Collective::reduce_scatter) rows.push_back(row(c, 16, false, "shm:256 pmpi", "device16 np 16, 1 run: 0.48-0.74x up to 256 B, 0.83-2.63x from 512 B to 8 MiB [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
-  if (c == Collective::scan) rows.push_back(row(c, 16, false, "pmpi", "device16 np 16, 1 run: 1.25-10.2x at every size (rank r folds r images) [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
+  // np 16 bound (device16, both measures; exscan: the earlier run, its shared memory at every size).
+  if (c == Collective::alltoallv) rows.push_back(row(c, 16, false, "shm:8K pmpi", "device16 np 16, both measures: shm 0.23-0.81x at 1 B-8 KiB; PMPI where shared memory took 1.02-1.49x at 16 KiB-1 MiB [bench/results: np16-device/tune/openmpi/np16-node-only.csv]"));
+  if (c == Collective::allgatherv) rows.push_back(row(c, 16, false, "shm:1M pmpi", "device16 np 16, both measures: shm 0.25-0.88x at 1 B-1 MiB [bench/results: np16-device/tune/openmpi/np16-node-only.csv]"));
+  if (c == Collective::gather) rows.push_back(row(c, 16, false, "pmpi:256 shm:1M pmpi", "device16 np 16, both measures: PMPI where shared memory took 1.23-4.49x at 1 B-256 B; shm 0.45-0.73x at 512 B-1 MiB [bench/results: np16-device/tune/openmpi/np16-node-only.csv]"));
+  if (c == Collective::gatherv) rows.push_back(row(c, 16, false, "shm:1 pmpi:64 shm:512K pmpi", "device16 np 16, both measures: shm 0.81x at 1 B; PMPI where shared memory took 0.97-1.72x at 2 B-64 B; shm 0.41-0.92x at 128 B-512 KiB; PMPI where shared memory took 0.97x at 1 MiB [bench/results: np16-device/tune/openmpi/np16-node-only.csv]"));
+  if (c == Collective::scatter) rows.push_back(row(c, 16, false, "pmpi:32 shm:16K pmpi", "device16 np 16, both measures: PMPI where shared memory took 1.19-1.38x at 1 B-32 B; shm 0.40-0.89x at 64 B-16 KiB; PMPI where shared memory took 2.10-3.01x at 32 KiB-1 MiB [bench/results: np16-device/tune/openmpi/np16-node-only.csv]"));
+  if (c == Collective::scatterv) rows.push_back(row(c, 16, false, "shm:32K pmpi", "device16 np 16, both measures: shm 0.19-0.93x at 1 B-32 KiB; PMPI where shared memory took 1.26-2.07x at 64 KiB-1 MiB [bench/results: np16-device/tune/openmpi/np16-node-only.csv]"));
+  if (c == Collective::reduce_scatter_block) rows.push_back(row(c, 16, false, "shm:256 pmpi:4M shm:16M pmpi", "device16 np 16, both measures: shm 0.28-0.47x at 1 B-256 B; PMPI where shared memory took 1.05-3.65x at 512 B-4 MiB; shm 0.24-0.60x at 8 MiB-16 MiB [bench/results: np16-device/tune/openmpi/np16-node-only.csv]"));
+  if (c == Collective::reduce_scatter) rows.push_back(row(c, 16, false, "shm:256 pmpi", "device16 np 16, both measures: shm 0.47-0.82x at 1 B-256 B; PMPI where shared memory took 0.95-3.50x at 512 B-16 MiB [bench/results: np16-device/tune/openmpi/np16-node-only.csv]"));
+  if (c == Collective::scan) rows.push_back(row(c, 16, false, "pmpi", "device16 np 16, both measures: PMPI where shared memory took 1.57-9.64x at 1 B-4 MiB [bench/results: np16-device/tune/openmpi/np16-node-only.csv]"));
   if (c == Collective::exscan) rows.push_back(row(c, 16, false, "pmpi", "device16 np 16, 1 run: 1.28-9.1x at every size (rank r folds r-1 images) [bench/results: device16/tune-openmpi/np16-node-only.csv]"));
 #endif
   return rows;
