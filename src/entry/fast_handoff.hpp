@@ -25,6 +25,7 @@ struct LastCommunicator {
   MPI_Comm comm;
   CommContext* ctx;
   const std::uint64_t* pmpi_below;  // never null (zeros before any context)
+  int rank;                         // in `comm`
 };
 extern LastCommunicator g_last_communicator;
 
@@ -33,6 +34,26 @@ inline bool hand_on_at_once(Collective c, MPI_Comm comm) {
   const LastCommunicator& last = g_last_communicator;
   return comm == last.comm && comm != MPI_COMM_NULL && last.pmpi_below[static_cast<int>(c)] == kEverySize &&
          engine_idle();
+}
+
+// Signature bytes (call_decision.hpp), here for the sized hand-off below.
+bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes);
+
+// The generated entry points of the collectives whose size wrappers/collectives.txt gives
+// (size=): a blocking call of `count` elements of `type`, the bytes its route passes to
+// decide(), that its communicator gives to PMPI by size. The rooted ones size a call from the
+// root's side at the root (with MPI_IN_PLACE the other side means nothing there).
+inline bool hand_on_sized(Collective c, MPI_Comm comm, int count, MPI_Datatype type) {
+  const LastCommunicator& last = g_last_communicator;
+  const std::uint64_t below = last.pmpi_below[static_cast<int>(c)];
+  std::uint64_t bytes = 0;
+  return comm == last.comm && comm != MPI_COMM_NULL && below != 0 && signature_bytes(count, type, &bytes) &&
+         bytes < below && engine_idle();
+}
+inline bool hand_on_sized_rooted(Collective c, MPI_Comm comm, int root, int root_count, MPI_Datatype root_type,
+                                 int count, MPI_Datatype type) {
+  return g_last_communicator.rank == root ? hand_on_sized(c, comm, root_count, root_type)
+                                          : hand_on_sized(c, comm, count, type);
 }
 
 // decide(): the context of a call of `bytes` that its communicator gives to PMPI by its size

@@ -38,7 +38,7 @@ const std::array<std::uint64_t, kCollectiveCount> kNoneHandedOn = {};
 
 void forget_last(CommContext* ctx) {
   if (g_last_ctx == ctx || ctx == nullptr) {
-    g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data()};
+    g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data(), 0};
     g_last_ctx = nullptr;
   }
 }
@@ -131,7 +131,7 @@ int context_keyval() {
 
 }  // namespace
 
-alignas(64) LastCommunicator g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data()};
+alignas(64) LastCommunicator g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data(), 0};
 
 void delete_released_context(CommContext* ctx) {
   {
@@ -206,7 +206,7 @@ CommContext& context_of(MPI_Comm comm) {
     PMPI_Comm_set_attr(comm, context_keyval(), ctx);
   }
   if (g_last_allowed) {
-    g_last_communicator = {comm, ctx, ctx->pmpi_below.data()};
+    g_last_communicator = {comm, ctx, ctx->pmpi_below.data(), ctx->rank};
     g_last_ctx = ctx;
   }
   return *ctx;

@@ -25,7 +25,7 @@ def main():
         if not line:
             continue
         name, *fields = line.split()
-        args = [tuple(f.split(":", 1)) for f in fields]
+        args = [tuple(f.split(":", 1)) for f in fields if "=" not in f]  # size=: not an argument
         nonblocking = "I" + name[0].lower() + name[1:]
         functions.append(("PMPI_" + name, args))
         functions.append(("PMPI_" + nonblocking, args + [("request", "request")]))

@@ -156,11 +156,18 @@ static void t_gather(int call, int vform, MPI_Comm comm, int max_ints) {
     fill(b + at, rt, counts[root], rank_, 0, call);
   }
   const void* s = ip ? MPI_IN_PLACE : sbuf;
+  /* Half the calls pass what the standard ignores as nothing: the receive side off the root, the
+   * send count in place at the root. A rank that sized a call by those would take another path
+   * than the others (entry/fast_handoff.hpp: the root's side at the root). */
+  const int sloppy = below(2) == 0;
+  void* ra = sloppy && rank_ != root ? NULL : a;
+  const int rcount = sloppy && rank_ != root ? 0 : counts[0];
+  const int own = sloppy && ip ? 0 : scount;
   if (vform) {
     CALL(MPI_Gatherv, MPI_Igatherv, PERSISTENT_GATHERV_INIT, s, scount, st->t, a, counts, displs, rt->t, root, comm);
     PMPI_Gatherv(s, scount, st->t, b, counts, displs, rt->t, root, comm);
   } else {
-    CALL(MPI_Gather, MPI_Igather, PERSISTENT_GATHER_INIT, s, scount, st->t, a, counts[0], rt->t, root, comm);
+    CALL(MPI_Gather, MPI_Igather, PERSISTENT_GATHER_INIT, s, own, st->t, ra, rcount, rt->t, root, comm);
     PMPI_Gather(s, scount, st->t, b, counts[0], rt->t, root, comm);
   }
   if (rank_ == root) compare(vform ? "gatherv" : "gather", a, b, rbytes, call);
@@ -186,11 +193,16 @@ static void t_scatter(int call, int vform, MPI_Comm comm, int max_ints) {
   char* b = alloc_pattern(rbytes);
   void* ra = in_place && rank_ == root ? MPI_IN_PLACE : a;
   void* rb = in_place && rank_ == root ? MPI_IN_PLACE : b;
+  /* As in t_gather: half the calls pass nothing where the standard ignores the arguments. */
+  const int sloppy = below(2) == 0;
+  const void* sa = sloppy && rank_ != root ? NULL : sbuf;
+  const int scount = sloppy && rank_ != root ? 0 : counts[0];
+  const int own = sloppy && in_place && rank_ == root ? 0 : rcount;
   if (vform) {
     CALL(MPI_Scatterv, MPI_Iscatterv, PERSISTENT_SCATTERV_INIT, sbuf, counts, displs, st->t, ra, rcount, rt->t, root, comm);
     PMPI_Scatterv(sbuf, counts, displs, st->t, rb, rcount, rt->t, root, comm);
   } else {
-    CALL(MPI_Scatter, MPI_Iscatter, PERSISTENT_SCATTER_INIT, sbuf, counts[0], st->t, ra, rcount, rt->t, root, comm);
+    CALL(MPI_Scatter, MPI_Iscatter, PERSISTENT_SCATTER_INIT, sa, scount, st->t, ra, own, rt->t, root, comm);
     PMPI_Scatter(sbuf, counts[0], st->t, rb, rcount, rt->t, root, comm);
   }
   compare(vform ? "scatterv" : "scatter", a, b, rbytes, call);
