@@ -9,8 +9,8 @@ namespace mcorecoll {
 
 enum class Collective {
   barrier, bcast, alltoall, allreduce, reduce, allgather,
-  // Inside one node only; across nodes, and in their non-blocking and persistent forms, the
-  // MPI library's (see doc/design/vector-collectives.md).
+  // Inside one node only; across nodes the MPI library's, and the non-blocking forms of
+  // alltoallv, gatherv and scatterv (doc/design/node-only-collectives.md).
   alltoallv, allgatherv, gather, gatherv, scatter, scatterv, reduce_scatter_block, reduce_scatter, scan, exscan
 };
 constexpr int kCollectiveCount = 16;

@@ -15,7 +15,7 @@ namespace mcorecoll {
 
 // A node leader's part: the address of the first pool this process maps, made now (of
 // `max_bytes`) if it maps none yet; with `error` set when it cannot be made. Its node's other
-// ranks map it by pool_at(), once the address reached them (segment_setup.cpp).
+// ranks map it by pool_at(), once the address reached them (node_setup.cpp).
 ShmAddress own_pool_address(std::uint64_t max_bytes);
 // The pool `a` names: one this process maps already, or mapped now; null with *error. Pools
 // stay mapped for the life of the process.

@@ -58,7 +58,7 @@ class NodeShm {
   static std::unique_ptr<NodeShm> create(MPI_Comm comm, int leader, const std::vector<int>& numa_os,
                                          const SegmentExtras& extras, NodePool* pool,
                                          SegmentKind kind, std::string* why);
-  // A segment carved out of the node's pool instead (segment_setup.cpp): no mapping of its
+  // A segment carved out of the node's pool instead (node_setup.cpp): no mapping of its
   // own, so a communicator comes and goes without a system call. The node leader leases it
   // (lease_carved: zeroed, every node rank counted as attached, or NodePool::kNoSpace), then
   // every node rank takes its view (carved); the last view to go gives the pages back.

@@ -2,7 +2,7 @@
 its blocking, non-blocking and (where mpi4py has them, mpi4py 4) persistent forms, on
 communicators made and freed as it goes. A seeded random sequence; every result is checked
 against numpy, and folded into a digest that rank 0 prints, so that a run with the library and
-one without can be compared byte for byte (test/python/mpi4py_compare.py).
+one without can be compared byte for byte (test/python/meson.build runs both).
 
 Usage: python3 mpi4py_collectives.py SEED CALLS
 """

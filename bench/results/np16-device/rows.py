@@ -10,7 +10,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RUN = {"bcast": "shm", "alltoall": "shm", "allreduce": "reductions", "reduce": "reductions",
        "allgather": "reductions"}  # the others: node-only
 # mcorecoll-tune --from tune/<mpi> (tools/mcorecoll-tune), and exscan, which its budget did not
-# reach, from the defaults runs (np16-device/*-node-only.csv, fast-handoff/*-node-only.csv).
+# reach, from the defaults runs (1-defaults/ and 2-defaults/).
 BANDS = {
     "openmpi": {
         "bcast": "shm:16M pmpi", "alltoall": "shm:4K cma:1M pmpi",
@@ -46,7 +46,7 @@ def parse(text):
 
 def points(mpi, coll, run):
     path = os.path.join(HERE, "tune", mpi, f"np16-{run}.csv") if coll != "exscan" else \
-        os.path.join(HERE, "fast-handoff", f"{mpi}-np16-node-only.csv")
+        os.path.join(HERE, "2-defaults", f"{mpi}-np16-node-only.csv")
     rows = [r for r in csv.DictReader(open(path)) if r["collective"] == coll]
     return {int(r["bytes"]): max(float(r["ratio"]), float(r["mean_ratio"])) for r in rows}, path
 
@@ -78,7 +78,9 @@ for mpi, table in BANDS.items():
             if sizes:
                 ratios = [cma.get(s, pts[s]) if band == "cma" else pts[s] for s in sizes]
                 what = f"{band} {{}}" if band != "pmpi" else "PMPI where shared memory took {}"
-                parts.append(what.format(f"{min(ratios):.2f}-{max(ratios):.2f}x") +
+                span = f"{min(ratios):.2f}x" if f"{min(ratios):.2f}" == f"{max(ratios):.2f}" else \
+                    f"{min(ratios):.2f}-{max(ratios):.2f}x"
+                parts.append(what.format(span) +
                              f" at {human(sizes[0])}" + (f"-{human(sizes[-1])}" if len(sizes) > 1 else ""))
             if high is None:
                 break
