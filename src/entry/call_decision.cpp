@@ -191,6 +191,12 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   Route route;
   if (!ctx.pmpi_reason.empty()) route.reason = ctx.pmpi_reason.c_str();
   else route = choose_route(c, config, bytes, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]);
+  // Decided before the node's shared memory is made below (a collective of the communicator):
+  // a call that goes to PMPI makes nothing, so that a rank that handed it on without deciding
+  // (fast_handoff.hpp: only while nothing of its own is pending) takes the same steps as one
+  // that decided it in full.
+  if (route.path != kPmpiPath && node_only(c) && ctx.node_count > 1)
+    route = {kPmpiPath, "across nodes: the MPI library's in this version (mcorecoll takes it inside one node)"};
   if (route.path != kPmpiPath && !ctx.shm) {
     if (form == Form::nonblocking) {
       route = {kPmpiPath, ctx.shm_failed ? "no shared memory"
@@ -222,10 +228,7 @@ Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form
                                   "call may not wait for the others to agree on them (the persistent form agrees once, at its initialization)");
     return d;
   }
-  Decision d = decide(c, comm, bytes, form);
-  if (d.ctx && d.ctx->node_count > 1)
-    fall_back(d, c, "across nodes: the MPI library's in this version (mcorecoll takes it inside one node)");
-  return d;
+  return decide(c, comm, bytes, form);  // across nodes: PMPI (decide())
 }
 
 Decision decide_before_agreeing(Collective c, MPI_Comm comm) {

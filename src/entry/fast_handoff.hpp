@@ -3,6 +3,13 @@
 // point asks before anything else and calls PMPI_X at once. Other sizes: decide() asks first.
 // Deciding in full costs 250-430 instructions a call (bench/handoff); this a dozen, so that a
 // collective mcorecoll leaves alone costs about what the MPI library's does.
+//
+// Each rank takes the fast way or the full decision by its own state (the last communicator it
+// used, whether operations of its own are pending), so the two must take the same steps: the
+// full decision of a call that goes to PMPI does nothing collective (decide() settles the
+// collectives inside one node across nodes before it would make the node's shared memory).
+// A rank that made the node's memory alone waited for the others for good (seed 9105 of the
+// sequence tester across nodes: sequence-handed-on-nodes).
 #pragma once
 
 #include <mpi.h>
