@@ -15,15 +15,18 @@ void loop(const void* in, void* inout, int count, F f) {
 }
 
 // Integers wrap, as the MPI libraries' own loops do in practice (signed overflow is undefined
-// in C++: the arithmetic is done unsigned).
+// in C++: the arithmetic is done unsigned, and at least as wide as unsigned int, since 8- and
+// 16-bit operands are promoted to int, whose 65535 x 65535 overflows).
+template <typename T>
+using Wrapping = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
 template <typename T>
 T add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Wrapping<T>>(a) + static_cast<Wrapping<T>>(b));
   else return a + b;
 }
 template <typename T>
 T multiply(T a, T b) {
-  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) * static_cast<std::make_unsigned_t<T>>(b));
+  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Wrapping<T>>(a) * static_cast<Wrapping<T>>(b));
   else return a * b;
 }
 
