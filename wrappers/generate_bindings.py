@@ -75,10 +75,12 @@ class Form:
         found = [KINDS[k][column].format(n=n) for k, n in self.args if k in ("sbuf", "rbuf")]
         return ", ".join((found + ["nullptr", "nullptr"])[:2])
 
-    def fast_handoff(self, column):
+    def fast_handoff(self, column, returned):
         """A blocking call its communicator gives to the MPI library at every size, or at its
-        size (size=), goes there at once (entry/fast_handoff.hpp): the condition, and PMPI_X's
-        call."""
+        size (size=), goes there at once (entry/fast_handoff.hpp): the statement that returns
+        `returned` of PMPI_X's result ("{}" for the result itself); nothing for the other forms."""
+        if self.form != "blocking":
+            return ""
         value = {n: KINDS[k][column].format(n=n) for k, n in self.args}
         c = f"mcorecoll::Collective::{self.collective}"
         condition = f"mcorecoll::hand_on_at_once({c}, {value['comm']})"
@@ -89,29 +91,22 @@ class Form:
                 condition += f" ||\n      mcorecoll::hand_on_sized_rooted({c}, {value['comm']}, {value['root']}, {counted})"
             else:
                 condition += f" || mcorecoll::hand_on_sized({c}, {value['comm']}, {counted})"
-        return condition, f"{self.pmpi}({self.converted(column)})"
+        pmpi = f"{self.pmpi}({self.converted(column)})"
+        return f"  if ({condition}) return {returned.format(pmpi)};\n"
 
     def c_call(self):
         """The C++ function's call; where hooks are on (entry/call_hooks.hpp: a GPU runtime is
         loaded, or the statistics time calls), through call_with_hooks, out of line: the common
         path keeps its tail call. Before both, a blocking call's fast hand-off."""
         args = self.converted(2)
-        fast = ""
-        if self.form == "blocking":
-            condition, pmpi = self.fast_handoff(2)
-            fast = f"  if ({condition}) return {pmpi};\n"
-        return (fast + f"  if (mcorecoll::call_hooks())\n"
+        return (self.fast_handoff(2, "{}") + f"  if (mcorecoll::call_hooks())\n"
                 f"    return mcorecoll::call_with_hooks({self.buffers(2)}, mcorecoll::{self.cpp}{', ' if args else ''}{args});\n"
                 f"  return mcorecoll::{self.cpp}({args});\n")
 
     def fortran_call(self, call):
         """The statement `call`; where hooks are on, inside CallHooks (c_call()). Before both, a
         blocking call's fast hand-off."""
-        fast = ""
-        if self.form == "blocking":
-            condition, pmpi = self.fast_handoff(4)
-            fast = f"  if ({condition}) return set_ierr(ierr, {pmpi});\n"
-        return (fast + f"  if (mcorecoll::call_hooks()) {{\n"
+        return (self.fast_handoff(4, "set_ierr(ierr, {})") + f"  if (mcorecoll::call_hooks()) {{\n"
                 f"    const mcorecoll::CallHooks hooks{{{self.buffers(4)}}};\n"
                 f"    {call}\n  }} else {{\n    {call}\n  }}\n")
 

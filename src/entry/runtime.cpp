@@ -30,17 +30,15 @@ namespace {
 std::mutex g_mutex;             // guards g_live
 std::set<CommContext*> g_live;  // contexts not yet released
 
-// The context of the last communicator used, to skip the attribute lookup (~140 instructions
-// in Open MPI), and its mask for the fast hand-off (fast_handoff.hpp says when it is kept).
+// The last communicator used and its context (g_last_communicator, fast_handoff.hpp), to skip
+// the attribute lookup (~140 instructions in Open MPI) and for the fast hand-off; kept where
+// fast_handoff.hpp says.
 bool g_last_allowed = false;
-CommContext* g_last_ctx = nullptr;
 const std::array<std::uint64_t, kCollectiveCount> kNoneHandedOn = {};
 
 void forget_last(CommContext* ctx) {
-  if (g_last_ctx == ctx || ctx == nullptr) {
+  if (g_last_communicator.ctx == ctx || ctx == nullptr)
     g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data(), 0};
-    g_last_ctx = nullptr;
-  }
 }
 
 // The sizes of each collective this communicator gives to PMPI by size alone: found once, from
@@ -192,7 +190,7 @@ int finalize() {
 }
 
 CommContext& context_of(MPI_Comm comm) {
-  if (g_last_allowed && comm == g_last_communicator.comm) return *g_last_ctx;
+  if (g_last_allowed && comm == g_last_communicator.comm) return *g_last_communicator.ctx;
   void* attr = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
@@ -205,10 +203,7 @@ CommContext& context_of(MPI_Comm comm) {
     }
     PMPI_Comm_set_attr(comm, context_keyval(), ctx);
   }
-  if (g_last_allowed) {
-    g_last_communicator = {comm, ctx, ctx->pmpi_below.data(), ctx->rank};
-    g_last_ctx = ctx;
-  }
+  if (g_last_allowed) g_last_communicator = {comm, ctx, ctx->pmpi_below.data(), ctx->rank};
   return *ctx;
 }
 
