@@ -55,9 +55,9 @@ struct Config {
   int barrier_radix = 0;
   // Communicators on one node of at most this many ranks use the all-poll barrier instead.
   int barrier_all_poll_max = 0;
-  // Polls of a flag before a waiting rank starts yielding the CPU (ignored, as if 0, when the
-  // ranks of a node outnumber its CPUs).
-  int spin_polls = 0;
+  // Microseconds a waiting rank polls a flag before it starts yielding the CPU (ignored, as if
+  // 0, when the ranks of a node outnumber its CPUs).
+  int spin_us = 0;
 
   // Bcast, with bounds_set: messages from this size on take the single copy (when the node
   // allows it).

@@ -1,6 +1,9 @@
-// Waiting on a shared flag without melting a core: spin briefly (not at all when the node is
-// oversubscribed), then yield, then sleep in short naps; every few thousand polls let the MPI
-// library progress, so that traffic another rank waits on inside its own collective moves.
+// Waiting on a shared flag. While the rank's core is its own, a wait spins as the MPI library's
+// own waits do, for up to MCORECOLL_SPIN_US: a yield would hand the core to whatever else is
+// runnable there (a daemon, a neighbour's job), and the peer's answer would then wait for a
+// time slice. Only a wait that grows long, or any wait where the node's ranks outnumber its
+// CPUs, yields, then sleeps in short naps. Every few thousand polls the MPI library gets to
+// progress, so that traffic another rank waits on inside its own collective moves.
 #pragma once
 
 #include <mpi.h>
@@ -9,16 +12,12 @@
 #include <cstdint>
 
 #include "node/node_shm.hpp"
+#include "node/spin.hpp"
 
 namespace mcorecoll {
 
 class CommContext;
 struct Config;
-
-// One step of backing off: spin `spin_polls` polls, then yield, then nap. `polls` counts the
-// steps of the current wait (from 0). Returns how many steps were past the spinning (0 while
-// spinning).
-unsigned pause_once(unsigned& polls, unsigned spin_polls);
 
 class Waiter {
  public:
@@ -27,9 +26,11 @@ class Waiter {
   Waiter(int spin_polls, MPI_Comm progress_comm)
       : spin_polls_(spin_polls), progress_comm_(progress_comm) {}
 
-  // The waiter of a communicator's algorithms: no spinning when its node is oversubscribed,
-  // progress probed on the communicator itself.
+  // The waiter of a communicator's algorithms: MCORECOLL_SPIN_US of spinning, none when its
+  // node is oversubscribed; progress probed on the communicator itself.
   static Waiter for_context(const CommContext& ctx, const Config& config);
+
+  int spin_polls() const { return spin_polls_; }
 
   void wait_for(const std::atomic<std::uint64_t>& flag, std::uint64_t target) {
     if (reached(flag.load(std::memory_order_acquire), target)) return;

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -28,6 +29,10 @@ constexpr long kBackstopMicroseconds = 10000;
 // After a ring, the helper keeps stepping (yielding between rounds) this long before it
 // sleeps again: a peer that rang once usually needs more than one step.
 constexpr auto kBusyAfterRing = std::chrono::milliseconds(2);
+// The helper (in thread mode) has no core of its own: it shares its rank's, or takes a spare
+// one. It spins only about as long as a peer's next step takes before it yields, unlike the
+// rank's own waits (MCORECOLL_SPIN_US).
+constexpr int kHelperSpinMicroseconds = 5;
 
 using ProgressCallback = int (*)();
 
@@ -36,7 +41,8 @@ std::atomic<std::uint32_t> g_local_bell{0};   // when no peer can ring this proc
 std::atomic<std::uint32_t>* g_bell = nullptr;  // the helper's bell
 bool g_thread_mode = false;                    // MCORECOLL_PROGRESS=thread
 bool g_multiple = false;                       // the helper may call MPI
-std::atomic<unsigned> g_spin{0};
+std::atomic<unsigned> g_spin{0};  // the rank's own waits on operations
+unsigned g_helper_spin = 0;       // the helper's, set before it starts
 std::atomic<bool> g_stop{false};
 std::thread g_helper;
 ProgressCallback g_hooked = nullptr;
@@ -83,7 +89,7 @@ void helper_main() {
     if (!g_thread_mode && !g_multiple && !ended && !last_round_waited_for_peer()) busy_until = Clock::time_point{};
     if (g_thread_mode || Clock::now() < busy_until) {
       if (ended) polls = 0;
-      pause_once(polls, g_thread_mode ? g_spin.load(std::memory_order_relaxed) : 0);
+      pause_once(polls, g_thread_mode ? std::min(g_spin.load(std::memory_order_relaxed), g_helper_spin) : 0);
       continue;
     }
     polls = 0;
@@ -118,7 +124,8 @@ void start_progress_sources(const Config& config, const CommContext& ctx) {
   static std::atomic<bool> started{false};  // the fast path of every later call: one load
   if (started.load(std::memory_order_acquire)) return;
   std::call_once(g_once, [&] {
-    if (!ctx.oversubscribed) g_spin.store(static_cast<unsigned>(config.spin_polls), std::memory_order_relaxed);
+    if (!ctx.oversubscribed) g_spin.store(spin_polls_for(config.spin_us), std::memory_order_relaxed);
+    g_helper_spin = spin_polls_for(kHelperSpinMicroseconds);
     g_multiple = thread_multiple();
     g_thread_mode = config.progress == ProgressMode::thread;
     g_bell = own_bell();

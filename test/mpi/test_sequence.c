@@ -291,6 +291,7 @@ static long draw_bytes(rng_t* r, int kind) {
  * too (below). */
 static int pair_type(int t) { return types[t].nfields > 1 && types[t].type != MPI_2INT && types[t].extent != types[t].size; }
 static int across_hosts;  /* the world spans more than one node (equal on every rank) */
+static int wrank, wsize;
 
 static void avoid_mpi_defects(call_t* c) {
   const int bcast = is_bcast(c->kind), alltoall = is_alltoall(c->kind);
@@ -338,6 +339,12 @@ static void avoid_mpi_defects(call_t* c) {
   if ((is_gather(c->kind) || is_scatter(c->kind) || is_vform(c->kind)) && pairs && c->bytes > 1024) c->bytes = 1024;
 #else
   if (alltoall && c->recv_twin && pairs && c->bytes >= 65536) c->recv_twin = 0;
+  /* Its MPI_Alltoall from 13 ranks on (the Bruck algorithm of coll/tuned, for small blocks)
+   * writes into the gaps of padded types and delivers zeros or wrong bytes between a pair type
+   * and its twin, natively (seed 9920 at np 32: 3 x packed{double,int} received as
+   * MPI_DOUBLE_INT). Such calls are drawn as MPI_Ialltoall there (its libnbc is right). */
+  if (c->kind == ALLTOALL && wsize >= 13 && (c->recv_twin || types[c->type].extent != types[c->type].size))
+    c->kind = IALLTOALL;
 #endif
   /* Found by this tester (bed, ranks round-robin over 2 hosts), natively: Open MPI 5.0.7's own
    * gathering collectives across hosts deliver swapped or wrong blocks between a type and its
@@ -388,7 +395,6 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
 
 /* ---- communicators ---- */
 
-static int wrank, wsize;
 /* The intercommunicator's groups: world ranks 0, 3, 6, ... (group 0) and the others. */
 static int inter_group(int world_rank) { return world_rank % 3 != 0; }
 static MPI_Comm slots[kSlots];

@@ -101,7 +101,7 @@ TEST_CASE("out-of-range numbers are errors", "[config]") {
   CHECK(load_config(Env{{"MCORECOLL_VERBOSE", "-1"}}).errors.size() == 1);
   CHECK(load_config(Env{{"MCORECOLL_BARRIER_RADIX", "1"}}).errors.size() == 1);
   CHECK(load_config(Env{{"MCORECOLL_BARRIER_RADIX", "65"}}).errors.size() == 1);
-  CHECK(load_config(Env{{"MCORECOLL_SPIN", "1000001"}}).errors.size() == 1);
+  CHECK(load_config(Env{{"MCORECOLL_SPIN_US", "1000001"}}).errors.size() == 1);
   CHECK(load_config(Env{{"MCORECOLL_STATS", "2"}}).errors.size() == 1);
   CHECK(load_config(Env{{"MCORECOLL_TEST_BINDING", "0,,1"}}).errors.size() == 1);
 }
@@ -214,13 +214,20 @@ TEST_CASE("the tuning file sets the same keys; variables override it", "[config]
 }
 
 TEST_CASE("tuning file errors name the file and line", "[config]") {
-  const std::string path = write_file("barrier = shm\nbarier = pmpi\nnonsense line\nspin = -4\n");
+  const std::string path = write_file("barrier = shm\nbarier = pmpi\nnonsense line\nspin_us = -4\n");
   const auto load = load_config(Env{{"MCORECOLL_CONFIG", path}});
   CHECK(load.errors.size() == 3);
   CHECK(mentions(load.errors, path + ":2: unknown setting MCORECOLL_BARIER"));
   CHECK(mentions(load.errors, path + ":3: expected 'key = value'"));
-  CHECK(mentions(load.errors, path + ":4: invalid value '-4' for MCORECOLL_SPIN"));
+  CHECK(mentions(load.errors, path + ":4: invalid value '-4' for MCORECOLL_SPIN_US"));
   std::remove(path.c_str());
+}
+
+TEST_CASE("the replaced MCORECOLL_SPIN names its successor", "[config]") {
+  const auto load = load_config(Env{{"MCORECOLL_SPIN", "200"}});
+  REQUIRE(load.errors.size() == 1);
+  CHECK(mentions(load.errors, "MCORECOLL_SPIN (polls) was replaced by MCORECOLL_SPIN_US"));
+  CHECK(load_config(Env{{"MCORECOLL_SPIN_US", "50"}}).config.spin_us == 50);
 }
 
 TEST_CASE("a missing tuning file is an error", "[config]") {
