@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "entry/fast_path.h"
+#include "progress/fast_path.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -15,7 +15,7 @@ extern "C" {
 
 typedef intptr_t mcorecoll_raw_t; /* an MPI handle or an int, as passed in a register */
 
-/* The gate of the completion and request calls: entry/fast_path.h. */
+/* The gate of the completion and request calls: progress/fast_path.h. */
 
 /* MPI_Init and MPI_Init_thread: the MPI library's, then mcorecoll's check that every rank runs
  * with the same settings. */

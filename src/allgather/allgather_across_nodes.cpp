@@ -6,8 +6,8 @@
 #include "allgather/allgather_bytes.hpp"
 #include "allgather/allgather_shm.hpp"
 #include "bcast/bcast_shm.hpp"
+#include "common/scratch_room.hpp"
 #include "progress/leader_messages.hpp"
-#include "reduction/fold.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {

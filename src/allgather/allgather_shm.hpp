@@ -1,5 +1,5 @@
 // MPI_Allgather inside one node. A block of one line goes through the ranks' reduction lines
-// (reduction/reduce_lines.hpp: every rank posts its block, everyone reads every line); larger
+// (node/record_lines.hpp: every rank posts its block, everyone reads every line); larger
 // ones through the staging areas, the alltoall's rounds with one block for all: each round
 // every rank stages a tile of its block once, then copies every rank's tile into its place,
 // staggered, with at most MCORECOLL_ALLTOALL_READERS readers on one area. The rounds are
@@ -14,9 +14,9 @@
 #include <optional>
 #include <vector>
 
-#include "alltoall/alltoall_rounds.hpp"
+#include "node/staged_rounds.hpp"
 #include "node/node_reads.hpp"
-#include "reduction/reduce_lines.hpp"
+#include "node/record_lines.hpp"
 
 namespace mcorecoll {
 

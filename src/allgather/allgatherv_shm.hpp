@@ -14,7 +14,7 @@ class CommContext;
 struct Config;
 
 // The exchange of one call, for the blocking form below and the operation of the others
-// (node_only_operations.hpp). `own`: this rank's block's bytes; `recv`: every rank's block.
+// (iallgatherv_shm.hpp). `own`: this rank's block's bytes; `recv`: every rank's block.
 ExchangeRounds allgatherv_rounds(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv);
 
 // The blocking form: the rounds to the end, then this rank's own block into its place (unless

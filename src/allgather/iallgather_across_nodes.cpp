@@ -6,7 +6,7 @@
 #include "allgather/allgather_across_nodes.hpp"
 #include "allgather/allgather_bytes.hpp"
 #include "allgather/allgather_shm.hpp"
-#include "bcast/node_ring_steps.hpp"
+#include "node/ring_steps.hpp"
 #include "progress/leader_messages.hpp"
 #include "topology/comm_context.hpp"
 

@@ -15,7 +15,7 @@ namespace mcorecoll {
 
 // `send->data(d)`, `send->size(d)`: the bytes for rank d; `recv`: room for those from each rank;
 // `max_block`: the largest block any rank sends (equal on every rank). The exchange of one call,
-// for the blocking form below and the persistent operation (node_only_operations.hpp).
+// for the blocking form below and the persistent operation (ialltoallv_shm.hpp).
 template <typename Send>
 ExchangeRounds alltoallv_rounds(CommContext& ctx, const Config& config, std::uint64_t max_block, Send* send,
                                 BlockBytes* recv) {

@@ -2,7 +2,7 @@
 
 
 #include "bcast/bcast_common.hpp"
-#include "bcast/node_ring_steps.hpp"
+#include "node/ring_steps.hpp"
 #include "common/message_bytes.hpp"
 #include "decisions/config.hpp"
 #include "node/call_areas.hpp"

@@ -9,12 +9,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace mcorecoll {
+#include "decisions/config.hpp"  // kReadersByHierarchyGroup
 
-// MCORECOLL_BCAST_READERS=group: the readers of one group of the node's coarsest hierarchy
-// level that splits its ranks (socket; else NUMA domain or cache) read together, whatever its
-// size.
-constexpr int kReadersByHierarchyGroup = -1;
+namespace mcorecoll {
 
 struct ReaderGroups {
   std::vector<int> group;  // by node rank; -1 for the source

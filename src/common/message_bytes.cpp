@@ -4,7 +4,7 @@
 
 #include "common/log.hpp"
 #include "common/named_types.hpp"
-#include "entry/runtime.hpp"
+#include "common/stop_job.hpp"
 
 namespace mcorecoll {
 

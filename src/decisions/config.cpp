@@ -8,8 +8,7 @@
 #include <functional>
 #include <sstream>
 
-#include "bcast/reader_schedule.hpp"
-#include "node/shm_layout.hpp"
+#include "common/shm_layout.hpp"
 
 extern char** environ;
 

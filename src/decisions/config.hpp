@@ -28,6 +28,11 @@ std::array<T, kCollectiveCount> every(const T& value) {
   return a;
 }
 
+// MCORECOLL_BCAST_READERS=group: the readers of one group of the node's coarsest hierarchy
+// level that splits its ranks (socket; else NUMA domain or cache) read together, whatever its
+// size (bcast/reader_schedule.hpp).
+constexpr int kReadersByHierarchyGroup = -1;
+
 struct Config {
   bool disable = false;  // MCORECOLL_DISABLE: every call goes to PMPI
   int verbose = 0;       // MCORECOLL_VERBOSE: 0 quiet, 1 say why PMPI was used, 2 also setup details

@@ -7,7 +7,7 @@
 
 #include "common/log.hpp"
 #include "decisions/config.hpp"
-#include "entry/fast_path.h"
+#include "progress/fast_path.h"
 
 
 namespace mcorecoll {

@@ -6,6 +6,7 @@
 
 #include "barrier/barrier_shm.hpp"
 #include "common/log.hpp"
+#include "common/stop_job.hpp"
 #include "decisions/config.hpp"
 #include "decisions/route.hpp"
 #include "common/device_memory.hpp"

@@ -10,8 +10,10 @@
 
 #include "common/device_memory.hpp"
 #include "common/log.hpp"
+#include "common/stop_job.hpp"
 #include "decisions/config.hpp"
 #include "decisions/route.hpp"
+#include "decisions/settings_mismatch.hpp"
 #include "decisions/stats.hpp"
 #include "entry/abi_guard.hpp"
 #include "entry/dispatch.hpp"
@@ -99,10 +101,21 @@ int finalize_hook(MPI_Comm, int, void*, void*) {
   return MPI_SUCCESS;
 }
 
+// The engine's (progress/progress.hpp), under its lock: the context of a freed communicator
+// whose last persistent request went.
+void delete_released_context(CommContext* ctx) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_live.erase(ctx) == 0) return;
+  }
+  delete ctx;
+}
+
 // Once per process (function-local statics: their fast path is one load, where std::call_once
 // goes through thread-local storage on every call).
 void install_finalize_hook() {
   static const bool installed = [] {
+    set_released_context_deleter(delete_released_context);
     int initialized = 0, finalized = 0;
     PMPI_Initialized(&initialized);
     PMPI_Finalized(&finalized);
@@ -131,28 +144,11 @@ int context_keyval() {
 
 alignas(64) LastCommunicator g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data(), 0};
 
-void delete_released_context(CommContext* ctx) {
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    if (g_live.erase(ctx) == 0) return;
-  }
-  delete ctx;
-}
-
 void check_same_settings(MPI_Comm comm, const Config& config) {
   const std::uint64_t fp = &config == &process_config().config ? process_fingerprint() : config.fingerprint();
   std::uint64_t mine[2] = {fp, ~fp}, most[2];
   PMPI_Allreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, comm);
   if (most[0] != mine[0] || most[1] != mine[1]) stop_for_different_settings(comm, config);
-}
-
-void stop_for_different_settings(MPI_Comm comm, const Config& config) {
-  int rank = 0;
-  PMPI_Comm_rank(comm, &rank);
-  say("error: the ranks of a communicator run with different MCORECOLL_* settings (or tuning "
-      "files); they would take different paths and deadlock. This rank (" +
-      std::to_string(rank) + ") has:\n" + config.describe() + "Stopping the job.");
-  stop_job(comm);
 }
 
 const Config& config_or_abort(MPI_Comm comm) {
@@ -170,13 +166,6 @@ const Config& config_or_abort(MPI_Comm comm) {
   if (loaded.config.stats) enable_call_hook(kHookTiming);  // entry/call_hooks.hpp
   ready.store(&loaded.config, std::memory_order_release);
   return loaded.config;
-}
-
-void stop_job(MPI_Comm comm) {
-  const timespec moment = {0, 300 * 1000 * 1000};
-  nanosleep(&moment, nullptr);
-  PMPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
-  std::abort();  // PMPI_Abort does not return; this only tells the compiler so
 }
 
 void prepare_finalize() { config_or_abort(MPI_COMM_WORLD); }

@@ -24,16 +24,8 @@ void set_up_context(CommContext& ctx, const Config& config);
 CommContext& context_for(MPI_Comm comm, const Config& config);
 
 // Every rank of `comm` runs with the same settings, or the job stops with a message (ranks that
-// route differently deadlock). Collective. stop_for_different_settings() is its message.
+// route differently deadlock: decisions/settings_mismatch.hpp). Collective.
 void check_same_settings(MPI_Comm comm, const Config& config);
-[[noreturn]] void stop_for_different_settings(MPI_Comm comm, const Config& config);
-// The engine's (progress.cpp), under its lock: the context of a freed communicator whose last
-// persistent request went.
-void delete_released_context(CommContext* ctx);
-
-// Stops the job after an error was said: waits a moment first, because launchers (MPICH's
-// Hydra) can kill the job before they have forwarded the message. Does not return.
-[[noreturn]] void stop_job(MPI_Comm comm);
 
 // Called from our MPI_Finalize wrappers: registers the finalize hook if no collective did.
 void prepare_finalize();

@@ -5,7 +5,7 @@
 // posts it, and every rank copies its part out of the areas of the ranks it takes from, then
 // says it is done; the halves of the areas alternate as in the alltoall (alltoall_rounds.hpp),
 // so a rank stages round k + 1 while slower ranks still read round k. Blocks small enough for
-// a line go through the ranks' reduction records instead (reduce_lines.hpp: no lease, no
+// a line go through the ranks' reduction records instead (node/record_lines.hpp: no lease, no
 // "done" handshake).
 //
 // Every node rank calls it in the same call with the same shape: the number of rounds and the
@@ -20,11 +20,11 @@
 #include <utility>
 #include <vector>
 
-#include "alltoall/alltoall_rounds.hpp"
+#include "node/staged_rounds.hpp"
 #include "node/call_areas.hpp"
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
-#include "reduction/reduce_lines.hpp"
+#include "node/record_lines.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
@@ -87,7 +87,7 @@ class HeaderLine {
 // The exchange as resumable steps: advance() does what it can without waiting and says
 // whether this rank's part is over (*waiting_on: the node rank it waits for). The blocking
 // staged_exchange() loops on it; the non-blocking and persistent forms take one advance() per
-// step of the progress engine (node_only_operations.hpp). Steps call no MPI function.
+// step of the progress engine (exchange_operation.hpp). Steps call no MPI function.
 class ExchangeRounds {
  public:
   using Give = std::function<void(char* tiles, std::uint64_t offset, std::uint64_t len)>;
@@ -120,7 +120,7 @@ class ExchangeRounds {
       const int behind = line_reader_behind(ctx_, line_);
       if (behind >= 0) return *waiting_on = behind, false;
       // Every rank posts, giver or not: a record is written again only once every rank has
-      // posted a later call (reduce_lines.hpp).
+      // posted a later call (node/record_lines.hpp).
       if (shape_.gives) give_(ctx_.shm->reduce_record(ctx_.node_rank, line_.line), 0, shape_.max_block);
       ctx_.shm->reduce_record_seq(ctx_.node_rank, line_.line).store(line_.seq, std::memory_order_release);
       posted_ = true;

@@ -14,7 +14,7 @@ class CommContext;
 struct Config;
 
 // The exchange of one call, for the blocking form below and the operation of the others
-// (node_only_operations.hpp). `max_block`: the largest block (equal on every rank). The root
+// (igather_shm.hpp). `max_block`: the largest block (equal on every rank). The root
 // passes `recv` (every rank's block), the others `own` and `own_size` (their block's bytes).
 ExchangeRounds gather_rounds(CommContext& ctx, const Config& config, int root, std::uint64_t max_block,
                              const char* own, std::uint64_t own_size, BlockBytes* recv);

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "node/shm_layout.hpp"
+#include "common/shm_layout.hpp"
 
 namespace mcorecoll {
 namespace {

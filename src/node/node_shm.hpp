@@ -24,7 +24,7 @@
 #include "decisions/config.hpp"
 #include "node/lease_protocol.hpp"
 #include "node/node_pool.hpp"
-#include "node/shm_layout.hpp"
+#include "common/shm_layout.hpp"
 
 namespace mcorecoll {
 
@@ -114,7 +114,7 @@ class NodeShm {
   // The first of the kSlots one-line slots (flag, then kSlotBytes of data each).
   char* slots() { return common() + kCommonBytes; }
 
-  // Small reductions (reduction/reduce_lines.hpp): node rank r's kReduceLines records, used by
+  // Small reductions (node/record_lines.hpp): node rank r's kReduceLines records, used by
   // calls in turn (data, then the call's sequence word at the end), written by r only.
   char* reduce_record(int r, int k) {
     return slots() + kSlots * kLineBytes + static_cast<std::size_t>(kReduceLines * r + k) * kReduceRecordBytes;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/log.hpp"
-#include "entry/runtime.hpp"
+#include "common/stop_job.hpp"
 
 namespace mcorecoll {
 namespace {

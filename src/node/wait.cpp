@@ -1,7 +1,6 @@
 #include "node/wait.hpp"
 
 #include "decisions/config.hpp"
-#include "progress/progress.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
@@ -10,7 +9,17 @@ namespace {
 constexpr unsigned kProgressEvery = 2048;     // polls between two PMPI_Iprobe calls
 constexpr unsigned kPendingCheckEvery = 64;   // spinning polls between two looks at pending operations
 
+bool nothing_pending() { return false; }
+void no_steps() {}
+std::atomic<bool (*)()> g_pending{nothing_pending};
+std::atomic<void (*)()> g_step{no_steps};
+
 }  // namespace
+
+void set_wait_progress(bool (*pending)(), void (*step)()) {
+  g_step.store(step, std::memory_order_relaxed);
+  g_pending.store(pending, std::memory_order_release);
+}
 
 Waiter Waiter::for_context(const CommContext& ctx, const Config& config) {
   return Waiter(ctx.oversubscribed ? 0 : static_cast<int>(spin_polls_for(config.spin_us)), ctx.comm);
@@ -21,7 +30,8 @@ void Waiter::backoff(unsigned& polls) {
   // A rank that waits here may be the one whose non-blocking operations its peers wait for
   // (they may wait for them before they come to this call): looked at every step past the
   // spinning, and now and then while it spins.
-  if ((waits > 0 || polls % kPendingCheckEvery == 0) && operations_pending()) progress_operations();
+  if ((waits > 0 || polls % kPendingCheckEvery == 0) && g_pending.load(std::memory_order_acquire)())
+    g_step.load(std::memory_order_relaxed)();
   if (polls % kProgressEvery == 0) {
     int pending = 0;
     PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm_, &pending, MPI_STATUS_IGNORE);

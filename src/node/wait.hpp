@@ -19,6 +19,11 @@ namespace mcorecoll {
 class CommContext;
 struct Config;
 
+// The progress engine's operations, which a waiting rank keeps moving (a peer may wait for
+// them before it comes to this call): whether any is queued, and a round of their steps.
+// progress/ sits above node/ and registers them; until it does, nothing is pending.
+void set_wait_progress(bool (*pending)(), void (*step)());
+
 class Waiter {
  public:
   // `spin_polls`: polls before the first yield. `progress_comm`: a communicator to probe on

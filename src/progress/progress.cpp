@@ -9,9 +9,8 @@
 
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
-#include "entry/fast_path.h"
-#include "entry/runtime.hpp"
 #include "node/wait.hpp"
+#include "progress/fast_path.h"
 #include "progress/handle_table.hpp"
 #include "progress/progress_helper.hpp"
 #include "progress/request_table.hpp"
@@ -40,6 +39,14 @@ std::atomic<int> g_queued{0};     // records queued, over every communicator
 std::atomic<bool> g_waited_for_peer{false};
 std::atomic<int> g_unsettled_n{0};
 std::atomic<int> g_handles{0};
+void (*g_delete_released)(CommContext*) = nullptr;  // set_released_context_deleter()
+
+// The waits of the node machinery (node/wait.hpp) move the operations while they wait: told
+// how at load time, before any operation can exist.
+const bool g_waits_told = [] {
+  set_wait_progress(operations_pending, [] { progress_operations(); });
+  return true;
+}();
 
 // Steps in a row without an end before a waiting operation rings the rank it waits for, and
 // between two rings after that (progress_helper.hpp): a peer that is only a little late is
@@ -108,7 +115,7 @@ void destroy(Record* r) {
   CommContext* ctx = r->persistent ? r->ctx : nullptr;
   recycle(r);
   // The last persistent request of a communicator the application has freed: its context goes.
-  if (ctx && --ctx->persistent_requests == 0 && ctx->released) delete_released_context(ctx);
+  if (ctx && --ctx->persistent_requests == 0 && ctx->released && g_delete_released) g_delete_released(ctx);
 }
 
 void leave_busy(CommContext& ctx);
@@ -365,6 +372,8 @@ bool progress_operations(bool may_call_mpi, bool settle) {
   if (settle) settle_all();
   return ended;
 }
+
+void set_released_context_deleter(void (*deleter)(CommContext* ctx)) { g_delete_released = deleter; }
 
 bool last_round_waited_for_peer() { return g_waited_for_peer.load(std::memory_order_relaxed); }
 

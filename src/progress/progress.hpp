@@ -65,6 +65,10 @@ bool last_round_waited_for_peer();
 void complete_operations_on(const CommContext& ctx);
 // A context goes: out of the engine's lists (its operations are complete).
 void forget_context(CommContext& ctx);
+// Who deletes the context of a freed communicator once its last persistent request went (the
+// owner of the contexts, entry/runtime.cpp, above the engine, registers itself; under the
+// engine's lock).
+void set_released_context_deleter(void (*deleter)(CommContext* ctx));
 // The same for every operation, then the requests still held are let go: MPI_Finalize.
 void complete_all_operations();
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/scratch_room.hpp"
 #include "reduction/combine.hpp"
 #include "reduction/element_layout.hpp"
 
@@ -21,12 +22,6 @@ int fold(int parts, int k, const ElementLayout& layout, MPI_Datatype type, MPI_O
   int rc = MPI_SUCCESS;
   for (int r = parts - 2; r >= 0 && rc == MPI_SUCCESS; --r) rc = combine(image_of(r), acc, k, type, op);
   return rc;
-}
-
-// `v` (a communicator's scratch, kept from call to call) grown to at least `bytes`.
-inline char* scratch_room(std::vector<char>& v, std::size_t bytes) {
-  if (v.size() < bytes) v.resize(bytes);
-  return v.data();
 }
 
 // Writes the k elements of an image into the user's buffer at `to`: the data bytes only (gaps

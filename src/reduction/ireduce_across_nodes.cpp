@@ -3,7 +3,7 @@
 #include <optional>
 #include <vector>
 
-#include "bcast/node_ring_steps.hpp"
+#include "node/ring_steps.hpp"
 #include "progress/leader_messages.hpp"
 #include "reduction/fold.hpp"
 #include "reduction/reduce_across_nodes.hpp"

@@ -8,7 +8,7 @@
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "reduction/fold.hpp"
-#include "reduction/reduce_lines.hpp"
+#include "node/record_lines.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
@@ -81,7 +81,7 @@ bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
   return true;
 }
 
-// A small reduction (reduce_lines.hpp): post, then fold every rank's record.
+// A small reduction (node/record_lines.hpp): post, then fold every rank's record.
 bool ReduceRounds::line_step(bool may_call_mpi, int* waiting_on) {
   const int n = ctx_.node_size;
   if (stage_ == Stage::lease) {

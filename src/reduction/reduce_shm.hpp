@@ -1,5 +1,5 @@
 // MPI_Reduce and MPI_Allreduce inside one node. A contribution of one line goes through the
-// ranks' reduction lines (reduce_lines.hpp); larger ones through the staging areas (node/call_areas):
+// ranks' reduction lines (node/record_lines.hpp); larger ones through the staging areas (node/call_areas):
 // in rounds of as many elements as half a staging area holds, every rank stages the image of
 // its contribution, then
 //  - small rounds: the rank(s) that need the result fold every contribution in rank order;
@@ -16,9 +16,9 @@
 
 #include <cstdint>
 
-#include "alltoall/alltoall_rounds.hpp"
+#include "node/staged_rounds.hpp"
 #include "reduction/element_layout.hpp"
-#include "reduction/reduce_lines.hpp"
+#include "node/record_lines.hpp"
 
 namespace mcorecoll {
 

@@ -20,7 +20,7 @@ class CommContext;
 struct Config;
 
 // The exchange of one call, for the blocking form below and the operation of the others
-// (node_only_operations.hpp): this rank's image `own` to the ranks after it, the images of
+// (iscan_shm.hpp): this rank's image `own` to the ranks after it, the images of
 // ranks 0..r-1 into `operands` (slot r at r x `image`).
 ExchangeRounds scan_rounds(CommContext& ctx, const Config& config, const char* own, char* operands,
                            std::size_t image);

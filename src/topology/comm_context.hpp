@@ -98,7 +98,7 @@ class CommContext {
   // Node leaders, alltoall across nodes: this node's outgoing tiles, packed for the exchange.
   std::vector<char> exchange_buffer;
   // Small reductions: the calls so far (alike on every node rank), and the latest call each
-  // node rank is known to have posted (reduce_lines.hpp).
+  // node rank is known to have posted (node/record_lines.hpp).
   std::uint64_t line_calls = 0;
   std::vector<std::uint64_t> line_known;
   // The v-forms whose size only a header line tells (alltoallv, gatherv, scatterv: index

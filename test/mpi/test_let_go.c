@@ -7,7 +7,7 @@
  * the job ends with the verdict rather than hanging; the results are checked in order.
  *
  * The cases are what mcorecoll promises: blocks that fit the ranks' lines, up to three calls
- * ahead (the lines' depth less one: reduce_lines.hpp), and staged gathers and scatters of
+ * ahead (the lines' depth less one: node/record_lines.hpp), and staged gathers and scatters of
  * 4 KiB blocks one call ahead (a tile in this rank's half of its areas). Open MPI 4.1's own
  * let only the first go (eager sends); its 4 KiB ones hold their ranks (MCORECOLL_GATHER=pmpi
  * makes that case fail). Not promised: staged reduces (every rank folds a part), and staged

@@ -440,7 +440,7 @@ static void run_form(const layout_t* l, MPI_Op op, int count, int root, int in_p
 
 /* Back-to-back reduces of one line to a slow root: the non-roots return as soon as they have
  * posted, so they run ahead by calls; a rank may not rewrite its line while the root has yet
- * to read it (reduce_lines.hpp). Every result checked. */
+ * to read it (node/record_lines.hpp). Every result checked. */
 static void run_burst(void) {
   enum { kCalls = 300, kInts = 4 };
   int send[kInts], recv[kInts];

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "node/lease_protocol.hpp"
-#include "node/shm_layout.hpp"
+#include "common/shm_layout.hpp"
 
 using namespace mcorecoll;
 

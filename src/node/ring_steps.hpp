@@ -1,5 +1,5 @@
 // The node phase of a bcast through the ring, as resumable steps: what node_bcast_bytes()
-// (bcast_shm.hpp) does waiting, for the operations of the progress engine (the non-blocking
+// (bcast/bcast_shm.hpp) does waiting, for the operations of the progress engine (the non-blocking
 // bcast, and the non-blocking reductions and allgather across nodes, which hand out their
 // result this way). The source fills as many cells as its readers have freed and returns;
 // readers copy out the chunks that are there, in order. Steps call no MPI function.

@@ -1,7 +1,7 @@
 // MPI_Scatter and MPI_Scatterv, and their non-blocking and persistent forms (MPI_Iscatterv: the
 // MPI library's): routed (entry/call_decision.hpp) and checked, then the staged scatter inside
 // one node (scatter_shm.hpp; the operations of the other forms,
-// exchange/node_only_operations.hpp) or PMPI.
+// scatter/iscatter_shm.hpp) or PMPI.
 #include <algorithm>
 #include <memory>
 
@@ -13,7 +13,7 @@
 #include "entry/pmpi_persistent.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/wait.hpp"
-#include "exchange/node_only_operations.hpp"
+#include "scatter/iscatter_shm.hpp"
 #include "scatter/scatter_shm.hpp"
 #include "topology/comm_context.hpp"
 

@@ -20,7 +20,7 @@ constexpr std::size_t kSlots = 64;
 constexpr std::size_t kSlotBytes = kLineBytes - 8;
 // Small reductions and allgathers: records per rank, used by calls in turn, each of
 // kReduceRecordBytes: the data, then the call's sequence word in the last 8 bytes
-// (reduction/reduce_lines.hpp).
+// (node/record_lines.hpp).
 constexpr int kReduceLines = 4;
 constexpr std::size_t kReduceRecordBytes = 2 * kLineBytes;
 

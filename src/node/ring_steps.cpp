@@ -1,4 +1,4 @@
-#include "bcast/node_ring_steps.hpp"
+#include "node/ring_steps.hpp"
 
 #include <algorithm>
 #include <cstring>

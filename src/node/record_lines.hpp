@@ -1,7 +1,7 @@
-// Small reductions and allgathers (a contribution's image of at most kReduceLineBytes): every
-// rank writes its contribution into one of its records in the segment, followed by the call's
-// sequence word, and whoever needs the result reads every rank's record: a transfer or two per
-// rank, no staging area, no lease, no "done" handshake.
+// Record lines: small reductions, allgathers and exchanges (a contribution's image of at most
+// kReduceLineBytes). Every rank writes its contribution into one of its records in the
+// segment, followed by the call's sequence word, and whoever needs the result reads every
+// rank's record: a transfer or two per rank, no staging area, no lease, no "done" handshake.
 //
 // Call m uses record m mod kReduceLines. A rank writes that record again at call
 // m + kReduceLines only once every rank has posted call m + 1, which each does after it has
@@ -16,7 +16,7 @@
 #include <cstring>
 
 #include "node/node_shm.hpp"
-#include "node/shm_layout.hpp"
+#include "common/shm_layout.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {

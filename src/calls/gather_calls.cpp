@@ -1,6 +1,6 @@
 // MPI_Gather and MPI_Gatherv, and their non-blocking and persistent forms (MPI_Igatherv: the MPI
 // library's): routed (entry/call_decision.hpp) and checked, then the staged gather inside one
-// node (gather_shm.hpp; the operations of the other forms, exchange/node_only_operations.hpp) or
+// node (gather/gather_shm.hpp; the operations of the other forms, gather/igather_shm.hpp) or
 // PMPI.
 #include <algorithm>
 #include <cstring>
@@ -13,7 +13,7 @@
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
 #include "exchange/staged_exchange.hpp"
-#include "exchange/node_only_operations.hpp"
+#include "gather/igather_shm.hpp"
 #include "gather/gather_shm.hpp"
 #include "node/wait.hpp"
 #include "topology/comm_context.hpp"

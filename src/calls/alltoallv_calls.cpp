@@ -1,6 +1,6 @@
 // MPI_Alltoallv, and its non-blocking and persistent forms (MPI_Ialltoallv: the MPI library's):
 // routed (entry/call_decision.hpp) and checked, then the staged alltoallv inside one node
-// (alltoallv_shm.hpp; the persistent operation, exchange/node_only_operations.hpp) or PMPI.
+// (alltoallv_shm.hpp; the persistent operation, alltoall/ialltoallv_shm.hpp) or PMPI.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -13,7 +13,7 @@
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
-#include "exchange/node_only_operations.hpp"
+#include "alltoall/ialltoallv_shm.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/wait.hpp"
 #include "topology/comm_context.hpp"

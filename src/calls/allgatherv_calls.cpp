@@ -1,6 +1,6 @@
 // MPI_Allgatherv, and its non-blocking and persistent forms: routed (entry/call_decision.hpp)
 // and checked, then the staged allgatherv inside one node (allgatherv_shm.hpp; the operation of
-// the other forms, exchange/node_only_operations.hpp) or PMPI.
+// the other forms, allgather/iallgatherv_shm.hpp) or PMPI.
 #include "allgather/allgatherv_shm.hpp"
 #include "common/block_bytes.hpp"
 #include "decisions/config.hpp"
@@ -8,7 +8,7 @@
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
-#include "exchange/node_only_operations.hpp"
+#include "allgather/iallgatherv_shm.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {

@@ -7,7 +7,7 @@
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
-#include "node/shm_layout.hpp"
+#include "common/shm_layout.hpp"
 #include "reduction/combine.hpp"
 #include "reduction/element_layout.hpp"
 #include "reduction/ireduce_across_nodes.hpp"

@@ -1,7 +1,7 @@
 // MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Scan and MPI_Exscan, and their non-blocking
 // and persistent forms: routed (entry/call_decision.hpp) and checked (reduction_checks.hpp),
 // then the staged algorithm inside one node (reduce_scatter_shm.hpp, scan_shm.hpp; the other
-// forms' operations ireduce_scatter_shm.hpp, exchange/node_only_operations.hpp) or PMPI.
+// forms' operations ireduce_scatter_shm.hpp, reduction/iscan_shm.hpp) or PMPI.
 #include <climits>
 
 #include "decisions/config.hpp"
@@ -9,7 +9,7 @@
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/pmpi_persistent.hpp"
-#include "exchange/node_only_operations.hpp"
+#include "reduction/iscan_shm.hpp"
 #include "reduction/combine.hpp"
 #include "reduction/ireduce_scatter_shm.hpp"
 #include "reduction/reduce_scatter_shm.hpp"

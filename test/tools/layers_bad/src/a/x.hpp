@@ -1,0 +1,1 @@
+#include "b/y.hpp"  // a folder above

@@ -1,0 +1,1 @@
+#include "c/z.hpp"  // its own folder: allowed

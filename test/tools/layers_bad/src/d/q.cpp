@@ -1,0 +1,2 @@
+#include "b/y.hpp"  // below: allowed
+#include "c/z.hpp"  // below: allowed
