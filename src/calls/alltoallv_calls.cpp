@@ -86,6 +86,7 @@ void move_blocks(CommContext& ctx, HeaderLine& line, std::uint64_t largest, std:
 
 int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype, void* recvbuf,
               const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (handed_on_by_memory(Collective::alltoallv, comm)) return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   const CommContext* intra = intra_context(comm);
   if (!intra) {
     count_handed_on(Collective::alltoallv, comm, CallKind::blocking);

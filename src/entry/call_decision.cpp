@@ -266,6 +266,18 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
   return d;
 }
 
+bool handed_on_by_memory(Collective c, MPI_Comm comm) {
+  const LastCommunicator& last = g_last_communicator;
+  if (comm != last.comm || comm == MPI_COMM_NULL || !engine_idle()) return false;
+  // pmpi_below is the router's answer from 0 (zero where settings force a path, or statistics
+  // or verbose mode are on): below it, choose_route() in decide_before_agreeing says PMPI too.
+  CommContext::HeaderLineMemory& memory = header_line_memory(*last.ctx, c);
+  if (!memory.seen || memory.largest >= last.pmpi_below[static_cast<int>(c)] || memory.skipped + 1 >= kHeaderLineEvery)
+    return false;
+  ++memory.skipped;
+  return true;
+}
+
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   d.bytes = bytes;
   CommContext::HeaderLineMemory& memory = header_line_memory(*d.ctx, c);

@@ -79,6 +79,13 @@ Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form
 // route_agreed(). Equal on every rank.
 Decision decide_before_agreeing(Collective c, MPI_Comm comm);
 
+// A blocking v-form whose communicator's last header line found a size it gives to PMPI, on a
+// call that would skip the header line for that (decide_before_agreeing): true, with the skip
+// counted, where this rank may tell so at once (entry/fast_handoff.hpp: the last communicator,
+// nothing pending). The same answer and the same count as the full decision, which the other
+// ranks may take.
+bool handed_on_by_memory(Collective c, MPI_Comm comm);
+
 // A v-form, once its ranks agreed on `bytes` (equal on every rank): the route for that size.
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes);
 
