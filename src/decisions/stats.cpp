@@ -15,6 +15,9 @@ struct Counter {
   std::atomic<std::uint64_t> ns{0};
 };
 Counter counters[kCallKinds][kCollectiveCount][kMaxPaths];  // [kind][collective][path]
+Counter forwarded[kCallKinds][kMaxForwarded];                // [kind][forwarded collective]
+const char* const* g_forwarded_names = nullptr;
+int g_forwarded_count = 0;
 thread_local Counter* t_last = nullptr;  // the counter of this thread's call in progress
 
 std::string path_name(Collective c, int path) {
@@ -42,6 +45,18 @@ void count_call(Collective c, int path, std::uint64_t bytes, CallKind kind) {
   t_last = &counter;
 }
 
+void name_forwarded(const char* const* names, int count) {
+  g_forwarded_names = names;
+  g_forwarded_count = count < kMaxForwarded ? count : kMaxForwarded;
+}
+
+void count_forwarded(int which, CallKind kind) {
+  if (which < 0 || which >= kMaxForwarded) return;
+  Counter& counter = forwarded[static_cast<int>(kind)][which];
+  counter.calls.fetch_add(1, std::memory_order_relaxed);
+  t_last = &counter;
+}
+
 void forget_call_counter() { t_last = nullptr; }
 
 void add_call_time(std::uint64_t ns) {
@@ -52,7 +67,8 @@ void add_call_time(std::uint64_t ns) {
 
 void report_stats(MPI_Comm world) {
   constexpr std::size_t kFields = 3;  // calls, bytes, ns
-  const std::size_t slots = static_cast<std::size_t>(kCallKinds) * kCollectiveCount * kMaxPaths;
+  const std::size_t main_slots = static_cast<std::size_t>(kCallKinds) * kCollectiveCount * kMaxPaths;
+  const std::size_t slots = main_slots + static_cast<std::size_t>(kCallKinds) * kMaxForwarded;
   std::vector<std::uint64_t> local, total(slots * kFields);
   std::vector<std::int64_t> own_ns;
   for (int nb = 0; nb < kCallKinds; ++nb)
@@ -64,6 +80,14 @@ void report_stats(MPI_Comm world) {
         local.push_back(ns);
         own_ns.push_back(static_cast<std::int64_t>(ns));
       }
+  for (int nb = 0; nb < kCallKinds; ++nb)
+    for (int f = 0; f < kMaxForwarded; ++f) {
+      local.push_back(forwarded[nb][f].calls.load());
+      local.push_back(0);
+      const std::uint64_t ns = forwarded[nb][f].ns.load();
+      local.push_back(ns);
+      own_ns.push_back(static_cast<std::int64_t>(ns));
+    }
   PMPI_Reduce(local.data(), total.data(), static_cast<int>(local.size()), MPI_UINT64_T, MPI_SUM,
               0, world);
   // Signed: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as signed (doc/mpi-defects.md).
@@ -85,6 +109,18 @@ void report_stats(MPI_Comm world) {
             " mean_us=" + microseconds(time_us / static_cast<double>(total[at])) +
             " max_rank_us=" + microseconds(static_cast<double>(most_ns[slot]) / 1e3));
       }
+    }
+  for (int nb = 0; nb < kCallKinds; ++nb)
+    for (int f = 0; f < g_forwarded_count; ++f) {
+      const std::size_t slot = main_slots + static_cast<std::size_t>(nb) * kMaxForwarded + static_cast<std::size_t>(f);
+      const std::size_t at = slot * kFields;
+      if (total[at] == 0) continue;
+      const std::string name = g_forwarded_names[f];
+      const double time_us = static_cast<double>(total[at + 2]) / 1e3;
+      say("stats " + (nb == 1 ? "i" + name : nb == 2 ? name + "_init" : name) + " pmpi calls=" +
+          std::to_string(total[at]) + " bytes=0 time_us=" + microseconds(time_us) +
+          " mean_us=" + microseconds(time_us / static_cast<double>(total[at])) +
+          " max_rank_us=" + microseconds(static_cast<double>(most_ns[slot]) / 1e3));
     }
 }
 

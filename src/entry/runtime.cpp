@@ -116,6 +116,7 @@ void delete_released_context(CommContext* ctx) {
 void install_finalize_hook() {
   static const bool installed = [] {
     set_released_context_deleter(delete_released_context);
+    name_forwarded(kForwardedNames, kForwardedCount);
     int initialized = 0, finalized = 0;
     PMPI_Initialized(&initialized);
     PMPI_Finalized(&finalized);

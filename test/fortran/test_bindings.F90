@@ -1,4 +1,5 @@
-! Checks MPI_Barrier, MPI_Bcast and MPI_Alltoall through one of the Fortran bindings, chosen
+! Checks MPI_Barrier, MPI_Bcast and MPI_Alltoall (and the other collectives below, down to one
+! mcorecoll hands on untouched) through one of the Fortran bindings, chosen
 ! when compiling: -DBINDING_F77 (include 'mpif.h'), -DBINDING_USEMPI (use mpi) or
 ! -DBINDING_F08 (use mpi_f08); their non-blocking forms; and their persistent forms, named
 ! MPI_X_INIT (MPI-4: MPICH 4, Open MPI 5) or, with -DPERSISTENT_MPIX, MPIX_X_INIT (Open MPI 4.1). Every
@@ -53,11 +54,12 @@ program test_bindings
   logical :: flag
 #if defined(BINDING_F08)
   type(MPI_Request) :: req, reqs(2), preqs(3)
-  type(MPI_Comm) :: half, inter
+  type(MPI_Comm) :: half, inter, ring
 #else
   integer :: req, reqs(2), preqs(3)
-  integer :: half, inter
+  integer :: half, inter, ring
 #endif
+  integer :: left, right, mine, gathered(2)
   integer :: color, lrank, rg, rootarg
 
   call MPI_Init(ierr)
@@ -625,6 +627,28 @@ program test_bindings
     call MPI_Comm_free(inter, ierr)
     call MPI_Comm_free(half, ierr)
   end if
+
+  ! ---- A collective mcorecoll hands on untouched (wrappers/collectives.txt's forward):
+  ! MPI_Neighbor_allgather and MPI_Ineighbor_allgather on a periodic ring, counted in the
+  ! statistics, each rank's left and right neighbour's value received.
+  call MPI_Cart_create(MPI_COMM_WORLD, 1, [nprocs], [.true.], .false., ring, ierr)
+  call MPI_Cart_shift(ring, 0, 1, left, right, ierr)
+  mine = rank + 40
+  do it = 1, 2
+    gathered = guard
+    if (it == 1) then
+      call MPI_Neighbor_allgather(mine, 1, MPI_INTEGER, gathered, 1, MPI_INTEGER, ring, ierr)
+    else
+      call MPI_Ineighbor_allgather(mine, 1, MPI_INTEGER, gathered, 1, MPI_INTEGER, ring, req, ierr)
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    end if
+    call check_ierr('MPI_Neighbor_allgather', ierr)
+    if (gathered(1) /= left + 40 .or. gathered(2) /= right + 40) then
+      write (msg, '(a,i0,a,i0,a,i0)') 'neighbour allgather form ', it, ': got ', gathered(1), ' ', gathered(2)
+      call report(msg)
+    end if
+  end do
+  call MPI_Comm_free(ring, ierr)
 
   ! ---- verdict
   call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)

@@ -1,0 +1,42 @@
+#include "entry/forwarded.hpp"
+
+#include <time.h>
+
+#include <string>
+
+#include "common/log.hpp"
+#include "decisions/config.hpp"
+#include "entry/dispatch.hpp"
+#include "entry/runtime.hpp"
+
+namespace mcorecoll {
+namespace {
+
+std::uint64_t now_ns() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
+}
+
+}  // namespace
+
+ForwardedCall::ForwardedCall(int which, CallKind kind, MPI_Comm comm) {
+  const Config& config = config_or_abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm);
+  if (config.verbose >= 1 && comm != MPI_COMM_NULL) {
+    int rank = 0;
+    PMPI_Comm_rank(comm, &rank);
+    const std::string name = kForwardedNames[which];
+    if (rank == 0)
+      say_once(name + ":forwarded", name + " goes to the MPI library: mcorecoll has no algorithm for it (counted in "
+                                           "the statistics, passed on untouched)");
+  }
+  if (!config.stats) return;
+  count_forwarded(which, kind);
+  start_ns_ = now_ns();
+}
+
+ForwardedCall::~ForwardedCall() {
+  if (start_ns_) add_call_time(now_ns() - start_ns_);
+}
+
+}  // namespace mcorecoll
