@@ -5,7 +5,8 @@
 
 Writes into OUTDIR:
   collective_entries.hpp   the C++ functions the entry points call (mcorecoll::bcast, ...),
-                           declared for dispatch.hpp; each family's *_calls.cpp defines them
+                           declared for dispatch.hpp; calls/*_calls.cpp define them
+  pmpi_persistent.hpp      the MPI library's own persistent collectives (mcorecoll::pmpi_x_init)
   raw_collectives.h        the raw functions between the C entry points and the C++ ones
   c_collectives.c          MPI_X, MPI_IX, MPI_X_init, MPIX_X_init (no mpi.h: raw_abi.h says why)
   raw_collectives.cpp      raw arguments -> this MPI's types, or forwarded untouched when
@@ -174,6 +175,27 @@ def entries_hpp(forms):
     return "".join(out)
 
 
+def pmpi_persistent_hpp(forms):
+    """The MPI library's own persistent collectives, for the calls that go to PMPI: MPI-4's
+    PMPI_X_init, or PMPIX_X_init where it has only those (Open MPI 4.1, whose mpi.h does not
+    declare them: declared here)."""
+    persistent = [f for f in forms if f.form == "persistent" and f.forward is None]
+    out = [HEADER, "// The MPI library's own persistent collectives (mcorecoll::pmpi_x_init): MPI-4's PMPI_X_init\n"
+           "// (MPICH 4, Open MPI 5), or the pcollreq extension's PMPIX_X_init where the MPI library has only\n"
+           "// that (Open MPI 4.1, whose mpi.h does not declare them). Meson finds which from the MPI\n"
+           "// library's headers and sets MCORECOLL_PERSISTENT_MPIX.\n",
+           "#pragma once\n\n#include <mpi.h>\n\n#if MCORECOLL_PERSISTENT_MPIX\nextern \"C\" {\n"]
+    for f in persistent:
+        out.append(f"int {f.pmpi.replace('PMPI_', 'PMPIX_')}_init({f.params(1)});\n")
+    out.append("}\n#endif\n\nnamespace mcorecoll {\n\n")
+    for f in persistent:
+        name = f.pmpi.removeprefix("PMPI_")
+        out.append(f"inline int pmpi_{f.cpp}({f.params(1)}) {{\n#if MCORECOLL_PERSISTENT_MPIX\n"
+                   f"  return PMPIX_{name}_init({f.names()});\n#else\n  return PMPI_{name}_init({f.names()});\n#endif\n}}\n")
+    out.append("\n}  // namespace mcorecoll\n")
+    return "".join(out)
+
+
 def raw_h(forms):
     out = [HEADER, "#ifndef MCORECOLL_RAW_COLLECTIVES_H\n#define MCORECOLL_RAW_COLLECTIVES_H\n\n",
            '#include "raw_abi.h"\n\n#ifdef __cplusplus\nextern "C" {\n#endif\n\n']
@@ -259,6 +281,7 @@ def main():
     forms = read_table(sys.argv[1])
     outputs = {
         "collective_entries.hpp": entries_hpp(forms),
+        "pmpi_persistent.hpp": pmpi_persistent_hpp(forms),
         "raw_collectives.h": raw_h(forms),
         "c_collectives.c": c_file(forms),
         "raw_collectives.cpp": raw_cpp(forms),

@@ -7,7 +7,7 @@
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
-#include "entry/pmpi_persistent.hpp"
+#include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "allgather/iallgatherv_shm.hpp"
 #include "topology/comm_context.hpp"
 

@@ -6,7 +6,7 @@
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
-#include "entry/pmpi_persistent.hpp"
+#include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "progress/operation.hpp"
 
 namespace mcorecoll {

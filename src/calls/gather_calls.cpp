@@ -11,7 +11,7 @@
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
-#include "entry/pmpi_persistent.hpp"
+#include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "exchange/staged_exchange.hpp"
 #include "gather/igather_shm.hpp"
 #include "gather/gather_shm.hpp"

@@ -8,7 +8,7 @@
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
-#include "entry/pmpi_persistent.hpp"
+#include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "reduction/iscan_shm.hpp"
 #include "reduction/combine.hpp"
 #include "reduction/ireduce_scatter_shm.hpp"

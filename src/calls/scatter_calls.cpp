@@ -10,7 +10,7 @@
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
-#include "entry/pmpi_persistent.hpp"
+#include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "exchange/staged_exchange.hpp"
 #include "node/wait.hpp"
 #include "scatter/iscatter_shm.hpp"
