@@ -63,6 +63,18 @@ class Form:
                             ("mpix", lower + "_init", "MPIX", name.upper() + "_INIT")]
             self.args += [("info", "info"), ("request", "request")]
 
+    def library_spelling(self, symbol, variable):
+        """A forwarded call's next definition as the MPI library spells it: a persistent form by
+        MPI-4's name, or the pcollreq extension's where the library has only that (Open MPI 4.1),
+        whichever name the application called (both are exported)."""
+        if self.form != "persistent":
+            return f'  static mcorecoll::NextDefinition {variable}{{"{symbol}"}};\n'
+        upper = symbol[:4] == "MPIX" or symbol[:4] == "MPI_"
+        mpi = ("MPI_" if upper else "mpi_") + symbol.split("_", 1)[1]
+        mpix = ("MPIX_" if upper else "mpix_") + symbol.split("_", 1)[1]
+        return (f"#if MCORECOLL_PERSISTENT_MPIX\n  static mcorecoll::NextDefinition {variable}{{\"{mpix}\"}};\n"
+                f"#else\n  static mcorecoll::NextDefinition {variable}{{\"{mpi}\"}};\n#endif\n")
+
     def kind(self):
         """The statistics' CallKind of this form."""
         return "mcorecoll::CallKind::" + self.form
@@ -228,8 +240,9 @@ def raw_cpp(forms):
                 out.append(f'extern "C" int mcorecoll_raw_{c}({f.params(0)}) {{\n'
                            f'  static mcorecoll::NextDefinition next{{"{c}"}};\n'
                            f"  if (mcorecoll::passing_through()) return next.call_c({f.names()});\n"
+                           + f.library_spelling(c, "library") +
                            f"  const mcorecoll::ForwardedCall counted{{{f.forward}, {f.kind()}, handle<MPI_Comm>({comm})}};\n"
-                           f"  return next.call_c({f.names()});\n}}\n\n")
+                           f"  return library.call_c({f.names()});\n}}\n\n")
                 continue
             out.append(f'extern "C" int mcorecoll_raw_{c}({f.params(0)}) {{\n'
                        f"  if (mcorecoll::passing_through()) {{\n"
@@ -247,12 +260,13 @@ def fortran_cpp(forms):
         params = f.params(3)
         params = (params + ", " if params != "void" else "") + "MPI_Fint* ierr"
         names = f.names() + ", ierr" if f.args else "ierr"
-        out.append(f"void fortran_{f.cpp}(mcorecoll::NextDefinition& self, {params}) {{\n"
+        library = ", mcorecoll::NextDefinition& library" if f.forward is not None else ""
+        out.append(f"void fortran_{f.cpp}(mcorecoll::NextDefinition& self{library}, {params}) {{\n"
                    f"  if (mcorecoll::passing_through()) return self.call_fortran({names});\n")
         if f.forward is not None:
             comm = next(n for k, n in f.args if k == "comm")
             out.append(f"  const mcorecoll::ForwardedCall counted{{{f.forward}, {f.kind()}, PMPI_Comm_f2c(*{comm})}};\n"
-                       f"  self.call_fortran({names});\n}}\n\n")
+                       f"  if (!library.found_fortran({names})) *ierr = MPI_ERR_INTERN;\n}}\n\n")
             continue
         call = f"set_ierr(ierr, mcorecoll::{f.cpp}({f.converted(4)}));"
         if f.has_request():
@@ -268,6 +282,12 @@ def fortran_cpp(forms):
         for prefix, lower, upper_prefix, upper in f.fortran:
             for symbol in (f"{prefix}_{lower}_", f"{prefix}_{lower}__", f"{prefix}_{lower}",
                            f"{upper_prefix}_{upper}", f"{prefix}_{lower}_f08_"):
+                if f.forward is not None:
+                    out.append(f'extern "C" MCORECOLL_EXPORT void {symbol}({params}) {{\n'
+                               f'  static mcorecoll::NextDefinition self{{"{symbol}"}};\n'
+                               + f.library_spelling(symbol, "library") +
+                               f"  fortran_{f.cpp}(self, library, {names});\n}}\n")
+                    continue
                 out.append(f'extern "C" MCORECOLL_EXPORT void {symbol}({params}) {{\n'
                            f'  static mcorecoll::NextDefinition self{{"{symbol}"}};\n'
                            f"  fortran_{f.cpp}(self, {names});\n}}\n")

@@ -24,7 +24,14 @@ class NextDefinition {
   // A Fortran entry point (its error comes back through its ierr argument).
   template <typename... Args>
   void call_fortran(Args... args) {
-    if (void* fn = resolve()) reinterpret_cast<void (*)(Args...)>(fn)(args...);
+    found_fortran(args...);
+  }
+  // The same; false where nothing follows us (the call then did nothing).
+  template <typename... Args>
+  bool found_fortran(Args... args) {
+    void* fn = resolve();
+    if (fn) reinterpret_cast<void (*)(Args...)>(fn)(args...);
+    return fn != nullptr;
   }
 
  private:

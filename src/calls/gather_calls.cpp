@@ -130,7 +130,7 @@ int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
             const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (handed_on_by_memory(Collective::gatherv, comm)) return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  if (handed_on_by_memory(Collective::gatherv, comm, root)) return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   bool is_root = false;
   if (!rooted_here(comm, root, &is_root)) {
     count_handed_on(Collective::gatherv, comm, CallKind::blocking);

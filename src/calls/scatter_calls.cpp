@@ -122,7 +122,7 @@ int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (handed_on_by_memory(Collective::scatterv, comm)) return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  if (handed_on_by_memory(Collective::scatterv, comm, root)) return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   bool is_root = false;
   if (!rooted_here(comm, root, &is_root)) {
     count_handed_on(Collective::scatterv, comm, CallKind::blocking);

@@ -266,9 +266,9 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
   return d;
 }
 
-bool handed_on_by_memory(Collective c, MPI_Comm comm) {
+bool handed_on_by_memory(Collective c, MPI_Comm comm, int root) {
   const LastCommunicator& last = g_last_communicator;
-  if (comm != last.comm || comm == MPI_COMM_NULL || !engine_idle()) return false;
+  if (comm != last.comm || comm == MPI_COMM_NULL || !engine_idle() || root < 0 || root >= last.ctx->size) return false;
   // pmpi_below is the router's answer from 0 (zero where settings force a path, or statistics
   // or verbose mode are on): below it, choose_route() in decide_before_agreeing says PMPI too.
   CommContext::HeaderLineMemory& memory = header_line_memory(*last.ctx, c);

@@ -83,8 +83,9 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm);
 // call that would skip the header line for that (decide_before_agreeing): true, with the skip
 // counted, where this rank may tell so at once (entry/fast_handoff.hpp: the last communicator,
 // nothing pending). The same answer and the same count as the full decision, which the other
-// ranks may take.
-bool handed_on_by_memory(Collective c, MPI_Comm comm);
+// ranks may take. `root`: the rooted ones' (a root out of range is the MPI library's error to
+// raise, which the full decision hands on without counting a skip).
+bool handed_on_by_memory(Collective c, MPI_Comm comm, int root = 0);
 
 // A v-form, once its ranks agreed on `bytes` (equal on every rank): the route for that size.
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes);

@@ -10,7 +10,12 @@
 #include "entry/runtime.hpp"
 
 namespace mcorecoll {
+
+static_assert(kForwardedCount <= kMaxForwarded, "more forwarded collectives than the statistics count (stats.hpp)");
+
 namespace {
+
+thread_local bool t_forwarding = false;  // this thread is inside a forwarded call
 
 std::uint64_t now_ns() {
   timespec t;
@@ -21,6 +26,8 @@ std::uint64_t now_ns() {
 }  // namespace
 
 ForwardedCall::ForwardedCall(int which, CallKind kind, MPI_Comm comm) {
+  if (t_forwarding) return;
+  t_forwarding = outermost_ = true;
   const Config& config = config_or_abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm);
   if (config.verbose >= 1 && comm != MPI_COMM_NULL) {
     int rank = 0;
@@ -37,6 +44,7 @@ ForwardedCall::ForwardedCall(int which, CallKind kind, MPI_Comm comm) {
 
 ForwardedCall::~ForwardedCall() {
   if (start_ns_) add_call_time(now_ns() - start_ns_);
+  if (outermost_) t_forwarding = false;
 }
 
 }  // namespace mcorecoll

@@ -13,7 +13,9 @@
 namespace mcorecoll {
 
 // For the length of one forwarded call: counts it (index `which` of the forwarded collectives)
-// where the statistics are on, and adds its time when it ends; says why in verbose mode.
+// where the statistics are on, and adds its time when it ends; says why in verbose mode. A call
+// inside one (an MPI library whose Fortran binding calls its C entry point, which mcorecoll
+// intercepts too) is the same call: not counted again.
 class ForwardedCall {
  public:
   ForwardedCall(int which, CallKind kind, MPI_Comm comm);
@@ -23,6 +25,7 @@ class ForwardedCall {
 
  private:
   std::uint64_t start_ns_ = 0;  // 0: not timed
+  bool outermost_ = false;      // this call set the thread's flag (forwarded.cpp)
 };
 
 }  // namespace mcorecoll

@@ -22,16 +22,17 @@ inline void cpu_relax() {
 constexpr unsigned kYieldsBeforeNap = 20000;  // then the waiter naps instead of yielding
 constexpr long kNapNanoseconds = 20000;
 
-// Polls per microsecond. A poll is a pause and a load, and a pause costs 10 to 140 cycles
-// depending on the processor, so it is timed rather than assumed: the fastest of three tries,
-// as being descheduled during one only makes it look slower.
+// Polls per microsecond. A poll is a pause, a load and the backing off's bookkeeping, and a
+// pause costs 10 to 140 cycles depending on the processor, so it is timed rather than assumed,
+// through the same step a wait takes (pause_once, below): the fastest of three tries, as being
+// descheduled during one only makes it look slower.
 double polls_per_microsecond() {
-  constexpr int kPolls = 4096;
+  constexpr unsigned kPolls = 4096;
   std::atomic<std::uint64_t> flag{0};
   double best = 1.0;
   for (int attempt = 0; attempt < 3; ++attempt) {
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < kPolls && flag.load(std::memory_order_acquire) == 0; ++i) cpu_relax();
+    for (unsigned polls = 0; polls < kPolls && flag.load(std::memory_order_acquire) == 0;) pause_once(polls, kPolls);
     const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (us > 0) best = std::max(best, kPolls / us);
   }
