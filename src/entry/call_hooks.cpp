@@ -1,7 +1,6 @@
 #include "entry/call_hooks.hpp"
 
-#include <time.h>
-
+#include "common/clock.hpp"
 #include "common/device_memory.hpp"
 #include "decisions/stats.hpp"
 
@@ -15,15 +14,6 @@ namespace {
 enum class Buffers { unchecked, host, device };
 thread_local Buffers t_buffers = Buffers::unchecked;
 
-// CLOCK_MONOTONIC (36 ns a read on the development VM). The CPU's time-stamp counter (12 ns)
-// gave times 10-100x too large there for calls that waited, apparently its two CPUs' counters
-// apart when a waiting rank moved between them.
-std::uint64_t now_ns() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<std::uint64_t>(t.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(t.tv_nsec);
-}
-
 }  // namespace
 
 CallHooks::CallHooks(const void* first, const void* second) : hooks_(call_hooks_acquire()) {
@@ -31,12 +21,12 @@ CallHooks::CallHooks(const void* first, const void* second) : hooks_(call_hooks_
     t_buffers = device_memory(first) || device_memory(second) ? Buffers::device : Buffers::host;
   if (hooks_ & kHookTiming) {
     forget_call_counter();  // a count_call() outside any hooked call (MPI_Start's) is not this call's
-    start_ns_ = now_ns();
+    start_ns_ = monotonic_ns();
   }
 }
 
 CallHooks::~CallHooks() {
-  if (hooks_ & kHookTiming) add_call_time(now_ns() - start_ns_);
+  if (hooks_ & kHookTiming) add_call_time(monotonic_ns() - start_ns_);
   t_buffers = Buffers::unchecked;
 }
 

@@ -1,9 +1,8 @@
 #include "entry/forwarded.hpp"
 
-#include <time.h>
-
 #include <string>
 
+#include "common/clock.hpp"
 #include "common/log.hpp"
 #include "decisions/config.hpp"
 #include "entry/dispatch.hpp"
@@ -16,12 +15,6 @@ static_assert(kForwardedCount <= kMaxForwarded, "more forwarded collectives than
 namespace {
 
 thread_local bool t_forwarding = false;  // this thread is inside a forwarded call
-
-std::uint64_t now_ns() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
-}
 
 }  // namespace
 
@@ -39,11 +32,11 @@ ForwardedCall::ForwardedCall(int which, CallKind kind, MPI_Comm comm) {
   }
   if (!config.stats) return;
   count_forwarded(which, kind);
-  start_ns_ = now_ns();
+  start_ns_ = monotonic_ns();
 }
 
 ForwardedCall::~ForwardedCall() {
-  if (start_ns_) add_call_time(now_ns() - start_ns_);
+  if (start_ns_) add_call_time(monotonic_ns() - start_ns_);
   if (outermost_) t_forwarding = false;
 }
 

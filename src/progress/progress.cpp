@@ -1,12 +1,12 @@
 #include "progress/progress.hpp"
 
 #include <pthread.h>
-#include <time.h>
 
 #include <atomic>
 #include <mutex>
 #include <vector>
 
+#include "common/clock.hpp"
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "node/wait.hpp"
@@ -58,12 +58,6 @@ constexpr unsigned kRingEvery = 256;
 // than threads a woken helper takes a core from a rank: rung after 64 steps, the non-blocking
 // barrier across pretend nodes at np 4 on 2 cores took 75-85 µs a call, blocking 26-34.
 constexpr std::uint64_t kRingAfterNs = 100000;
-
-std::uint64_t now_ns() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<std::uint64_t>(t.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(t.tv_nsec);
-}
 
 MPI_Request take_carrier() {
   if (!g_carriers.empty()) {
@@ -143,9 +137,9 @@ bool advance(CommContext& ctx, bool may_call_mpi) {
     op.waiting_on = -1;
     if (!op.step(may_call_mpi)) {
       if (op.waiting_on >= 0) g_waited_for_peer.store(true, std::memory_order_relaxed);
-      if (r->stalled++ == 0) r->stalled_since_ns = now_ns();
+      if (r->stalled++ == 0) r->stalled_since_ns = monotonic_ns();
       if (op.waiting_on >= 0 && r->stalled >= kFirstRing && (r->stalled - kFirstRing) % kRingEvery == 0 &&
-          now_ns() - r->stalled_since_ns >= kRingAfterNs)
+          monotonic_ns() - r->stalled_since_ns >= kRingAfterNs)
         ring(ctx, op.waiting_on);
       break;
     }
