@@ -75,6 +75,10 @@ class Form:
         return (f"#if MCORECOLL_PERSISTENT_MPIX\n  static mcorecoll::NextDefinition {variable}{{\"{mpix}\"}};\n"
                 f"#else\n  static mcorecoll::NextDefinition {variable}{{\"{mpi}\"}};\n#endif\n")
 
+    def comm(self):
+        """The name of the communicator argument."""
+        return next(n for k, n in self.args if k == "comm")
+
     def kind(self):
         """The statistics' CallKind of this form."""
         return "mcorecoll::CallKind::" + self.form
@@ -198,7 +202,7 @@ def pmpi_persistent_hpp(forms):
            "// library's headers and sets MCORECOLL_PERSISTENT_MPIX.\n",
            "#pragma once\n\n#include <mpi.h>\n\n#if MCORECOLL_PERSISTENT_MPIX\nextern \"C\" {\n"]
     for f in persistent:
-        out.append(f"int {f.pmpi.replace('PMPI_', 'PMPIX_')}_init({f.params(1)});\n")
+        out.append(f"int PMPIX_{f.pmpi.removeprefix('PMPI_')}_init({f.params(1)});\n")
     out.append("}\n#endif\n\nnamespace mcorecoll {\n\n")
     for f in persistent:
         name = f.pmpi.removeprefix("PMPI_")
@@ -236,12 +240,11 @@ def raw_cpp(forms):
     for f in forms:
         for c in f.c_names:
             if f.forward is not None:
-                comm = next(n for k, n in f.args if k == "comm")
                 out.append(f'extern "C" int mcorecoll_raw_{c}({f.params(0)}) {{\n'
                            f'  static mcorecoll::NextDefinition next{{"{c}"}};\n'
                            f"  if (mcorecoll::passing_through()) return next.call_c({f.names()});\n"
                            + f.library_spelling(c, "library") +
-                           f"  const mcorecoll::ForwardedCall counted{{{f.forward}, {f.kind()}, handle<MPI_Comm>({comm})}};\n"
+                           f"  const mcorecoll::ForwardedCall counted{{{f.forward}, {f.kind()}, handle<MPI_Comm>({f.comm()})}};\n"
                            f"  return library.call_c({f.names()});\n}}\n\n")
                 continue
             out.append(f'extern "C" int mcorecoll_raw_{c}({f.params(0)}) {{\n'
@@ -264,8 +267,7 @@ def fortran_cpp(forms):
         out.append(f"void fortran_{f.cpp}(mcorecoll::NextDefinition& self{library}, {params}) {{\n"
                    f"  if (mcorecoll::passing_through()) return self.call_fortran({names});\n")
         if f.forward is not None:
-            comm = next(n for k, n in f.args if k == "comm")
-            out.append(f"  const mcorecoll::ForwardedCall counted{{{f.forward}, {f.kind()}, PMPI_Comm_f2c(*{comm})}};\n"
+            out.append(f"  const mcorecoll::ForwardedCall counted{{{f.forward}, {f.kind()}, PMPI_Comm_f2c(*{f.comm()})}};\n"
                        f"  if (!library.found_fortran({names})) *ierr = MPI_ERR_INTERN;\n}}\n\n")
             continue
         call = f"set_ierr(ierr, mcorecoll::{f.cpp}({f.converted(4)}));"
