@@ -2,74 +2,119 @@
 
 #include "decisions/config.hpp"
 #include "node/node_shm.hpp"
-#include "progress/leader_messages.hpp"
 #include "node/wait.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
+
+BarrierRounds::BarrierRounds(CommContext& ctx, const Config& config, bool mine, bool blocking)
+    : ctx_(ctx),
+      all_poll_(ctx.node_count == 1 && ctx.node_size <= config.barrier_all_poll_max),
+      blocking_(blocking),
+      bit_(mine ? 1 : 0) {}
+
+void BarrierRounds::arrive() {
+  NodeShm& shm = *ctx_.shm;
+  shm.arrive_vote(ctx_.node_rank, turn_).store(bit_, std::memory_order_relaxed);
+  shm.arrive(ctx_.node_rank).store(seq_, std::memory_order_release);
+}
+
+void BarrierRounds::release_children() {
+  if (ctx_.tree_children.empty()) return;
+  NodeShm& shm = *ctx_.shm;
+  shm.release_vote(ctx_.node_rank, turn_).store(bit_, std::memory_order_relaxed);
+  shm.release(ctx_.node_rank).store(seq_, std::memory_order_release);
+}
+
+bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
+  NodeShm& shm = *ctx_.shm;
+  // The sequence numbers are taken at the first step: steps of one communicator come in the
+  // order its calls were started, on every rank alike.
+  if (phase_ == Phase::start) {
+    seq_ = ++ctx_.seq;
+    turn_ = ++ctx_.barriers;
+    if (all_poll_) {
+      arrive();
+      phase_ = Phase::poll_all;
+    } else {
+      phase_ = Phase::gather;
+    }
+  }
+  if (phase_ == Phase::poll_all) {
+    for (; next_ + 1 < ctx_.node_size; ++next_) {
+      const int peer = (ctx_.node_rank + next_ + 1) % ctx_.node_size;
+      if (!reached(shm.arrive(peer).load(std::memory_order_acquire), seq_)) return *waiting_on = peer, false;
+      bit_ |= shm.arrive_vote(peer, turn_).load(std::memory_order_relaxed);
+    }
+    phase_ = Phase::done;
+  }
+  if (phase_ == Phase::gather) {
+    const int children = static_cast<int>(ctx_.tree_children.size());
+    for (; next_ < children; ++next_) {
+      const int child = ctx_.tree_children[static_cast<std::size_t>(next_)];
+      if (!reached(shm.arrive(child).load(std::memory_order_acquire), seq_)) return *waiting_on = child, false;
+      bit_ |= shm.arrive_vote(child, turn_).load(std::memory_order_relaxed);
+    }
+    if (ctx_.node_rank != 0) {
+      arrive();
+      phase_ = Phase::wait_release;
+    } else if (ctx_.node_count > 1) {
+      phase_ = Phase::leaders;
+    } else {
+      release_children();
+      phase_ = Phase::done;
+    }
+  }
+  if (phase_ == Phase::leaders) {
+    if (!may_call_mpi) return false;
+    if (blocking_ && ctx_.node_count > kDirectExchangeMaxNodes) {
+      rc = PMPI_Barrier(ctx_.leaders_comm);
+    } else {
+      if (!leaders_posted_) {
+        leaders_posted_ = true;
+        leaders_.clear();
+        if (ctx_.node_count <= kDirectExchangeMaxNodes)  // one network latency (leader_messages.hpp)
+          leaders_.post_barrier(ctx_.node_index, ctx_.node_count, ctx_.leaders_comm);
+        else
+          leaders_.post_library([&](MPI_Request* r) { return PMPI_Ibarrier(ctx_.leaders_comm, r); });
+      }
+      if (blocking_) rc = leaders_.wait();
+      else if (!leaders_.test(&rc)) return false;
+    }
+    // Released also after an error (the leader reports it): the node must not wait for ever.
+    release_children();
+    phase_ = Phase::done;
+  }
+  if (phase_ == Phase::wait_release) {
+    const int parent = ctx_.tree_parent;
+    if (!reached(shm.release(parent).load(std::memory_order_acquire), seq_)) return *waiting_on = parent, false;
+    bit_ = shm.release_vote(parent, turn_).load(std::memory_order_relaxed);
+    release_children();
+    phase_ = Phase::done;
+  }
+  return true;
+}
+
 namespace {
 
-// The barrier, carrying `mine` as node_vote() says; *any: the OR of the node's bits (across
-// nodes the bits stay inside each node). Returns an MPI error code.
-int barrier_carrying(CommContext& ctx, const Config& config, bool mine, bool* any) {
-  NodeShm& shm = *ctx.shm;
-  const std::uint64_t seq = ++ctx.seq;
-  const std::uint64_t turn = ++ctx.barriers;
+void run_to_end(BarrierRounds& rounds, CommContext& ctx, const Config& config) {
   Waiter waiter = Waiter::for_context(ctx, config);
-  std::uint64_t bit = mine ? 1 : 0;
-
-  // Few ranks, one node: every rank posts its arrival and polls everyone else's. One line
-  // transfer of latency instead of two (gather, then release), for n - 1 reads per rank.
-  if (ctx.node_count == 1 && ctx.node_size <= config.barrier_all_poll_max) {
-    shm.arrive_vote(ctx.node_rank, turn).store(bit, std::memory_order_relaxed);
-    shm.arrive(ctx.node_rank).store(seq, std::memory_order_release);
-    for (int r = 1; r < ctx.node_size; ++r) {
-      const int peer = (ctx.node_rank + r) % ctx.node_size;
-      waiter.wait_for(shm.arrive(peer), seq);
-      bit |= shm.arrive_vote(peer, turn).load(std::memory_order_relaxed);
-    }
-    *any = bit != 0;
-    return MPI_SUCCESS;
-  }
-
-  for (int child : ctx.tree_children) {
-    waiter.wait_for(shm.arrive(child), seq);
-    bit |= shm.arrive_vote(child, turn).load(std::memory_order_relaxed);
-  }
-  int rc = MPI_SUCCESS;
-  if (ctx.node_rank != 0) {
-    shm.arrive_vote(ctx.node_rank, turn).store(bit, std::memory_order_relaxed);
-    shm.arrive(ctx.node_rank).store(seq, std::memory_order_release);
-    waiter.wait_for(shm.release(ctx.tree_parent), seq);
-    bit = shm.release_vote(ctx.tree_parent, turn).load(std::memory_order_relaxed);
-  } else if (ctx.node_count > 1) {
-    if (ctx.node_count <= kDirectExchangeMaxNodes) {
-      LeaderMessages direct;  // one network latency (leader_messages.hpp)
-      direct.post_barrier(ctx.node_index, ctx.node_count, ctx.leaders_comm);
-      rc = direct.wait();
-    } else {
-      rc = PMPI_Barrier(ctx.leaders_comm);
-    }
-  }
-  if (!ctx.tree_children.empty()) {
-    shm.release_vote(ctx.node_rank, turn).store(bit, std::memory_order_relaxed);
-    shm.release(ctx.node_rank).store(seq, std::memory_order_release);
-  }
-  *any = bit != 0;
-  return rc;
+  int waiting_on = -1;
+  for (unsigned polls = 0; !rounds.advance(true, &waiting_on);) waiter.backoff(polls);
 }
 
 }  // namespace
 
 int barrier_shm(CommContext& ctx, const Config& config) {
-  bool any = false;
-  return barrier_carrying(ctx, config, false, &any);
+  BarrierRounds rounds(ctx, config, false, true);
+  run_to_end(rounds, ctx, config);
+  return rounds.rc;
 }
 
 bool node_vote(CommContext& ctx, const Config& config, bool mine) {
-  bool any = mine;
-  barrier_carrying(ctx, config, mine, &any);
-  return any;
+  BarrierRounds rounds(ctx, config, mine, true);
+  run_to_end(rounds, ctx, config);
+  return rounds.any();
 }
 
 }  // namespace mcorecoll

@@ -1,7 +1,6 @@
-// The non-blocking barrier on shared memory: every rank posts its arrival when it starts (so
-// a node needs nothing more of a rank that has started it), then polls the others' arrivals;
-// across nodes, the node leader joins PMPI_Ibarrier among the leaders once its node has
-// arrived and releases the node when that completes.
+// The non-blocking and persistent barrier on shared memory: the barrier's rounds
+// (barrier_shm.hpp) taken as the progress engine gives them; the node leaders' exchange across
+// nodes is posted, then tested.
 #pragma once
 
 #include <memory>
@@ -13,6 +12,6 @@ namespace mcorecoll {
 struct Config;
 
 // The communicator's shared segment must exist (ctx.shm). Begin it before its first step.
-std::unique_ptr<Operation> make_ibarrier(CommContext& ctx);
+std::unique_ptr<Operation> make_ibarrier(CommContext& ctx, const Config& config);
 
 }  // namespace mcorecoll

@@ -31,7 +31,7 @@ int ibarrier(MPI_Comm comm, MPI_Request* request) {
   const Decision d = route_barrier(comm, Form::nonblocking);
   if (d.count) count_call(Collective::barrier, d.path, 0, CallKind::nonblocking);
   if (d.path == kPmpiPath) return PMPI_Ibarrier(comm, request);
-  return post(d, make_ibarrier(*d.ctx), request);
+  return post(d, make_ibarrier(*d.ctx, process_config().config), request);
 }
 
 int barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
@@ -41,7 +41,7 @@ int barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     if (d.count) count_call(Collective::barrier, d.path, 0, CallKind::persistent);
     return pmpi_barrier_init(comm, info, request);
   }
-  return make_persistent(Collective::barrier, d, make_ibarrier(*d.ctx), request);
+  return make_persistent(Collective::barrier, d, make_ibarrier(*d.ctx, process_config().config), request);
 }
 
 }  // namespace mcorecoll

@@ -1,7 +1,8 @@
-/* Catches any early release from MPI_Barrier. Every rank bumps a counter in shared memory (an
- * MPI shared window) before the barrier; after it, the counter must show every rank's bump.
- * Random delays vary who arrives last; several communicators (world, dup, halves, reversed)
- * are used interleaved, each with its own counter.
+/* Catches any early release from a barrier, in each of its forms: MPI_Barrier, MPI_Ibarrier
+ * completed by MPI_Test and MPI_Wait, and a persistent barrier started again and again. Every
+ * rank bumps a counter in shared memory (an MPI shared window) before the barrier; after it,
+ * the counter must show every rank's bump. Random delays vary who arrives last; several
+ * communicators (world, dup, halves, reversed) are used interleaved, each with its own counter.
  * Usage: test_barrier_order [iterations]   (default 20000) */
 #include <mpi.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "persistent.h"
 
 #define NCOMMS 4
 
@@ -54,6 +56,8 @@ int main(int argc, char** argv) {
   int csize[NCOMMS];
   long done[NCOMMS] = {0, 0, 0, 0};
   for (int c = 0; c < NCOMMS; c++) MPI_Comm_size(comms[c], &csize[c]);
+  MPI_Request persistent[NCOMMS];
+  for (int c = 0; c < NCOMMS; c++) PERSISTENT_BARRIER_INIT(comms[c], MPI_INFO_NULL, &persistent[c]);
 
   unsigned seed = 12345u + (unsigned)rank * 7919u;
   for (long it = 0; it < iterations; it++) {
@@ -61,13 +65,27 @@ int main(int argc, char** argv) {
     long* counter = &counters[slot[c]];
     random_delay(&seed);
     __atomic_fetch_add(counter, 1, __ATOMIC_SEQ_CST);
-    MPI_Barrier(comms[c]);
+    switch ((it / NCOMMS) % 3) {
+      case 0: MPI_Barrier(comms[c]); break;
+      case 1: {
+        MPI_Request request;
+        MPI_Ibarrier(comms[c], &request);
+        int flag = 0;
+        for (int polls = (int)(it % 5); polls > 0 && !flag; polls--) MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
+        if (!flag) MPI_Wait(&request, MPI_STATUS_IGNORE);
+        break;
+      }
+      default:
+        MPI_Start(&persistent[c]);
+        MPI_Wait(&persistent[c], MPI_STATUS_IGNORE);
+    }
     done[c]++;
     const long seen = __atomic_load_n(counter, __ATOMIC_SEQ_CST);
     CHECK(seen >= done[c] * csize[c], "early release: iteration %ld comm %d saw %ld < %ld", it, c,
           seen, done[c] * csize[c]);
     CHECK(seen <= (done[c] + 1) * csize[c], "counter too large: %ld", seen);
   }
+  for (int c = 0; c < NCOMMS; c++) MPI_Request_free(&persistent[c]);
   for (int c = 1; c < NCOMMS; c++) MPI_Comm_free(&comms[c]);
   MPI_Win_free(&win);
   MPI_Comm_free(&shared);
