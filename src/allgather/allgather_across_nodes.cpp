@@ -4,10 +4,8 @@
 #include <vector>
 
 #include "allgather/allgather_bytes.hpp"
-#include "allgather/allgather_shm.hpp"
-#include "bcast/bcast_shm.hpp"
 #include "common/scratch_room.hpp"
-#include "progress/leader_messages.hpp"
+#include "node/wait.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
@@ -32,13 +30,62 @@ void NodeOrder::place_by_rank(const CommContext& ctx, const char* all, char* rec
   }
 }
 
-void post_node_blocks(LeaderMessages& messages, const CommContext& ctx, char* all, const NodeOrder& order) {
-  const std::size_t me = static_cast<std::size_t>(ctx.node_index);
-  for (std::size_t k = 0; k < order.counts.size(); ++k) {
-    if (k == me) continue;
-    messages.receive(all + order.displs[k], order.counts[k], MPI_BYTE, static_cast<int>(k), ctx.leaders_comm);
-    messages.send(all + order.displs[me], order.counts[me], MPI_BYTE, static_cast<int>(k), ctx.leaders_comm);
+AllgatherAcrossNodesRounds::AllgatherAcrossNodesRounds(CommContext& ctx, const Config& config, const char* out,
+                                                       char* all, const NodeOrder& order, std::uint64_t block,
+                                                       bool blocking)
+    : ctx_(ctx), all_(all), order_(order), block_(block), blocking_(blocking),
+      node_(ctx, config, out, all + static_cast<std::size_t>(order.first[static_cast<std::size_t>(ctx.node_index)]) * block,
+            block),
+      ring_(ctx, config) {}
+
+bool AllgatherAcrossNodesRounds::advance(bool may_call_mpi, int* waiting_on) {
+  if (block_ == 0) return true;
+  // Phase 1: this node's blocks, in node-rank order, on every rank of the node.
+  if (phase_ == Phase::node) {
+    if (!node_.advance(waiting_on)) return false;
+    phase_ = ctx_.node_rank == 0 ? Phase::leaders : Phase::hand_out;
   }
+  // Phase 2, then the leader's view to its node (also after an error, so that no rank waits for
+  // ever).
+  if (phase_ == Phase::leaders) {
+    if (!may_call_mpi || !leaders_step()) return false;
+    phase_ = Phase::hand_out;
+  }
+  return ring_.step(all_, static_cast<std::uint64_t>(ctx_.size) * block_, 0, waiting_on);
+}
+
+// The leaders swap their nodes' blocks: few nodes, each leader's blocks to every other leader,
+// one message each (leader_messages.hpp); else the MPI library's allgatherv. Bytes: the blocks
+// are the signature's bytes already (below INT_MAX in all: the caller checks).
+bool AllgatherAcrossNodesRounds::leaders_step() {
+  const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;
+  if (blocking_ && !direct) {
+    rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
+                         MPI_BYTE, ctx_.leaders_comm);
+    return true;
+  }
+  if (!posted_) {
+    posted_ = true;
+    leaders_.clear();
+    if (direct) {
+      const std::size_t me = static_cast<std::size_t>(ctx_.node_index);
+      for (std::size_t k = 0; k < order_.counts.size(); ++k) {
+        if (k == me) continue;
+        leaders_.receive(all_ + order_.displs[k], order_.counts[k], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
+        leaders_.send(all_ + order_.displs[me], order_.counts[me], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
+      }
+    } else {
+      leaders_.post_library([&](MPI_Request* r) {
+        return PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
+                                MPI_BYTE, ctx_.leaders_comm, r);
+      });
+    }
+  }
+  if (blocking_) {
+    rc = leaders_.wait();
+    return true;
+  }
+  return leaders_.test(&rc);
 }
 
 int allgather_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
@@ -47,35 +94,18 @@ int allgather_across_nodes(CommContext& ctx, const Config& config, const void* s
   if (block == 0) return MPI_SUCCESS;
   AllgatherBytes sides(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
   sides.pack();
-  const std::size_t n = static_cast<std::size_t>(ctx.size);
   // Every block in (node, node rank) order: straight into the receive bytes when that is rank
-  // order, else into scratch (the leader's part of it is also its send buffer in phase 2).
-  char* all = ctx.nodes_in_rank_order ? sides.recv.data() : scratch_room(ctx.allgather_nodes, n * block);
+  // order, else into scratch.
+  char* all = ctx.nodes_in_rank_order ? sides.recv.data()
+                                      : scratch_room(ctx.allgather_nodes, static_cast<std::size_t>(ctx.size) * block);
   const NodeOrder order(ctx, block);
-  char* mine = all + static_cast<std::size_t>(order.first[static_cast<std::size_t>(ctx.node_index)]) * block;
-
-  // Phase 1: this node's blocks, in node-rank order, on every rank of the node.
-  allgather_node_bytes(ctx, config, sides.out(), mine, block);
-
-  // Phase 2: the leaders swap their nodes' blocks. Bytes: the blocks are the signature's bytes
-  // already. Above INT_MAX bytes the caller sent the call to PMPI.
-  int rc = MPI_SUCCESS;
-  if (ctx.node_rank == 0) {
-    if (ctx.node_count <= kDirectExchangeMaxNodes) {
-      LeaderMessages direct;
-      post_node_blocks(direct, ctx, all, order);
-      rc = direct.wait();
-    } else {
-      rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, order.counts.data(), order.displs.data(),
-                           MPI_BYTE, ctx.leaders_comm);
-    }
-  }
-  // Phase 3: the leader's view to its node (also after an error, so that no rank waits for
-  // ever), then each block to its rank's place.
-  node_bcast_bytes(ctx, config, all, n * block, 0);
+  AllgatherAcrossNodesRounds rounds(ctx, config, sides.out(), all, order, block, true);
+  Waiter waiter = Waiter::for_context(ctx, config);
+  int waiting_on = -1;
+  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
   if (!ctx.nodes_in_rank_order) order.place_by_rank(ctx, all, sides.recv.data(), block);
   sides.recv.unpack();
-  return rc;
+  return rounds.rc;
 }
 
 }  // namespace mcorecoll

@@ -1,11 +1,14 @@
-// MPI_Allgather on a communicator that spans nodes (the blocking form; the others:
-// iallgather_across_nodes.hpp). Three phases:
+// MPI_Allgather on a communicator that spans nodes. Three phases:
 //  1. inside each node, every rank gets its node's blocks (AllgatherRounds, allgather_shm.hpp);
 //  2. the node leaders exchange their nodes' blocks on the leaders' communicator, one message
 //     per pair of leaders up to kDirectExchangeMaxNodes nodes (leader_messages.hpp), beyond
-//     with PMPI_Allgatherv: one message per node instead of one per rank;
-//  3. each leader hands every node's blocks to its node through the bcast's ring, and each rank
-//     puts them in rank order (nodes of scattered ranks: a block at a time).
+//     with the MPI library's allgatherv: one message per node instead of one per rank;
+//  3. each leader hands every node's blocks to its node through the node's ring
+//     (node/ring_steps.hpp), and each rank puts them in rank order (nodes of scattered ranks: a
+//     block at a time).
+// Written once, as resumable rounds (AllgatherAcrossNodesRounds): the blocking allgather waits
+// between steps, the non-blocking and persistent ones (iallgather_across_nodes.hpp) take them
+// as the progress engine gives them.
 #pragma once
 
 #include <mpi.h>
@@ -13,12 +16,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "allgather/allgather_shm.hpp"
+#include "node/ring_steps.hpp"
+#include "progress/leader_messages.hpp"
+
 namespace mcorecoll {
 
 class CommContext;
 struct Config;
-
-class LeaderMessages;
 
 // Where the blocks lie in (node, node rank) order, the order of the three phases. Alike on
 // every rank: the node sizes and the block (every rank's receive side gives it).
@@ -30,9 +35,36 @@ struct NodeOrder {
   void place_by_rank(const CommContext& ctx, const char* all, char* recv, std::uint64_t block) const;
 };
 
-// Phase 2 with few nodes (leader_messages.hpp): posts this leader's blocks to every other
-// leader and the receives of theirs, in `all`.
-void post_node_blocks(LeaderMessages& messages, const CommContext& ctx, char* all, const NodeOrder& order);
+class AllgatherAcrossNodesRounds {
+ public:
+  // `out`: this rank's block (`block` bytes); `all`: room for every block in `order`.
+  // `blocking`: the leaders' exchange may wait (beyond kDirectExchangeMaxNodes nodes
+  // PMPI_Allgatherv; else PMPI_Iallgatherv).
+  AllgatherAcrossNodesRounds(CommContext& ctx, const Config& config, const char* out, char* all,
+                             const NodeOrder& order, std::uint64_t block, bool blocking);
+  // Does what it can without waiting; true once this rank's part is over (then rc is final).
+  // Where it waits for a node rank, *waiting_on says which; it stops where it would call MPI
+  // unless `may_call_mpi`.
+  bool advance(bool may_call_mpi, int* waiting_on);
+  // What this rank has done so far (run_rounds, node/wait.hpp).
+  std::uint64_t moves() const { return node_.moves() + ring_.moves() + static_cast<std::uint64_t>(phase_); }
+  int rc = MPI_SUCCESS;
+
+ private:
+  enum class Phase { node, leaders, hand_out };
+  bool leaders_step();
+
+  CommContext& ctx_;
+  char* all_;
+  const NodeOrder& order_;
+  std::uint64_t block_;
+  bool blocking_;
+  AllgatherRounds node_;
+  NodeRingSteps ring_;
+  Phase phase_ = Phase::node;
+  bool posted_ = false;
+  LeaderMessages leaders_;
+};
 
 // `block`: the signature bytes each rank contributes (> 0 or the call returns at once).
 int allgather_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,

@@ -71,11 +71,13 @@ bool AllgatherRounds::advance(int* waiting_on) {
       std::memcpy(const_cast<char*>(round_->staged_by(me)), out_ + offset_, round_->len);
       shm.post(me).store(round_->seq, std::memory_order_release);
       reads_.emplace(me, n, round_->seq, config_.alltoall_readers);
+      ++moves_;
     }
     const std::uint64_t offset = offset_;
     const Round& round = *round_;
     if (!reads_->advance(shm, [&](int r) {
           std::memcpy(recv_ + static_cast<std::uint64_t>(r) * block_ + offset, round.staged_by(r), round.len);
+          ++moves_;
         })) {
       *waiting_on = reads_->next();
       return false;
@@ -94,16 +96,12 @@ int allgather_shm(CommContext& ctx, const Config& config, const void* sendbuf, i
   if (block == 0) return MPI_SUCCESS;
   AllgatherBytes sides(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
   sides.pack();
-  allgather_node_bytes(ctx, config, sides.out(), sides.recv.data(), block);
-  sides.recv.unpack();
-  return MPI_SUCCESS;
-}
-
-void allgather_node_bytes(CommContext& ctx, const Config& config, const char* out, char* recv, std::uint64_t block) {
-  AllgatherRounds rounds(ctx, config, out, recv, block);
+  AllgatherRounds rounds(ctx, config, sides.out(), sides.recv.data(), block);
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
-  for (unsigned polls = 0; !rounds.advance(&waiting_on);) waiter.backoff(polls);
+  run_rounds(waiter, [&] { return rounds.advance(&waiting_on); }, [&] { return rounds.moves(); });
+  sides.recv.unpack();
+  return MPI_SUCCESS;
 }
 
 }  // namespace mcorecoll

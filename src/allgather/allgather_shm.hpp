@@ -30,6 +30,8 @@ class AllgatherRounds {
   // Does what it can without waiting; true when this rank's part is over. Where it waits for a
   // rank, *waiting_on says which.
   bool advance(int* waiting_on);
+  // What this rank has done so far (run_rounds, node/wait.hpp).
+  std::uint64_t moves() const { return moves_; }
 
  private:
   bool line_step(int* waiting_on);
@@ -46,10 +48,8 @@ class AllgatherRounds {
   std::optional<NodeReads> reads_;
   LineCall line_{};
   std::vector<char> read_;  // lines: which ranks' blocks are in
+  std::uint64_t moves_ = 0;
 };
-
-// The node's blocks as bytes: `out` this rank's, `recv` the node's in node-rank order; waits.
-void allgather_node_bytes(CommContext& ctx, const Config& config, const char* out, char* recv, std::uint64_t block);
 
 // `block`: the signature bytes each rank contributes (> 0 or the call returns at once).
 int allgather_shm(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,

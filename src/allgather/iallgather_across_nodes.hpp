@@ -1,10 +1,7 @@
-// The non-blocking and persistent allgather on a communicator that spans nodes:
-// allgather_across_nodes.hpp's three phases as an operation of the progress engine: the node's
-// blocks gathered inside it (AllgatherRounds), the leaders' exchange (leader_messages.hpp, or
-// PMPI_Iallgatherv beyond kDirectExchangeMaxNodes nodes; posted and tested by steps that may
-// call MPI), every node's blocks through the node's ring (NodeRingSteps).
-// Packing is begin()'s, placing by rank and unpacking finish()'s: both in the application's
-// thread.
+// The non-blocking and persistent allgather on a communicator that spans nodes: the rounds of
+// allgather_across_nodes.hpp taken as the progress engine gives them (the leaders' exchange
+// posted and tested by steps that may call MPI). Packing is begin()'s, placing by rank and
+// unpacking finish()'s: both in the application's thread.
 #pragma once
 
 #include <mpi.h>

@@ -1,7 +1,5 @@
-// The non-blocking bcast on shared memory: the blocking algorithm's phases (bcast_shm.hpp) as
-// a state machine. Inside a node the source fills as many ring cells as its readers have freed
-// and returns; readers copy out the chunks that are there; with single copy the source posts
-// its buffer and readers pull it in one step. Across nodes the leaders use PMPI_Ibcast.
+// The non-blocking and persistent bcast on shared memory: the bcast's rounds (bcast_shm.hpp)
+// taken as the progress engine gives them; across nodes the leaders use PMPI_Ibcast.
 #pragma once
 
 #include <mpi.h>

@@ -30,7 +30,7 @@ std::array<T, kCollectiveCount> every(const T& value) {
 
 // MCORECOLL_BCAST_READERS=group: the readers of one group of the node's coarsest hierarchy
 // level that splits its ranks (socket; else NUMA domain or cache) read together, whatever its
-// size (bcast/reader_schedule.hpp).
+// size (node/reader_schedule.hpp).
 constexpr int kReadersByHierarchyGroup = -1;
 
 struct Config {

@@ -191,11 +191,7 @@ class ExchangeRounds {
 inline void run_to_end(ExchangeRounds& rounds, const CommContext& ctx, const Config& config) {
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
-  unsigned polls = 0;
-  for (std::uint64_t moved = 0; !rounds.advance(&waiting_on);) {
-    if (rounds.moves() != moved) moved = rounds.moves(), polls = 0;
-    waiter.backoff(polls);
-  }
+  run_rounds(waiter, [&] { return rounds.advance(&waiting_on); }, [&] { return rounds.moves(); });
 }
 
 template <typename Give, typename Take>

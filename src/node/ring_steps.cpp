@@ -3,14 +3,30 @@
 #include <algorithm>
 #include <cstring>
 
+#include "decisions/config.hpp"
 #include "node/node_shm.hpp"
+#include "node/wait.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 
+const std::vector<int>& coarsest_leaders(const CommContext& ctx) {
+  static const std::vector<int> flat;
+  return ctx.hierarchy.leader.empty() ? flat : ctx.hierarchy.leader[0];
+}
+
+ReaderGroups groups_of_readers(const CommContext& ctx, const Config& config, int source) {
+  return reader_groups(ctx.node_size, source, config.bcast_readers, coarsest_leaders(ctx));
+}
+
+int NodeRingSteps::group_leader(int r) const {
+  const std::vector<int>& leaders = coarsest_leaders(ctx_);
+  return leaders.empty() ? -1 : leaders[static_cast<std::size_t>(r)];
+}
+
 // The ring's cells and this message's first chunk number (the lease may have to grow: every
-// node rank asks in this phase). False until they are known.
-bool NodeRingSteps::start(std::uint64_t size, int* waiting_on) {
+// node rank asks in this phase), and how this rank reads. False until the cells are known.
+bool NodeRingSteps::start(std::uint64_t size, int source, int* waiting_on) {
   if (started_) return true;
   if (!try_ring_cells(ctx_, config_, size, &ring_)) {
     *waiting_on = ctx_.lease_waits_for;
@@ -20,36 +36,63 @@ bool NodeRingSteps::start(std::uint64_t size, int* waiting_on) {
   first_ = ctx_.ring_chunks;
   chunks_ = ring_.chunks(size);
   next_ = 0;
+  begin_ = 0;
+  if (ctx_.node_rank == source) return true;
+  // A rank that fills chunk `first` is done with every chunk before it (its earlier calls
+  // returned): with rotating roots, sources rarely need to look at readers' lines.
+  std::uint64_t& known = ctx_.ring_consumed_known[static_cast<std::size_t>(source)];
+  if (reached(first_, known)) known = first_;
+  // Every rank of the node decides alike (same size, same hierarchy).
+  relayed_ = size <= config_.bcast_relay_max_bytes && chunks_ == 1 &&
+             group_leader(ctx_.node_rank) != group_leader(source);
+  have_chunk_ = false;
+  members_ = false;
+  member_ = 0;
+  group_ = 0;
+  std::uint64_t groups = 1;
+  if (chunks_ > 1 && !relayed_) {  // one chunk leaves no order to choose
+    const ReaderGroups readers = groups_of_readers(ctx_, config_, source);
+    group_ = readers.group[static_cast<std::size_t>(ctx_.node_rank)];
+    groups = static_cast<std::uint64_t>(readers.count);
+  }
+  round_ = std::min<std::uint64_t>(groups, std::max<std::uint64_t>(1, ring_.window / 2));
   return true;
 }
 
-void NodeRingSteps::copy_chunk(char* to, const char* from, std::uint64_t size, std::uint64_t j) const {
+void NodeRingSteps::copy_chunk(char* to, const char* from, std::uint64_t size, std::uint64_t j) {
+  ++moves_;
   const std::uint64_t cell = ring_.cell_bytes;
   std::memcpy(to, from, static_cast<std::size_t>(std::min(cell, size - j * cell)));
 }
 
 bool NodeRingSteps::step(char* data, std::uint64_t size, int source, int* waiting_on) {
   if (ctx_.node_size == 1 || size == 0) return true;
-  return ctx_.node_rank == source ? source_step(data, size, source, waiting_on)
-                                  : reader_step(data, size, source, waiting_on);
+  if (!start(size, source, waiting_on)) return false;
+  if (ctx_.node_rank == source) return source_step(data, size, source, waiting_on);
+  return relayed_ ? relay_step(data, size, source, waiting_on) : reader_step(data, size, source, waiting_on);
 }
 
 // Fills the chunks whose cells every reader is done with; the rest wait for the next step.
 bool NodeRingSteps::source_step(const char* data, std::uint64_t size, int source, int* waiting_on) {
-  if (!start(size, waiting_on)) return false;
   NodeShm& shm = *ctx_.shm;
   const std::uint64_t window = ring_.window;
   for (; next_ < chunks_; ++next_) {
     const std::uint64_t g = first_ + next_;
+    // The cell's previous chunk must be done with on every rank. (Chunks of an earlier lease
+    // count too: waiting for them is only cautious.)
     if (g >= window)
       for (int r = 0; r < ctx_.node_size; ++r) {
         std::uint64_t& known = ctx_.ring_consumed_known[static_cast<std::size_t>(r)];
         if (r == source || reached(known, g + 1 - window)) continue;
-        known = shm.consumed(r).load(std::memory_order_acquire);
-        if (!reached(known, g + 1 - window)) {
+        // From 4 cells on, half a window more (a reader's round is at most that long, so it
+        // gets there): the source looks again only every half window. Fewer cells must not
+        // empty.
+        const std::uint64_t seen = shm.consumed(r).load(std::memory_order_acquire);
+        if (!reached(seen, g + 1 - (window >= 4 ? window / 2 : window))) {
           *waiting_on = r;
           return false;
         }
+        known = seen;
       }
     const RingSpot spot = ring_.spot(g);
     copy_chunk(spot.data, data + next_ * ring_.cell_bytes, size, next_);
@@ -60,27 +103,76 @@ bool NodeRingSteps::source_step(const char* data, std::uint64_t size, int source
   return true;
 }
 
-// Copies out the chunks that are there, in order.
+// Copies out, round by round, the chunks that are there, in its group's order.
 bool NodeRingSteps::reader_step(char* data, std::uint64_t size, int source, int* waiting_on) {
-  if (!started_) {
-    if (!start(size, waiting_on)) return false;
-    // The source is done with every chunk before its first (see bcast_shm.cpp).
-    std::uint64_t& known = ctx_.ring_consumed_known[static_cast<std::size_t>(source)];
-    if (reached(first_, known)) known = first_;
-  }
   NodeShm& shm = *ctx_.shm;
-  for (; next_ < chunks_; ++next_) {
-    const std::uint64_t g = first_ + next_;
-    const RingSpot spot = ring_.spot(g);
-    if (!reached(spot.flag->load(std::memory_order_acquire), g + 1)) {
-      *waiting_on = source;
-      return false;
+  for (; begin_ < chunks_; begin_ += round_, next_ = 0) {
+    const std::uint64_t in_round = std::min(round_, chunks_ - begin_);
+    for (; next_ < in_round; ++next_) {
+      const std::uint64_t j = begin_ + rotating_part(group_, next_, in_round);
+      const std::uint64_t g = first_ + j;  // ring chunk number, alike on every rank
+      const RingSpot spot = ring_.spot(g);
+      if (!reached(spot.flag->load(std::memory_order_acquire), g + 1)) {
+        *waiting_on = source;
+        return false;
+      }
+      copy_chunk(data + j * ring_.cell_bytes, spot.data, size, j);
     }
-    copy_chunk(data + next_ * ring_.cell_bytes, spot.data, size, next_);
-    shm.consumed(ctx_.node_rank).store(g + 1, std::memory_order_release);
+    shm.consumed(ctx_.node_rank).store(first_ + begin_ + in_round, std::memory_order_release);
   }
   ctx_.ring_chunks = first_ + chunks_;
   return true;
+}
+
+// The one chunk through the relay areas: the group's leader copies it from the ring, and,
+// once its members have read the last chunk it relayed, into its relay area.
+bool NodeRingSteps::relay_step(char* data, std::uint64_t size, int source, int* waiting_on) {
+  NodeShm& shm = *ctx_.shm;
+  const int me = ctx_.node_rank, lead = group_leader(me);
+  const std::uint64_t g = first_;
+  const std::size_t n = static_cast<std::size_t>(size);
+  if (me != lead) {
+    if (!reached(shm.relay_flag(lead).load(std::memory_order_acquire), g + 1)) {
+      *waiting_on = lead;
+      return false;
+    }
+    std::memcpy(data, shm.relay_data(lead), n);
+  } else {
+    if (!have_chunk_) {
+      const RingSpot spot = ring_.spot(g);
+      if (!reached(spot.flag->load(std::memory_order_acquire), g + 1)) {
+        *waiting_on = source;
+        return false;
+      }
+      std::memcpy(data, spot.data, n);
+      have_chunk_ = true;
+      ++moves_;
+    }
+    // A leader alone in its group has no one to relay to.
+    for (; member_ < ctx_.node_size; ++member_) {
+      if (member_ == me || group_leader(member_) != me) continue;
+      members_ = true;
+      if (!reached(shm.consumed(member_).load(std::memory_order_acquire), ctx_.relayed_chunks)) {
+        *waiting_on = member_;
+        return false;
+      }
+    }
+    if (members_) {
+      std::memcpy(shm.relay_data(me), data, n);
+      shm.relay_flag(me).store(g + 1, std::memory_order_release);
+      ctx_.relayed_chunks = g + 1;
+    }
+  }
+  shm.consumed(me).store(g + 1, std::memory_order_release);
+  ctx_.ring_chunks = first_ + chunks_;
+  return true;
+}
+
+void node_bcast_bytes(CommContext& ctx, const Config& config, char* data, std::uint64_t size, int source) {
+  NodeRingSteps ring(ctx, config);
+  Waiter waiter = Waiter::for_context(ctx, config);
+  int waiting_on = -1;
+  run_rounds(waiter, [&] { return ring.step(data, size, source, &waiting_on); }, [&] { return ring.moves(); });
 }
 
 }  // namespace mcorecoll

@@ -52,4 +52,17 @@ class Waiter {
   MPI_Comm progress_comm_;
 };
 
+// Resumable rounds to the end, waiting politely between steps (the blocking forms): `step()`
+// is true once the rounds are over; `moves()` counts what they have done, and after a step that
+// moved something the wait starts anew, spinning first (a long call waits many times, each
+// one short).
+template <typename Step, typename Moves>
+void run_rounds(Waiter& waiter, Step step, Moves moves) {
+  unsigned polls = 0;
+  for (std::uint64_t moved = moves(); !step();) {
+    if (moves() != moved) moved = moves(), polls = 0;
+    waiter.backoff(polls);
+  }
+}
+
 }  // namespace mcorecoll

@@ -1,112 +1,162 @@
 #include "reduction/reduce_across_nodes.hpp"
 
-#include <cstdint>
-#include <vector>
-
-#include "bcast/bcast_shm.hpp"
-#include "progress/leader_messages.hpp"
-#include "common/message_bytes.hpp"
+#include "common/scratch_room.hpp"
+#include "node/wait.hpp"
 #include "reduction/fold.hpp"
-#include "reduction/reduce_shm.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
-namespace {
 
-// Phase 1: this node's ranks folded in rank order into `partial` at the node leader.
-int fold_node(CommContext& ctx, const Config& config, const void* mine, char* partial, int count, MPI_Datatype type,
-              MPI_Op op, const ElementLayout& layout) {
-  ReduceRounds rounds(ctx, config, mine, partial, count, type, op, /*node rank*/ 0, layout);
-  run_to_end(rounds, ctx, config);
-  // The extent is at most a line (the caller checks), and every staging half holds one.
-  return rounds.too_small() ? MPI_ERR_INTERN : rounds.rc;
+ReduceAcrossNodesRounds::ReduceAcrossNodesRounds(CommContext& ctx, const Config& config, const void* sendbuf,
+                                                 void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                                                 const ElementLayout& layout, std::uint64_t bytes, ReduceRooms rooms,
+                                                 bool blocking)
+    : ctx_(ctx), count_(count), type_(type), op_(op), root_(root),
+      root_node_(root < 0 ? -1 : ctx.places[static_cast<std::size_t>(root)].node), layout_(layout), bytes_(bytes),
+      rooms_(rooms), blocking_(blocking), ring_(ctx, config) {
+  const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
+  const bool gets_result = root < 0 || ctx.rank == root;
+  leader_ = ctx.node_rank == 0;
+  node_gets_result_ = root < 0 || ctx.node_index == root_node_;
+  // Phase 3 runs on every node for allreduce, on the root's node for reduce when the root is
+  // not its leader.
+  hands_out_ = root < 0 || (ctx.node_index == root_node_ && ctx.places[static_cast<std::size_t>(root)].node_rank != 0);
+  // Alike on every leader: the same count, datatype and number of nodes.
+  gather_fold_ = static_cast<std::size_t>(count) * layout.extent * static_cast<std::size_t>(ctx.node_count) <=
+                 kGatherFoldBytes;
+  direct_ = gather_fold_ && ctx.node_count <= kDirectExchangeMaxNodes;
+  // The partial goes where the result will be: the receive buffer when the result is this
+  // rank's, else room (a reduce's non-root receive buffer is not ours to write).
+  target_ = gets_result ? static_cast<char*>(recvbuf)
+            : leader_ || hands_out_ ? scratch_room(rooms.partial, image)
+                                    : nullptr;
+  if (count == 0) {
+    phase_ = Phase::done;
+    return;
+  }
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  fold_.emplace(ctx, config, mine, leader_ ? target_ : nullptr, count, type, op, /*node rank*/ 0, layout);
+  if (hands_out_) result_.emplace(target_, count, type, bytes);
 }
 
-// Phase 2, at node leaders: the nodes' partials combined in node order into `partial` (on every
-// leader for allreduce, `root_node`'s for reduce).
-int combine_nodes(CommContext& ctx, char* partial, int count, MPI_Datatype type, MPI_Op op, int root_node,
-                  const ElementLayout& layout) {
-  const int nodes = ctx.node_count;
-  const std::size_t block = static_cast<std::size_t>(count) * layout.extent;
-  const bool gets_result = root_node < 0 || ctx.node_index == root_node;
-  // Alike on every leader: the same count, datatype and number of nodes.
-  if (block * static_cast<std::size_t>(nodes) > kGatherFoldBytes) {
-    if (root_node < 0) return PMPI_Allreduce(MPI_IN_PLACE, partial, count, type, op, ctx.leaders_comm);
-    // Not in place: MPICH 4.0.2's MPI_Reduce in place at a root other than 0 crashes above 2 KiB.
-    const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
-    char* result = gets_result ? scratch_room(ctx.reduce_gathered, image) : nullptr;
-    int rc = PMPI_Reduce(partial, result, count, type, op, root_node, ctx.leaders_comm);
-    if (rc == MPI_SUCCESS && gets_result)
-      rc = deliver(result, partial, count, layout, type, ctx.comm, ctx.reduce_packed);
-    return rc;
+// After an error the later phases still run, so that no rank waits for ever; the error is
+// returned where it happened.
+bool ReduceAcrossNodesRounds::advance(bool may_call_mpi, int* waiting_on) {
+  // Phase 1: this node's ranks folded in rank order at the node leader.
+  if (phase_ == Phase::fold) {
+    if (!fold_->advance(may_call_mpi, waiting_on)) return false;
+    // The extent is at most a line (the caller checks), and every staging half holds one.
+    keep(fold_->too_small() ? MPI_ERR_INTERN : fold_->rc);
+    phase_ = leader_ ? Phase::leaders : Phase::hand_out;
   }
-  char* gathered = gets_result ? scratch_room(ctx.reduce_gathered, block * static_cast<std::size_t>(nodes)) : nullptr;
-  int rc;
-  if (nodes <= kDirectExchangeMaxNodes) {
+  if (phase_ == Phase::leaders) {
+    if (!may_call_mpi || !leaders_step()) return false;
+    phase_ = Phase::hand_out;
+  }
+  // Phase 3: the leader hands the result to its node (for reduce, to the root; the root's
+  // node-mates read it into room, their receive buffers not being significant), as bytes in
+  // signature order. (Packing needs MPI only for a derived datatype, which only the blocking
+  // forms take.)
+  if (phase_ == Phase::hand_out) {
+    if (hands_out_) {
+      if (!result_->contiguous() && !may_call_mpi) return false;
+      if (leader_ && !packed_) result_->pack(), packed_ = true;
+      if (!ring_.step(result_->data(), bytes_, 0, waiting_on)) return false;
+      if (!leader_) result_->unpack();
+    }
+    phase_ = Phase::done;
+  }
+  return true;
+}
+
+// Phase 2, at node leaders: the nodes' partials combined in node order into the partial's
+// place (on every leader for allreduce, the root's node's for reduce).
+bool ReduceAcrossNodesRounds::leaders_step() {
+  if (!posted_) {
+    posted_ = true;
+    if (!post_leaders()) return true;  // a blocking call, over
+  }
+  int exchanged = MPI_SUCCESS;
+  if (blocking_) exchanged = leaders_.wait();
+  else if (!leaders_.test(&exchanged)) return false;
+  keep(exchanged);
+  if (exchanged == MPI_SUCCESS && node_gets_result_) combine();
+  return true;
+}
+
+// Posts the leaders' exchange; false where a blocking call of the MPI library did it all.
+bool ReduceAcrossNodesRounds::post_leaders() {
+  const MPI_Comm comm = ctx_.leaders_comm;
+  const int nodes = ctx_.node_count;
+  const std::size_t block = static_cast<std::size_t>(count_) * layout_.extent;
+  const std::size_t image = layout_.image_bytes(static_cast<std::size_t>(count_));
+  char* gathered = node_gets_result_ && gather_fold_ ? scratch_room(rooms_.gathered, block * static_cast<std::size_t>(nodes))
+                                                     : nullptr;
+  // A reduce's result, not in place: MPICH 4.0.2's MPI_Reduce in place at a root other than 0
+  // crashes above 2 KiB.
+  char* result = node_gets_result_ && !gather_fold_ && root_ >= 0 ? scratch_room(rooms_.folded, image) : nullptr;
+  leaders_.clear();
+  if (direct_) {
     // One message from each leader to each that folds (leader_messages.hpp): one network
     // latency, where the MPI library's allgather of a few ranks takes rounds.
-    LeaderMessages direct;
-    post_partials(direct, ctx, partial, gathered, count, type, layout, root_node);
-    rc = direct.wait();
-  } else {
-    rc = root_node < 0 ? PMPI_Allgather(partial, count, type, gathered, count, type, ctx.leaders_comm)
-                       : PMPI_Gather(partial, count, type, gathered, count, type, root_node, ctx.leaders_comm);
+    for (int j = 0; j < nodes; ++j) {
+      if (j == ctx_.node_index) continue;
+      if (node_gets_result_) leaders_.receive(gathered + static_cast<std::size_t>(j) * block, count_, type_, j, comm);
+      if (root_ < 0 || j == root_node_) leaders_.send(target_, count_, type_, j, comm);
+    }
+    return true;
   }
-  if (rc != MPI_SUCCESS || !gets_result) return rc;
-  // Node j's partial sits at j x block (the gathered blocks are images); this node's is
-  // `partial` itself when the leaders exchanged directly.
-  const bool own_apart = nodes <= kDirectExchangeMaxNodes;
-  char* acc = scratch_room(ctx.reduce_scratch, layout.image_bytes(static_cast<std::size_t>(count)));
-  rc = fold(nodes, count, layout, type, op, acc, [&](int j) {
-    return own_apart && j == ctx.node_index ? partial : gathered + static_cast<std::size_t>(j) * block;
+  if (blocking_) {
+    int called;
+    if (gather_fold_)
+      called = root_ < 0 ? PMPI_Allgather(target_, count_, type_, gathered, count_, type_, comm)
+                         : PMPI_Gather(target_, count_, type_, gathered, count_, type_, root_node_, comm);
+    else
+      called = root_ < 0 ? PMPI_Allreduce(MPI_IN_PLACE, target_, count_, type_, op_, comm)
+                         : PMPI_Reduce(target_, result, count_, type_, op_, root_node_, comm);
+    keep(called);
+    if (called == MPI_SUCCESS && node_gets_result_) combine();
+    return false;
+  }
+  leaders_.post_library([&](MPI_Request* r) {
+    if (gather_fold_)
+      return root_ < 0 ? PMPI_Iallgather(target_, count_, type_, gathered, count_, type_, comm, r)
+                       : PMPI_Igather(target_, count_, type_, gathered, count_, type_, root_node_, comm, r);
+    return root_ < 0 ? PMPI_Iallreduce(MPI_IN_PLACE, target_, count_, type_, op_, comm, r)
+                     : PMPI_Ireduce(target_, result, count_, type_, op_, root_node_, comm, r);
   });
-  if (rc == MPI_SUCCESS) rc = deliver(acc, partial, count, layout, type, ctx.comm, ctx.reduce_packed);
-  return rc;
+  return true;
 }
 
-}  // namespace
-
-void post_partials(LeaderMessages& messages, const CommContext& ctx, const char* partial, char* gathered, int count,
-                   MPI_Datatype type, const ElementLayout& layout, int root_node) {
-  const std::size_t block = static_cast<std::size_t>(count) * layout.extent;
-  const bool folds = root_node < 0 || ctx.node_index == root_node;
-  for (int j = 0; j < ctx.node_count; ++j) {
-    if (j == ctx.node_index) continue;
-    if (folds) messages.receive(gathered + static_cast<std::size_t>(j) * block, count, type, j, ctx.leaders_comm);
-    if (root_node < 0 || j == root_node) messages.send(partial, count, type, j, ctx.leaders_comm);
+// Once the exchange is in: gathered partials folded in node order (node j's at j x block, the
+// gathered blocks being images; this node's is the partial itself after a direct exchange),
+// or a reduce's result copied, into the partial's place.
+void ReduceAcrossNodesRounds::combine() {
+  if (!gather_fold_ && root_ < 0) return;  // the allreduce was in place
+  const std::size_t block = static_cast<std::size_t>(count_) * layout_.extent;
+  char* folded = rooms_.folded.data();
+  int rc = MPI_SUCCESS;
+  if (gather_fold_) {
+    folded = scratch_room(rooms_.folded, layout_.image_bytes(static_cast<std::size_t>(count_)));
+    rc = fold(ctx_.node_count, count_, layout_, type_, op_, folded, [&](int j) {
+      return direct_ && j == ctx_.node_index ? target_ : rooms_.gathered.data() + static_cast<std::size_t>(j) * block;
+    });
   }
+  if (rc == MPI_SUCCESS) rc = deliver(folded, target_, count_, layout_, type_, ctx_.comm, rooms_.packed);
+  keep(rc);
 }
 
 int reduce_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                         MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout,
                         std::uint64_t bytes) {
   if (count == 0) return MPI_SUCCESS;
-  const bool gets_result = root < 0 || ctx.rank == root;
-  const int root_node = root < 0 ? -1 : ctx.places[static_cast<std::size_t>(root)].node;
-  const bool leader = ctx.node_rank == 0;
-  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
-  // A leader's partial goes where its result will be: its receive buffer when the result is
-  // its own, else scratch (a reduce's non-root receive buffer is not ours to write).
-  char* partial = nullptr;
-  if (leader) partial = gets_result ? static_cast<char*>(recvbuf) : scratch_room(ctx.reduce_partial, image);
-  int rc = fold_node(ctx, config, mine, partial, count, type, op, layout);
-  // After an error the later phases still run, so that no rank waits for ever; the error is
-  // returned where it happened.
-  if (leader) {
-    const int combined = combine_nodes(ctx, partial, count, type, op, root_node, layout);
-    if (rc == MPI_SUCCESS) rc = combined;
-  }
-  // Phase 3: the leader hands the result to its node (for reduce, to the root; the root's
-  // node-mates read it into scratch, their receive buffers not being significant).
-  if (root >= 0 && (ctx.node_index != root_node || ctx.places[static_cast<std::size_t>(root)].node_rank == 0))
-    return rc;
-  char* target = gets_result ? static_cast<char*>(recvbuf) : leader ? partial : scratch_room(ctx.reduce_partial, image);
-  MessageBytes result(target, count, type, bytes);
-  if (leader) result.pack();
-  node_bcast_bytes(ctx, config, result.data(), bytes, 0);
-  if (!leader) result.unpack();
-  return rc;
+  ReduceAcrossNodesRounds rounds(ctx, config, sendbuf, recvbuf, count, type, op, root, layout, bytes,
+                                 {ctx.reduce_partial, ctx.reduce_gathered, ctx.reduce_scratch, ctx.reduce_packed},
+                                 true);
+  Waiter waiter = Waiter::for_context(ctx, config);
+  int waiting_on = -1;
+  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+  return rounds.rc;
 }
 
 }  // namespace mcorecoll

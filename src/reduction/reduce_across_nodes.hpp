@@ -4,20 +4,30 @@
 //     reduce_shm.hpp, with the node leader as root);
 //  2. the leaders combine the nodes' partial results on the leaders' communicator: small ones
 //     sent to every leader that folds them (up to kDirectExchangeMaxNodes nodes one message
-//     per pair, leader_messages.hpp; beyond, PMPI_Allgather or PMPI_Gather to the root's node)
-//     and folded in node order, so the result is the same bits on every rank and in every run;
-//     larger ones (every node's partial together above kGatherFoldBytes) with the MPI
-//     library's own PMPI_Allreduce or PMPI_Reduce, whose order for commutative ops is its own;
-//  3. the result goes from the leader to its node through the bcast's ring (allreduce: every
-//     node; reduce: the root's node, when the root is not its leader).
+//     per pair, leader_messages.hpp; beyond, the MPI library's allgather or gather to the
+//     root's node) and folded in node order, so the result is the same bits on every rank and
+//     in every run; larger ones (every node's partial together above kGatherFoldBytes) with
+//     the MPI library's own allreduce or reduce, whose order for commutative ops is its own;
+//  3. the result goes from the leader to its node through the node's ring
+//     (node/ring_steps.hpp; allreduce: every node; reduce: the root's node, when the root is
+//     not its leader).
+// Written once, as resumable rounds (ReduceAcrossNodesRounds): the blocking forms wait between
+// steps, the non-blocking and persistent ones (ireduce_across_nodes.hpp) take them as the
+// progress engine gives them.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
+#include "common/message_bytes.hpp"
+#include "node/ring_steps.hpp"
+#include "progress/leader_messages.hpp"
 #include "reduction/element_layout.hpp"
+#include "reduction/reduce_shm.hpp"
 
 namespace mcorecoll {
 
@@ -28,17 +38,62 @@ struct Config;
 // and fold them themselves (phase 2).
 constexpr std::size_t kGatherFoldBytes = 64 * 1024;
 
-class LeaderMessages;
+// Where the rounds keep what they hold between steps: the partial where the receive buffer
+// is not this rank's to write, the nodes' partials gathered, their fold, and the room of
+// deliver() (fold.hpp). The blocking forms lend the communicator's scratch, an operation its own.
+struct ReduceRooms {
+  std::vector<char>& partial;
+  std::vector<char>& gathered;
+  std::vector<char>& folded;
+  std::vector<char>& packed;
+};
 
-// Phase 2 up to kDirectExchangeMaxNodes nodes, at a leader: posts its `partial` (count x type)
-// to every leader that folds (all of them, or the root's node's) and, where this node folds,
-// the receives of the others' into `gathered` (node j's at j x count x extent).
-void post_partials(LeaderMessages& messages, const CommContext& ctx, const char* partial, char* gathered, int count,
-                   MPI_Datatype type, const ElementLayout& layout, int root_node);
+class ReduceAcrossNodesRounds {
+ public:
+  // `root`: a rank of the communicator, or -1 (allreduce); `bytes`: the signature's size. The
+  // datatype's extent is at most kLineBytes, 128 (the smallest staging half any node can fall
+  // back to holds one element). `blocking`: the leaders' exchange may wait (the MPI library's
+  // blocking collectives; else the non-blocking ones, posted and tested).
+  ReduceAcrossNodesRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
+                          MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout, std::uint64_t bytes,
+                          ReduceRooms rooms, bool blocking);
+  // Does what it can without waiting; true once this rank's part is over (then rc is final).
+  // Where it waits for a node rank, *waiting_on says which; it stops where it would call MPI
+  // unless `may_call_mpi`.
+  bool advance(bool may_call_mpi, int* waiting_on);
+  // What this rank has done so far (run_rounds, node/wait.hpp).
+  std::uint64_t moves() const { return (fold_ ? fold_->moves() : 0) + ring_.moves() + static_cast<std::uint64_t>(phase_); }
+  int rc = MPI_SUCCESS;
 
-// `root`: a rank of the communicator, or -1 (allreduce); `bytes`: the signature's size. The
-// datatype's extent is at most kLineBytes, 128 (the smallest staging half any node can fall
-// back to holds one element).
+ private:
+  enum class Phase { fold, leaders, hand_out, done };
+  bool leaders_step();
+  bool post_leaders();
+  void combine();
+  void keep(int error) {
+    if (rc == MPI_SUCCESS) rc = error;
+  }
+
+  CommContext& ctx_;
+  int count_;
+  MPI_Datatype type_;
+  MPI_Op op_;
+  int root_, root_node_;
+  ElementLayout layout_;
+  std::uint64_t bytes_;
+  ReduceRooms rooms_;
+  bool blocking_;
+  bool leader_, node_gets_result_, hands_out_, gather_fold_, direct_;
+  char* target_;  // where this rank's partial, then the result, lies
+  std::optional<ReduceRounds> fold_;
+  NodeRingSteps ring_;
+  std::optional<MessageBytes> result_;
+  Phase phase_ = Phase::fold;
+  bool posted_ = false, packed_ = false;
+  LeaderMessages leaders_;
+};
+
+// The blocking forms. Returns an MPI error code.
 int reduce_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                         MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout,
                         std::uint64_t bytes);

@@ -124,6 +124,7 @@ bool ReduceRounds::stage_round() {
   shm.post(ctx_.node_rank).store(round_.seq, std::memory_order_release);
   slices_ = static_cast<std::size_t>(k_) * layout_.extent >= static_cast<std::size_t>(ctx_.node_size) * kSliceMinBytes;
   stage_ = Stage::fold;
+  ++moves_;
   return true;
 }
 
@@ -163,6 +164,7 @@ bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
                 layout_.image_bytes(static_cast<std::size_t>(b - a)));
   }
   shm.reduced(me).store(round_.seq, std::memory_order_release);
+  ++moves_;
   if (!gets_result_) {
     end_round();
     return true;
@@ -197,6 +199,7 @@ bool ReduceRounds::gather_slices(bool may_call_mpi, int* waiting_on) {
 }
 
 void ReduceRounds::end_round() {
+  ++moves_;
   ctx_.shm->done(ctx_.node_rank).store(round_.seq, std::memory_order_release);
   ctx_.last_stage_seq[round_.h] = round_.seq;
   first_ += k_;
@@ -207,7 +210,7 @@ void ReduceRounds::end_round() {
 void run_to_end(ReduceRounds& rounds, CommContext& ctx, const Config& config) {
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
-  for (unsigned polls = 0; !rounds.advance(true, &waiting_on);) waiter.backoff(polls);
+  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
 }
 
 int reduce_shm(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,

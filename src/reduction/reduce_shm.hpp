@@ -41,6 +41,8 @@ class ReduceRounds {
   // Whether the staging areas are too small for one element (every rank alike): the caller
   // hands the call to PMPI. Known after the first advance() that got past the lease.
   bool too_small() const { return too_small_; }
+  // What this rank has done so far (run_rounds, node/wait.hpp).
+  std::uint64_t moves() const { return moves_; }
   int rc = MPI_SUCCESS;
 
  private:
@@ -68,6 +70,7 @@ class ReduceRounds {
   bool too_small_ = false, slices_ = false, have_round_ = false;
   Stage stage_ = Stage::lease;
   Round round_{};
+  std::uint64_t moves_ = 0;
 };
 
 // The rounds to the end, waiting politely between steps (the blocking forms).

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "bcast/reader_schedule.hpp"
+#include "node/reader_schedule.hpp"
 #include "decisions/config.hpp"
 
 using mcorecoll::load_config;

@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "bcast/reader_schedule.hpp"
+#include "node/reader_schedule.hpp"
 
 using namespace mcorecoll;
 
