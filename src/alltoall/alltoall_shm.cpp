@@ -1,79 +1,252 @@
 #include "alltoall/alltoall_shm.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
-#include "alltoall/alltoall_rounds.hpp"
-#include "common/message_bytes.hpp"
 #include "decisions/config.hpp"
-#include "node/node_reads.hpp"
+#include "node/call_areas.hpp"
 #include "node/node_shm.hpp"
+#include "node/single_copy.hpp"
 #include "node/wait.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
 
-// Node leader, across nodes: once every rank of the node has staged the round, sends each
-// other node the tiles its ranks get from this node and receives theirs straight into the
-// inbox. Then says so to the node (also after an error, which the leader returns: the node
-// must not wait for ever).
-int exchange_between_nodes(CommContext& ctx, NodeShm& shm, const Round& round, Waiter& waiter) {
-  for (int r = 1; r < ctx.node_size; ++r) waiter.wait_for(shm.post(r), round.seq);
-  std::vector<int> counts, displs;
-  pack_exchange(ctx, round, counts, displs);
-  const int rc = PMPI_Alltoallv(ctx.exchange_buffer.data(), counts.data(), displs.data(), MPI_BYTE,
-                                shm.inbox(round.h), counts.data(), displs.data(), MPI_BYTE,
-                                ctx.leaders_comm);
-  shm.delivered().store(round.seq, std::memory_order_release);
-  return rc;
+// Copies this rank's tiles of the round (bytes `offset`.. of each outgoing block) into its
+// half of its staging area and posts them.
+void stage_round(CommContext& ctx, NodeShm& shm, const Round& round, const char* out, std::uint64_t block,
+                 std::uint64_t offset) {
+  char* mine = const_cast<char*>(round.staged_by(ctx.node_rank));
+  for (int dst = 0; dst < ctx.size; ++dst)
+    std::memcpy(mine + static_cast<std::size_t>(dst) * round.len, out + dst * block + offset, round.len);
+  shm.post(ctx.node_rank).store(round.seq, std::memory_order_release);
+}
+
+// Node leader, across nodes, once every rank of the node has posted the round: the tiles for
+// other nodes packed by destination node, then source node rank, then destination, into
+// ctx.exchange_buffer, with the counts and displacements (bytes) of the alltoallv among the
+// leaders. Node A sends node B |A| * |B| tiles and receives as many back: one set of counts
+// and displacements serves both directions.
+void pack_exchange(CommContext& ctx, const Round& round, std::vector<int>& counts, std::vector<int>& displs) {
+  const int local = ctx.node_size, nodes = ctx.node_count;
+  counts.assign(static_cast<std::size_t>(nodes), 0);
+  displs.assign(static_cast<std::size_t>(nodes), 0);
+  std::size_t total = 0;
+  for (int node = 0; node < nodes; ++node) {
+    if (node == ctx.node_index) continue;
+    const std::size_t bytes = ctx.node_members[static_cast<std::size_t>(node)].size() *
+                              static_cast<std::size_t>(local) * round.len;
+    counts[static_cast<std::size_t>(node)] = static_cast<int>(bytes);
+    displs[static_cast<std::size_t>(node)] = static_cast<int>(total);
+    total += bytes;
+  }
+  ctx.exchange_buffer.resize(total);
+  char* out = ctx.exchange_buffer.data();
+  for (int node = 0; node < nodes; ++node) {
+    if (node == ctx.node_index) continue;
+    for (int s = 0; s < local; ++s) {
+      const char* staged = round.staged_by(s);
+      for (int d : ctx.node_members[static_cast<std::size_t>(node)]) {
+        std::memcpy(out, staged + static_cast<std::size_t>(d) * round.len, round.len);
+        out += round.len;
+      }
+    }
+  }
+}
+
+// Copies this rank's tile from node rank `r`'s staging area into the receive bytes.
+void copy_from_staging(const CommContext& ctx, const Round& round, int r, char* recv, std::uint64_t block,
+                       std::uint64_t offset) {
+  const std::vector<int>& mates = ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
+  std::memcpy(recv + mates[static_cast<std::size_t>(r)] * block + offset,
+              round.staged_by(r) + static_cast<std::size_t>(ctx.rank) * round.len, round.len);
+}
+
+// Copies this rank's tiles from other nodes out of the inbox, where tile (remote source s,
+// node rank d) sits at (remote_index[s] * node_size + d) * len.
+void copy_from_inbox(const CommContext& ctx, NodeShm& shm, const Round& round, char* recv, std::uint64_t block,
+                     std::uint64_t offset) {
+  const char* inbox = shm.inbox(round.h);
+  const std::size_t local = static_cast<std::size_t>(ctx.node_size);
+  for (int src = 0; src < ctx.size; ++src) {
+    const int remote = ctx.remote_index[static_cast<std::size_t>(src)];
+    if (remote < 0) continue;
+    const std::size_t at = (static_cast<std::size_t>(remote) * local + static_cast<std::size_t>(ctx.node_rank)) * round.len;
+    std::memcpy(recv + src * block + offset, inbox + at, round.len);
+  }
+}
+
+// Single copy: posts this rank's send data `out` for operation `seq`.
+void post_send_data(CommContext& ctx, const char* out, std::uint64_t seq) {
+  std::atomic<std::uint64_t>* posted = ctx.shm->posted(ctx.node_rank);
+  posted[0].store(reinterpret_cast<std::uintptr_t>(out), std::memory_order_relaxed);
+  posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
+  ctx.shm->post(ctx.node_rank).store(seq, std::memory_order_release);
+}
+
+// Single copy: this rank's block from node rank `r` (its own from `out`) into its place in
+// `recv`, once r has posted. A refused read stops the job.
+void pull_block(CommContext& ctx, int r, const char* out, char* recv, std::uint64_t block) {
+  const std::vector<int>& mates = ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
+  const std::uint64_t my_offset = static_cast<std::uint64_t>(ctx.rank) * block;
+  char* to = recv + static_cast<std::uint64_t>(mates[static_cast<std::size_t>(r)]) * block;
+  if (r == ctx.node_rank) {
+    std::memcpy(to, out + my_offset, block);
+    return;
+  }
+  std::atomic<std::uint64_t>* theirs = ctx.shm->posted(r);
+  const char* from = reinterpret_cast<const char*>(theirs[0].load(std::memory_order_relaxed));
+  read_remote_or_stop(ctx.comm, r, static_cast<pid_t>(theirs[2].load(std::memory_order_relaxed)),
+                      from + my_offset, to, block, "MCORECOLL_ALLTOALL_CMA_MIN_BYTES");
 }
 
 }  // namespace
 
+const char* alltoall_out(AlltoallBytes& sides, bool single_copy, std::vector<char>& copy) {
+  MessageBytes &recv = sides.recv, &send = sides.send;
+  const std::uint64_t total = send.size();
+  if (single_copy) {
+    if (!sides.in_place || !send.contiguous()) return send.data();
+    copy.assign(send.data(), send.data() + total);  // peers must read the blocks as they were
+    return copy.data();
+  }
+  if (sides.in_place && !recv.contiguous()) std::memcpy(recv.data(), send.data(), total);
+  return sides.in_place ? recv.data() : send.data();
+}
+
+AlltoallRounds::AlltoallRounds(CommContext& ctx, const Config& config, const char* out, char* recv,
+                               std::uint64_t block, bool single_copy, bool blocking)
+    : ctx_(ctx), config_(config), out_(out), recv_(recv), block_(block), single_copy_(single_copy),
+      blocking_(blocking) {}
+
+bool AlltoallRounds::advance(bool may_call_mpi, int* waiting_on) {
+  if (block_ == 0) return true;
+  return single_copy_ ? single_copy_step(waiting_on) : staged_step(may_call_mpi, waiting_on);
+}
+
+// The staged rounds. Each case returns false where it would wait.
+bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
+  if (!begun_) {
+    if (!try_staging_areas(ctx_, config_, block_, &staging_)) return *waiting_on = ctx_.lease_waits_for, false;
+    begun_ = true;
+    tile_ = tile_bytes(staging_, ctx_.size);
+  }
+  NodeShm& shm = *ctx_.shm;
+  const bool across_nodes = ctx_.node_count > 1;
+  while (offset_ < block_) {
+    switch (stage_) {
+      case Stage::stage: {
+        if (!round_) round_ = next_round(ctx_, staging_, std::min(tile_, block_ - offset_));
+        // This half (and this half of the inbox) is free once every rank of the node has read
+        // the last round that used it.
+        const int busy = rank_using_half(ctx_, shm, *round_);
+        if (busy >= 0) return *waiting_on = busy, false;
+        stage_round(ctx_, shm, *round_, out_, block_, offset_);
+        ++moves_;
+        reads_.emplace(ctx_.node_rank, ctx_.node_size, round_->seq, config_.alltoall_readers);
+        stage_ = across_nodes && ctx_.node_rank == 0 ? Stage::exchange : Stage::gather;
+        break;
+      }
+      case Stage::exchange:
+        // Node leader, across nodes: once every rank of the node has staged the round, sends each
+        // other node the tiles its ranks get from this node and receives theirs straight into the
+        // inbox.
+        for (int r = 1; r < ctx_.node_size; ++r)
+          if (!reached(shm.post(r).load(std::memory_order_acquire), round_->seq)) return *waiting_on = r, false;
+        if (!may_call_mpi) return false;
+        pack_exchange(ctx_, *round_, counts_, displs_);
+        if (blocking_) {
+          keep(PMPI_Alltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(), MPI_BYTE,
+                              shm.inbox(round_->h), counts_.data(), displs_.data(), MPI_BYTE, ctx_.leaders_comm));
+        } else if (const int posted = PMPI_Ialltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(),
+                                                      MPI_BYTE, shm.inbox(round_->h), counts_.data(), displs_.data(),
+                                                      MPI_BYTE, ctx_.leaders_comm, &exchange_);
+                   posted != MPI_SUCCESS) {
+          keep(posted);
+          exchange_ = MPI_REQUEST_NULL;
+        }
+        stage_ = Stage::exchange_test;
+        break;
+      case Stage::exchange_test:
+        // After an error the node is still told (the leader reports it): no rank waits for ever.
+        if (exchange_ != MPI_REQUEST_NULL) {
+          if (!may_call_mpi) return false;
+          int done = 0;
+          const int tested = PMPI_Test(&exchange_, &done, MPI_STATUS_IGNORE);
+          if (tested != MPI_SUCCESS) keep(tested);
+          if (!done && tested == MPI_SUCCESS) return false;
+        }
+        shm.delivered().store(round_->seq, std::memory_order_release);
+        ++moves_;
+        stage_ = Stage::gather;
+        break;
+      case Stage::gather: {
+        const std::size_t left = reads_->left();
+        const bool all = reads_->advance(shm, [&](int r) { copy_from_staging(ctx_, *round_, r, recv_, block_, offset_); });
+        moves_ += left - reads_->left();
+        if (!all) return *waiting_on = reads_->next(), false;
+        stage_ = Stage::inbox;
+        break;
+      }
+      case Stage::inbox:
+        if (across_nodes) {
+          if (!reached(shm.delivered().load(std::memory_order_acquire), round_->seq)) return *waiting_on = 0, false;
+          copy_from_inbox(ctx_, shm, *round_, recv_, block_, offset_);
+        }
+        shm.done(ctx_.node_rank).store(round_->seq, std::memory_order_release);
+        ctx_.last_stage_seq[round_->h] = round_->seq;
+        offset_ += round_->len;
+        round_.reset();
+        ++moves_;
+        stage_ = Stage::stage;
+        break;
+    }
+  }
+  return true;
+}
+
+// Single copy: post this rank's send data, pull every peer's block for this rank as they post
+// theirs, then wait until every peer is done reading this rank's data: only then may the
+// caller have its buffer back.
+bool AlltoallRounds::single_copy_step(int* waiting_on) {
+  NodeShm& shm = *ctx_.shm;
+  if (!begun_) {
+    begun_ = true;
+    seq_ = ++ctx_.seq;
+    post_send_data(ctx_, out_, seq_);
+    reads_.emplace(ctx_.node_rank, ctx_.node_size, seq_, config_.alltoall_readers);
+  }
+  if (!read_all_) {
+    const std::size_t left = reads_->left();
+    const bool all = reads_->advance(shm, [&](int r) { pull_block(ctx_, r, out_, recv_, block_); });
+    moves_ += left - reads_->left();
+    if (!all) return *waiting_on = reads_->next(), false;
+    read_all_ = true;
+    shm.done(ctx_.node_rank).store(seq_, std::memory_order_release);
+  }
+  for (; peer_ < ctx_.node_size; ++peer_)
+    if (peer_ != ctx_.node_rank && !reached(shm.done(peer_).load(std::memory_order_acquire), seq_))
+      return *waiting_on = peer_, false;
+  return true;
+}
+
 int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                 std::uint64_t block) {
+                 std::uint64_t block, bool single_copy) {
   if (block == 0) return MPI_SUCCESS;
-  const int n = ctx.size, my_local = ctx.node_rank;
-  const bool across_nodes = ctx.node_count > 1;
-  const std::uint64_t total = block * static_cast<std::uint64_t>(n);
-  AlltoallBytes sides(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, n, total);
+  AlltoallBytes sides(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx.size,
+                      block * static_cast<std::uint64_t>(ctx.size));
   sides.send.pack();
-  MessageBytes &recv = sides.recv, &send = sides.send;
-  // In place, the send data is the receive buffer, read tile by tile before it is overwritten.
-  const char* out = sides.in_place ? recv.data() : send.data();
-  if (sides.in_place && !recv.contiguous()) std::memcpy(recv.data(), send.data(), total);
-
-  NodeShm& shm = *ctx.shm;
+  const char* out = alltoall_out(sides, single_copy, ctx.send_copy);
+  AlltoallRounds rounds(ctx, config, out, sides.recv.data(), block, single_copy, true);
   Waiter waiter = Waiter::for_context(ctx, config);
-  // A round moves one tile of every block; the inbox holds a round's tiles from other nodes
-  // for every rank of the node.
-  const StagingAreas staging = staging_areas(ctx, config, waiter, block);
-  const std::uint64_t tile = tile_bytes(staging, n);
-  int rc = MPI_SUCCESS;
-  for (std::uint64_t offset = 0; offset < block; offset += tile) {
-    const Round round = next_round(ctx, staging, std::min(tile, block - offset));
-    // This half (and this half of the inbox) is free once every rank of the node has read
-    // the last round that used it.
-    for (unsigned polls = 0; rank_using_half(ctx, shm, round) >= 0;) waiter.backoff(polls);
-    stage_round(ctx, shm, round, out, block, offset);
-    if (across_nodes && my_local == 0) {
-      const int exchanged = exchange_between_nodes(ctx, shm, round, waiter);
-      if (rc == MPI_SUCCESS) rc = exchanged;
-    }
-    read_from_node(shm, my_local, ctx.node_size, round.seq, config.alltoall_readers, waiter,
-                   [&](int r) { copy_from_staging(ctx, round, r, recv.data(), block, offset); });
-    if (across_nodes) {
-      if (my_local != 0) waiter.wait_for(shm.delivered(), round.seq);
-      copy_from_inbox(ctx, shm, round, recv.data(), block, offset);
-    }
-    shm.done(my_local).store(round.seq, std::memory_order_release);
-    ctx.last_stage_seq[round.h] = round.seq;
-  }
-  recv.unpack();
-  return rc;
+  int waiting_on = -1;
+  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+  sides.recv.unpack();
+  return rounds.rc;
 }
 
 }  // namespace mcorecoll

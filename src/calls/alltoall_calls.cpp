@@ -1,7 +1,6 @@
 // MPI_Alltoall, MPI_Ialltoall and MPI_Alltoall_init: routed (entry/call_decision.hpp) and
 // checked, then the staged or single-copy alltoall, or PMPI.
 #include "alltoall/alltoall_shm.hpp"
-#include "alltoall/alltoall_single_copy.hpp"
 #include "alltoall/ialltoall_shm.hpp"
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
@@ -76,12 +75,8 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   if (d.count) count_call(Collective::alltoall, d.path, d.bytes);
   if (d.path == kPmpiPath)
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  const Config& config = process_config().config;
-  if (d.path == kAlltoallCma)
-    return alltoall_single_copy(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                recvtype, block_of(d));
-  return alltoall_shm(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                      block_of(d));
+  return alltoall_shm(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                      block_of(d), d.path == kAlltoallCma);
 }
 
 int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,

@@ -3,7 +3,7 @@
 // alltoallv). Each round, every node rank that gives writes a tile of its blocks into its
 // staging area (one tile that all its readers share, or one tile per destination node rank),
 // posts it, and every rank copies its part out of the areas of the ranks it takes from, then
-// says it is done; the halves of the areas alternate as in the alltoall (alltoall_rounds.hpp),
+// says it is done; the halves of the areas alternate as in the alltoall (alltoall/alltoall_shm.hpp),
 // so a rank stages round k + 1 while slower ranks still read round k. Blocks small enough for
 // a line go through the ranks' reduction records instead (node/record_lines.hpp: no lease, no
 // "done" handshake).
