@@ -1,20 +1,20 @@
 #include "allgather/iallgather_across_nodes.hpp"
 
-#include <optional>
 #include <vector>
 
 #include "allgather/allgather_across_nodes.hpp"
 #include "allgather/allgather_bytes.hpp"
+#include "progress/rounds_operation.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
 
-class IallgatherAcrossNodes final : public Operation {
+class IallgatherAcrossNodes final : public RoundsOperation<AllgatherAcrossNodesRounds> {
  public:
   IallgatherAcrossNodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                         MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t block)
-      : Operation(ctx), config_(config), block_(block),
+      : RoundsOperation(ctx), config_(config), block_(block),
         sides_(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block), order_(ctx, block) {
     sides_.hold_types();
     if (!ctx.nodes_in_rank_order) all_room_.resize(static_cast<std::size_t>(ctx.size) * block);
@@ -26,12 +26,6 @@ class IallgatherAcrossNodes final : public Operation {
     // Straight into the receive bytes when (node, node rank) order is rank order.
     all_ = ctx_.nodes_in_rank_order ? sides_.recv.data() : all_room_.data();
     rounds_.emplace(ctx_, config_, sides_.out(), all_, order_, block_, false);
-  }
-
-  bool step(bool may_call_mpi) override {
-    if (!rounds_->advance(may_call_mpi, &waiting_on)) return false;
-    rc = rounds_->rc;
-    return true;
   }
 
   void finish() override {
@@ -47,7 +41,6 @@ class IallgatherAcrossNodes final : public Operation {
   const NodeOrder order_;
   std::vector<char> all_room_;
   char* all_ = nullptr;
-  std::optional<AllgatherAcrossNodesRounds> rounds_;
 };
 
 }  // namespace

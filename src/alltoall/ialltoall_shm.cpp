@@ -1,19 +1,19 @@
 #include "alltoall/ialltoall_shm.hpp"
 
-#include <optional>
 #include <vector>
 
 #include "alltoall/alltoall_shm.hpp"
+#include "progress/rounds_operation.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
 
-class Ialltoall final : public Operation {
+class Ialltoall final : public RoundsOperation<AlltoallRounds> {
  public:
   Ialltoall(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
             void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t block, bool single_copy)
-      : Operation(ctx), config_(config), block_(block), single_copy_(single_copy),
+      : RoundsOperation(ctx), config_(config), block_(block), single_copy_(single_copy),
         sides_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx.size,
                block * static_cast<std::uint64_t>(ctx.size)) {
     sides_.recv.hold_type();
@@ -27,12 +27,6 @@ class Ialltoall final : public Operation {
     rounds_.emplace(ctx_, config_, out, sides_.recv.data(), block_, single_copy_, false);
   }
 
-  bool step(bool may_call_mpi) override {
-    if (!rounds_->advance(may_call_mpi, &waiting_on)) return false;
-    rc = rounds_->rc;
-    return true;
-  }
-
   void finish() override {
     if (block_ > 0) sides_.recv.unpack();
   }
@@ -43,7 +37,6 @@ class Ialltoall final : public Operation {
   bool single_copy_;
   AlltoallBytes sides_;
   std::vector<char> send_copy_;  // single copy in place: the blocks as they were
-  std::optional<AlltoallRounds> rounds_;
 };
 
 }  // namespace

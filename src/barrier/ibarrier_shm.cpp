@@ -1,30 +1,22 @@
 #include "barrier/ibarrier_shm.hpp"
 
-#include <optional>
-
 #include "barrier/barrier_shm.hpp"
+#include "progress/rounds_operation.hpp"
 
 namespace mcorecoll {
 namespace {
 
-class Ibarrier final : public Operation {
+class Ibarrier final : public RoundsOperation<BarrierRounds> {
  public:
-  Ibarrier(CommContext& ctx, const Config& config) : Operation(ctx), config_(config) {}
+  Ibarrier(CommContext& ctx, const Config& config) : RoundsOperation(ctx), config_(config) {}
 
   void begin() override {
     rc = MPI_SUCCESS;
     rounds_.emplace(ctx_, config_, false, false);
   }
 
-  bool step(bool may_call_mpi) override {
-    if (!rounds_->advance(may_call_mpi, &waiting_on)) return false;
-    rc = rounds_->rc;
-    return true;
-  }
-
  private:
   const Config& config_;
-  std::optional<BarrierRounds> rounds_;
 };
 
 }  // namespace

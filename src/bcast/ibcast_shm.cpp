@@ -1,19 +1,18 @@
 #include "bcast/ibcast_shm.hpp"
 
-#include <optional>
-
 #include "bcast/bcast_shm.hpp"
 #include "common/message_bytes.hpp"
+#include "progress/rounds_operation.hpp"
 #include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
 
-class Ibcast final : public Operation {
+class Ibcast final : public RoundsOperation<BcastRounds> {
  public:
   Ibcast(CommContext& ctx, const Config& config, void* buffer, int count, MPI_Datatype datatype,
          int root, std::uint64_t bytes, bool single_copy)
-      : Operation(ctx), config_(config), msg_(buffer, count, datatype, bytes), root_(root),
+      : RoundsOperation(ctx), config_(config), msg_(buffer, count, datatype, bytes), root_(root),
         single_copy_(single_copy) {
     msg_.hold_type();
   }
@@ -22,12 +21,6 @@ class Ibcast final : public Operation {
     rc = MPI_SUCCESS;
     if (ctx_.rank == root_ && msg_.size() > 0) msg_.pack();
     rounds_.emplace(ctx_, config_, msg_.data(), msg_.size(), root_, single_copy_, false);
-  }
-
-  bool step(bool may_call_mpi) override {
-    if (!rounds_->advance(may_call_mpi, &waiting_on)) return false;
-    rc = rounds_->rc;
-    return true;
   }
 
   void finish() override {
@@ -39,7 +32,6 @@ class Ibcast final : public Operation {
   MessageBytes msg_;
   int root_;
   bool single_copy_;
-  std::optional<BcastRounds> rounds_;
 };
 
 }  // namespace

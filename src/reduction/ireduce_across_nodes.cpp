@@ -1,30 +1,24 @@
 #include "reduction/ireduce_across_nodes.hpp"
 
-#include <optional>
 #include <vector>
 
+#include "progress/rounds_operation.hpp"
 #include "reduction/reduce_across_nodes.hpp"
 
 namespace mcorecoll {
 namespace {
 
-class IreduceAcrossNodes final : public Operation {
+class IreduceAcrossNodes final : public RoundsOperation<ReduceAcrossNodesRounds> {
  public:
   IreduceAcrossNodes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                      MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout, std::uint64_t bytes)
-      : Operation(ctx), config_(config), sendbuf_(sendbuf), recvbuf_(recvbuf), count_(count), type_(type), op_(op),
+      : RoundsOperation(ctx), config_(config), sendbuf_(sendbuf), recvbuf_(recvbuf), count_(count), type_(type), op_(op),
         root_(root), layout_(layout), bytes_(bytes) {}
 
   void begin() override {
     rc = MPI_SUCCESS;
     rounds_.emplace(ctx_, config_, sendbuf_, recvbuf_, count_, type_, op_, root_, layout_, bytes_,
                     ReduceRooms{partial_, gathered_, folded_, packed_}, false);
-  }
-
-  bool step(bool may_call_mpi) override {
-    if (!rounds_->advance(may_call_mpi, &waiting_on)) return false;
-    rc = rounds_->rc;
-    return true;
   }
 
  private:
@@ -38,7 +32,6 @@ class IreduceAcrossNodes final : public Operation {
   ElementLayout layout_;
   std::uint64_t bytes_;
   std::vector<char> partial_, gathered_, folded_, packed_;
-  std::optional<ReduceAcrossNodesRounds> rounds_;
 };
 
 }  // namespace
