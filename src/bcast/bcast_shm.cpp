@@ -33,17 +33,22 @@ BcastRounds::BcastRounds(CommContext& ctx, const Config& config, char* data, std
 // After an error in the leaders' broadcast the node phases still run (the leader returns the
 // error), so that no rank of the node waits for ever.
 bool BcastRounds::advance(bool may_call_mpi, int* waiting_on) {
-  for (; offset_ < bytes_; offset_ += segment_, phase_ = 0) {
+  while (offset_ < bytes_) {
     char* data = data_ + offset_;
     const std::uint64_t size = std::min(segment_, bytes_ - offset_);
-    for (; phase_ < phase_count_; ++phase_, ++phases_done_, started_ = false, ring_.reset()) {
+    while (phase_ < phase_count_) {
       const Phase& p = phases_[phase_];
       if (p.kind == Phase::leaders && !may_call_mpi) return false;
       const bool done = p.kind == Phase::leaders ? leaders_step(data, size, p.source)
                         : single_copy_            ? single_copy_step(data, size, p.source, waiting_on)
                                                   : ring_.step(data, size, p.source, waiting_on);
       if (!done) return false;
+      ++phase_;
+      started_ = false;
+      ring_.reset();
     }
+    offset_ += segment_;
+    phase_ = 0;
   }
   return true;
 }

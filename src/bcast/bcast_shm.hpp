@@ -33,7 +33,7 @@ class BcastRounds {
   // unless `may_call_mpi`.
   bool advance(bool may_call_mpi, int* waiting_on);
   // What this rank has done so far (run_rounds, node/wait.hpp).
-  std::uint64_t moves() const { return ring_.moves() + phases_done_; }
+  std::uint64_t moves() const { return ring_.moves() + offset_ + phase_; }
   int rc = MPI_SUCCESS;
 
  private:
@@ -59,7 +59,7 @@ class BcastRounds {
   std::uint64_t offset_ = 0;  // the current segment's
   bool started_ = false;      // the current phase has taken its first step
   NodeRingSteps ring_;
-  std::uint64_t seq_ = 0, phases_done_ = 0;
+  std::uint64_t seq_ = 0;
   int next_ = 0;  // single copy's source: readers before this node rank are done
   MPI_Request leaders_ = MPI_REQUEST_NULL;
 };

@@ -33,7 +33,9 @@ struct RingCells {
     char* at = base + (g % window) * stride;
     return {reinterpret_cast<std::atomic<std::uint64_t>*>(at), at + 8};
   }
-  std::uint64_t chunks(std::uint64_t size) const { return (size + cell_bytes - 1) / cell_bytes; }
+  std::uint64_t chunks(std::uint64_t size) const {
+    return size <= cell_bytes ? 1 : (size + cell_bytes - 1) / cell_bytes;  // most messages: one
+  }
 };
 
 // The ring for a message of `size` bytes: one that fits a line goes to the communicator's

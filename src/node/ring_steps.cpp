@@ -20,8 +20,8 @@ ReaderGroups groups_of_readers(const CommContext& ctx, const Config& config, int
 }
 
 int NodeRingSteps::group_leader(int r) const {
-  const std::vector<int>& leaders = coarsest_leaders(ctx_);
-  return leaders.empty() ? -1 : leaders[static_cast<std::size_t>(r)];
+  const std::vector<std::vector<int>>& levels = ctx_.hierarchy.leader;
+  return levels.empty() ? -1 : levels[0][static_cast<std::size_t>(r)];
 }
 
 // The ring's cells and this message's first chunk number (the lease may have to grow: every
@@ -45,17 +45,18 @@ bool NodeRingSteps::start(std::uint64_t size, int source, int* waiting_on) {
   // Every rank of the node decides alike (same size, same hierarchy).
   relayed_ = size <= config_.bcast_relay_max_bytes && chunks_ == 1 &&
              group_leader(ctx_.node_rank) != group_leader(source);
-  have_chunk_ = false;
-  members_ = false;
-  member_ = 0;
+  if (relayed_) {
+    have_chunk_ = members_ = false;
+    member_ = 0;
+  }
   group_ = 0;
-  std::uint64_t groups = 1;
-  if (chunks_ > 1 && !relayed_) {  // one chunk leaves no order to choose
+  round_ = 1;
+  if (chunks_ > 1) {  // one chunk leaves no order to choose
     const ReaderGroups readers = groups_of_readers(ctx_, config_, source);
     group_ = readers.group[static_cast<std::size_t>(ctx_.node_rank)];
-    groups = static_cast<std::uint64_t>(readers.count);
+    round_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(readers.count),
+                                     std::max<std::uint64_t>(1, ring_.window / 2));
   }
-  round_ = std::min<std::uint64_t>(groups, std::max<std::uint64_t>(1, ring_.window / 2));
   return true;
 }
 
@@ -109,7 +110,7 @@ bool NodeRingSteps::reader_step(char* data, std::uint64_t size, int source, int*
   for (; begin_ < chunks_; begin_ += round_, next_ = 0) {
     const std::uint64_t in_round = std::min(round_, chunks_ - begin_);
     for (; next_ < in_round; ++next_) {
-      const std::uint64_t j = begin_ + rotating_part(group_, next_, in_round);
+      const std::uint64_t j = begin_ + (in_round > 1 ? rotating_part(group_, next_, in_round) : 0);
       const std::uint64_t g = first_ + j;  // ring chunk number, alike on every rank
       const RingSpot spot = ring_.spot(g);
       if (!reached(spot.flag->load(std::memory_order_acquire), g + 1)) {

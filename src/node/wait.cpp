@@ -22,7 +22,8 @@ void set_wait_progress(bool (*pending)(), void (*step)()) {
 }
 
 Waiter Waiter::for_context(const CommContext& ctx, const Config& config) {
-  return Waiter(ctx.oversubscribed ? 0 : static_cast<int>(spin_polls_for(config.spin_us)), ctx.comm);
+  if (ctx.spin_polls < 0) ctx.spin_polls = ctx.oversubscribed ? 0 : static_cast<int>(spin_polls_for(config.spin_us));
+  return Waiter(ctx.spin_polls, ctx.comm);
 }
 
 void Waiter::backoff(unsigned& polls) {
