@@ -127,7 +127,7 @@ bool AlltoallRounds::advance(bool may_call_mpi, int* waiting_on) {
   return single_copy_ ? single_copy_step(waiting_on) : staged_step(may_call_mpi, waiting_on);
 }
 
-// The staged rounds. Each case returns false where it would wait.
+// The staged rounds. Each stage returns false where it would wait.
 bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
   if (!begun_) {
     if (!try_staging_areas(ctx_, config_, block_, &staging_)) return *waiting_on = ctx_.lease_waits_for, false;
@@ -136,74 +136,71 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
   }
   NodeShm& shm = *ctx_.shm;
   const bool across_nodes = ctx_.node_count > 1;
+  // The stages in their order, each falling through to the next: a round that waits nowhere
+  // runs straight through.
   while (offset_ < block_) {
-    switch (stage_) {
-      case Stage::stage: {
-        if (!round_) round_ = next_round(ctx_, staging_, std::min(tile_, block_ - offset_));
-        // This half (and this half of the inbox) is free once every rank of the node has read
-        // the last round that used it.
-        const int busy = rank_using_half(ctx_, shm, *round_);
-        if (busy >= 0) return *waiting_on = busy, false;
-        stage_round(ctx_, shm, *round_, out_, block_, offset_);
-        ++moves_;
-        reads_.emplace(ctx_.node_rank, ctx_.node_size, round_->seq, config_.alltoall_readers);
-        stage_ = across_nodes && ctx_.node_rank == 0 ? Stage::exchange : Stage::gather;
-        break;
-      }
-      case Stage::exchange:
-        // Node leader, across nodes: once every rank of the node has staged the round, sends each
-        // other node the tiles its ranks get from this node and receives theirs straight into the
-        // inbox.
-        for (int r = 1; r < ctx_.node_size; ++r)
-          if (!reached(shm.post(r).load(std::memory_order_acquire), round_->seq)) return *waiting_on = r, false;
-        if (!may_call_mpi) return false;
-        pack_exchange(ctx_, *round_, counts_, displs_);
-        if (blocking_) {
-          keep(PMPI_Alltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(), MPI_BYTE,
-                              shm.inbox(round_->h), counts_.data(), displs_.data(), MPI_BYTE, ctx_.leaders_comm));
-        } else if (const int posted = PMPI_Ialltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(),
-                                                      MPI_BYTE, shm.inbox(round_->h), counts_.data(), displs_.data(),
-                                                      MPI_BYTE, ctx_.leaders_comm, &exchange_);
-                   posted != MPI_SUCCESS) {
-          keep(posted);
-          exchange_ = MPI_REQUEST_NULL;
-        }
-        stage_ = Stage::exchange_test;
-        break;
-      case Stage::exchange_test:
-        // After an error the node is still told (the leader reports it): no rank waits for ever.
-        if (exchange_ != MPI_REQUEST_NULL) {
-          if (!may_call_mpi) return false;
-          int done = 0;
-          const int tested = PMPI_Test(&exchange_, &done, MPI_STATUS_IGNORE);
-          if (tested != MPI_SUCCESS) keep(tested);
-          if (!done && tested == MPI_SUCCESS) return false;
-        }
-        shm.delivered().store(round_->seq, std::memory_order_release);
-        ++moves_;
-        stage_ = Stage::gather;
-        break;
-      case Stage::gather: {
-        const std::size_t left = reads_->left();
-        const bool all = reads_->advance(shm, [&](int r) { copy_from_staging(ctx_, *round_, r, recv_, block_, offset_); });
-        moves_ += left - reads_->left();
-        if (!all) return *waiting_on = reads_->next(), false;
-        stage_ = Stage::inbox;
-        break;
-      }
-      case Stage::inbox:
-        if (across_nodes) {
-          if (!reached(shm.delivered().load(std::memory_order_acquire), round_->seq)) return *waiting_on = 0, false;
-          copy_from_inbox(ctx_, shm, *round_, recv_, block_, offset_);
-        }
-        shm.done(ctx_.node_rank).store(round_->seq, std::memory_order_release);
-        ctx_.last_stage_seq[round_->h] = round_->seq;
-        offset_ += round_->len;
-        round_.reset();
-        ++moves_;
-        stage_ = Stage::stage;
-        break;
+    if (stage_ == Stage::stage) {
+      if (!round_) round_ = next_round(ctx_, staging_, std::min(tile_, block_ - offset_));
+      // This half (and this half of the inbox) is free once every rank of the node has read
+      // the last round that used it.
+      const int busy = rank_using_half(ctx_, shm, *round_);
+      if (busy >= 0) return *waiting_on = busy, false;
+      stage_round(ctx_, shm, *round_, out_, block_, offset_);
+      ++moves_;
+      reads_.emplace(ctx_.node_rank, ctx_.node_size, round_->seq, config_.alltoall_readers);
+      stage_ = across_nodes && ctx_.node_rank == 0 ? Stage::exchange : Stage::gather;
     }
+    if (stage_ == Stage::exchange) {
+      // Node leader, across nodes: once every rank of the node has staged the round, sends each
+      // other node the tiles its ranks get from this node and receives theirs straight into the
+      // inbox.
+      for (int r = 1; r < ctx_.node_size; ++r)
+        if (!reached(shm.post(r).load(std::memory_order_acquire), round_->seq)) return *waiting_on = r, false;
+      if (!may_call_mpi) return false;
+      pack_exchange(ctx_, *round_, counts_, displs_);
+      if (blocking_) {
+        keep(PMPI_Alltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(), MPI_BYTE,
+                            shm.inbox(round_->h), counts_.data(), displs_.data(), MPI_BYTE, ctx_.leaders_comm));
+      } else if (const int posted = PMPI_Ialltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(),
+                                                    MPI_BYTE, shm.inbox(round_->h), counts_.data(), displs_.data(),
+                                                    MPI_BYTE, ctx_.leaders_comm, &exchange_);
+                 posted != MPI_SUCCESS) {
+        keep(posted);
+        exchange_ = MPI_REQUEST_NULL;
+      }
+      stage_ = Stage::exchange_test;
+    }
+    if (stage_ == Stage::exchange_test) {
+      // After an error the node is still told (the leader reports it): no rank waits for ever.
+      if (exchange_ != MPI_REQUEST_NULL) {
+        if (!may_call_mpi) return false;
+        int done = 0;
+        const int tested = PMPI_Test(&exchange_, &done, MPI_STATUS_IGNORE);
+        if (tested != MPI_SUCCESS) keep(tested);
+        if (!done && tested == MPI_SUCCESS) return false;
+      }
+      shm.delivered().store(round_->seq, std::memory_order_release);
+      ++moves_;
+      stage_ = Stage::gather;
+    }
+    if (stage_ == Stage::gather) {
+      const std::size_t left = reads_->left();
+      const bool all = reads_->advance(shm, [&](int r) { copy_from_staging(ctx_, *round_, r, recv_, block_, offset_); });
+      moves_ += left - reads_->left();
+      if (!all) return *waiting_on = reads_->next(), false;
+      stage_ = Stage::inbox;
+    }
+    // Stage::inbox
+    if (across_nodes) {
+      if (!reached(shm.delivered().load(std::memory_order_acquire), round_->seq)) return *waiting_on = 0, false;
+      copy_from_inbox(ctx_, shm, *round_, recv_, block_, offset_);
+    }
+    shm.done(ctx_.node_rank).store(round_->seq, std::memory_order_release);
+    ctx_.last_stage_seq[round_->h] = round_->seq;
+    offset_ += round_->len;
+    round_.reset();
+    ++moves_;
+    stage_ = Stage::stage;
   }
   return true;
 }

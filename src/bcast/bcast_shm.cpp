@@ -126,12 +126,21 @@ int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
   if (bytes == 0) return MPI_SUCCESS;  // nothing moves; every rank sees the same size
   MessageBytes msg(buffer, count, datatype, bytes);
   if (ctx.rank == root) msg.pack();
-  BcastRounds rounds(ctx, config, msg.data(), bytes, root, single_copy, true);
   Waiter waiter = Waiter::for_context(ctx, config);
-  int waiting_on = -1;
-  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+  int waiting_on = -1, rc = MPI_SUCCESS;
+  if (ctx.node_count == 1 && !single_copy) {
+    // The rounds' one phase, the node's ring, without their driver: the bcasts of a few bytes
+    // that dominate many programs pay for nothing else.
+    NodeRingSteps ring(ctx, config);
+    const int source = ctx.places[static_cast<std::size_t>(root)].node_rank;
+    run_rounds(waiter, [&] { return ring.step(msg.data(), bytes, source, &waiting_on); }, [&] { return ring.moves(); });
+  } else {
+    BcastRounds rounds(ctx, config, msg.data(), bytes, root, single_copy, true);
+    run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+    rc = rounds.rc;
+  }
   if (ctx.rank != root) msg.unpack();
-  return rounds.rc;
+  return rc;
 }
 
 }  // namespace mcorecoll
