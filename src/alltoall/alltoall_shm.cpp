@@ -118,9 +118,9 @@ const char* alltoall_out(AlltoallBytes& sides, bool single_copy, std::vector<cha
 }
 
 AlltoallRounds::AlltoallRounds(CommContext& ctx, const Config& config, const char* out, char* recv,
-                               std::uint64_t block, bool single_copy, bool blocking)
+                               std::uint64_t block, bool single_copy, Waiter* waiter)
     : ctx_(ctx), config_(config), out_(out), recv_(recv), block_(block), single_copy_(single_copy),
-      blocking_(blocking) {}
+      waiter_(waiter) {}
 
 bool AlltoallRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (block_ == 0) return true;
@@ -130,7 +130,8 @@ bool AlltoallRounds::advance(bool may_call_mpi, int* waiting_on) {
 // The staged rounds. Each stage returns false where it would wait.
 bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
   if (!begun_) {
-    if (!try_staging_areas(ctx_, config_, block_, &staging_)) return *waiting_on = ctx_.lease_waits_for, false;
+    if (waiter_) staging_ = staging_areas(ctx_, config_, *waiter_, block_);
+    else if (!try_staging_areas(ctx_, config_, block_, &staging_)) return *waiting_on = ctx_.lease_waits_for, false;
     begun_ = true;
     tile_ = tile_bytes(staging_, ctx_.size);
   }
@@ -143,7 +144,8 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
       if (!round_) round_ = next_round(ctx_, staging_, std::min(tile_, block_ - offset_));
       // This half (and this half of the inbox) is free once every rank of the node has read
       // the last round that used it.
-      const int busy = rank_using_half(ctx_, shm, *round_);
+      int busy = rank_using_half(ctx_, shm, *round_);
+      for (unsigned polls = 0; busy >= 0 && waiter_; busy = rank_using_half(ctx_, shm, *round_)) waiter_->backoff(polls);
       if (busy >= 0) return *waiting_on = busy, false;
       stage_round(ctx_, shm, *round_, out_, block_, offset_);
       ++moves_;
@@ -155,10 +157,10 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
       // other node the tiles its ranks get from this node and receives theirs straight into the
       // inbox.
       for (int r = 1; r < ctx_.node_size; ++r)
-        if (!reached(shm.post(r).load(std::memory_order_acquire), round_->seq)) return *waiting_on = r, false;
+        if (!arrived(waiter_, shm.post(r), round_->seq, r, waiting_on)) return false;
       if (!may_call_mpi) return false;
       pack_exchange(ctx_, *round_, counts_, displs_);
-      if (blocking_) {
+      if (waiter_) {
         keep(PMPI_Alltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(), MPI_BYTE,
                             shm.inbox(round_->h), counts_.data(), displs_.data(), MPI_BYTE, ctx_.leaders_comm));
       } else if (const int posted = PMPI_Ialltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(),
@@ -184,15 +186,13 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
       stage_ = Stage::gather;
     }
     if (stage_ == Stage::gather) {
-      const std::size_t left = reads_->left();
-      const bool all = reads_->advance(shm, [&](int r) { copy_from_staging(ctx_, *round_, r, recv_, block_, offset_); });
-      moves_ += left - reads_->left();
-      if (!all) return *waiting_on = reads_->next(), false;
+      const auto read = [&](int r) { copy_from_staging(ctx_, *round_, r, recv_, block_, offset_); };
+      if (!read_all(shm, read, waiting_on)) return false;
       stage_ = Stage::inbox;
     }
     // Stage::inbox
     if (across_nodes) {
-      if (!reached(shm.delivered().load(std::memory_order_acquire), round_->seq)) return *waiting_on = 0, false;
+      if (!arrived(waiter_, shm.delivered(), round_->seq, 0, waiting_on)) return false;
       copy_from_inbox(ctx_, shm, *round_, recv_, block_, offset_);
     }
     shm.done(ctx_.node_rank).store(round_->seq, std::memory_order_release);
@@ -217,16 +217,12 @@ bool AlltoallRounds::single_copy_step(int* waiting_on) {
     reads_.emplace(ctx_.node_rank, ctx_.node_size, seq_, config_.alltoall_readers);
   }
   if (!read_all_) {
-    const std::size_t left = reads_->left();
-    const bool all = reads_->advance(shm, [&](int r) { pull_block(ctx_, r, out_, recv_, block_); });
-    moves_ += left - reads_->left();
-    if (!all) return *waiting_on = reads_->next(), false;
+    if (!read_all(shm, [&](int r) { pull_block(ctx_, r, out_, recv_, block_); }, waiting_on)) return false;
     read_all_ = true;
     shm.done(ctx_.node_rank).store(seq_, std::memory_order_release);
   }
   for (; peer_ < ctx_.node_size; ++peer_)
-    if (peer_ != ctx_.node_rank && !reached(shm.done(peer_).load(std::memory_order_acquire), seq_))
-      return *waiting_on = peer_, false;
+    if (peer_ != ctx_.node_rank && !arrived(waiter_, shm.done(peer_), seq_, peer_, waiting_on)) return false;
   return true;
 }
 
@@ -238,10 +234,10 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
                       block * static_cast<std::uint64_t>(ctx.size));
   sides.send.pack();
   const char* out = alltoall_out(sides, single_copy, ctx.send_copy);
-  AlltoallRounds rounds(ctx, config, out, sides.recv.data(), block, single_copy, true);
   Waiter waiter = Waiter::for_context(ctx, config);
+  AlltoallRounds rounds(ctx, config, out, sides.recv.data(), block, single_copy, &waiter);
   int waiting_on = -1;
-  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+  rounds.advance(true, &waiting_on);  // with the waiter, over after one advance
   sides.recv.unpack();
   return rounds.rc;
 }

@@ -26,10 +26,13 @@
 #include "common/message_bytes.hpp"
 #include "node/node_reads.hpp"
 #include "node/staged_rounds.hpp"
+#include "node/wait.hpp"
 
 namespace mcorecoll {
 
 class CommContext;
+class NodeShm;
+class Waiter;
 struct Config;
 
 // The send data as peers and the staging read it, from the packed sides: in place, staging
@@ -39,11 +42,13 @@ const char* alltoall_out(AlltoallBytes& sides, bool single_copy, std::vector<cha
 
 class AlltoallRounds {
  public:
-  // `out`: alltoall_out(); `recv`: the receive bytes. `blocking`: the leaders' exchange across
-  // nodes may wait (PMPI_Alltoallv; else PMPI_Ialltoallv). The staging areas are asked for at
-  // the first step (the lease may change, and every node rank then needs the leader's answer).
+  // `out`: alltoall_out(); `recv`: the receive bytes. `waiter`: a blocking form's, with which
+  // the steps wait where they would stop (node/wait.hpp's arrived()) and whose leaders'
+  // exchange across nodes is PMPI_Alltoallv; none for an operation of the progress engine
+  // (PMPI_Ialltoallv, posted and tested). The staging areas are asked for at the first step
+  // (the lease may change, and every node rank then needs the leader's answer).
   AlltoallRounds(CommContext& ctx, const Config& config, const char* out, char* recv, std::uint64_t block,
-                 bool single_copy, bool blocking);
+                 bool single_copy, Waiter* waiter);
   // Does what it can without waiting; true once this rank's part is over (then rc is final).
   // Where it waits for a node rank, *waiting_on says which; it stops where it would call MPI
   // unless `may_call_mpi`.
@@ -56,6 +61,19 @@ class AlltoallRounds {
   enum class Stage { stage, exchange, exchange_test, gather, inbox };
   bool staged_step(bool may_call_mpi, int* waiting_on);
   bool single_copy_step(int* waiting_on);
+  // The reads of every peer that has posted (NodeReads); with a waiter, waits here for all of
+  // them, backing off only while none is ready.
+  template <typename Read>
+  bool read_all(NodeShm& shm, Read read, int* waiting_on) {
+    unsigned polls = 0;
+    for (std::size_t left = reads_->left(); !reads_->advance(shm, read); left = reads_->left()) {
+      moves_ += left - reads_->left();
+      if (!waiter_) return *waiting_on = reads_->next(), false;
+      if (reads_->left() == left) waiter_->backoff(polls);
+      else polls = 0;
+    }
+    return true;
+  }
   void keep(int error) {
     if (rc == MPI_SUCCESS) rc = error;
   }
@@ -65,7 +83,8 @@ class AlltoallRounds {
   const char* out_;
   char* recv_;
   std::uint64_t block_;
-  bool single_copy_, blocking_;
+  bool single_copy_;
+  Waiter* waiter_;
   bool begun_ = false;
   std::uint64_t moves_ = 0;
   std::optional<NodeReads> reads_;

@@ -24,7 +24,7 @@ class Ialltoall final : public RoundsOperation<AlltoallRounds> {
     rc = MPI_SUCCESS;
     if (block_ > 0) sides_.send.pack();
     const char* out = block_ > 0 ? alltoall_out(sides_, single_copy_, send_copy_) : nullptr;
-    rounds_.emplace(ctx_, config_, out, sides_.recv.data(), block_, single_copy_, false);
+    rounds_.emplace(ctx_, config_, out, sides_.recv.data(), block_, single_copy_, nullptr);
   }
 
   void finish() override {

@@ -7,10 +7,10 @@
 
 namespace mcorecoll {
 
-BarrierRounds::BarrierRounds(CommContext& ctx, const Config& config, bool mine, bool blocking)
+BarrierRounds::BarrierRounds(CommContext& ctx, const Config& config, bool mine, Waiter* waiter)
     : ctx_(ctx),
       all_poll_(ctx.node_count == 1 && ctx.node_size <= config.barrier_all_poll_max),
-      blocking_(blocking),
+      waiter_(waiter),
       bit_(mine ? 1 : 0) {}
 
 void BarrierRounds::arrive() {
@@ -43,7 +43,7 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (phase_ == Phase::poll_all) {
     for (; next_ + 1 < ctx_.node_size; ++next_) {
       const int peer = (ctx_.node_rank + next_ + 1) % ctx_.node_size;
-      if (!reached(shm.arrive(peer).load(std::memory_order_acquire), seq_)) return *waiting_on = peer, false;
+      if (!arrived(waiter_, shm.arrive(peer), seq_, peer, waiting_on)) return false;
       bit_ |= shm.arrive_vote(peer, turn_).load(std::memory_order_relaxed);
     }
     phase_ = Phase::done;
@@ -52,7 +52,7 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
     const int children = static_cast<int>(ctx_.tree_children.size());
     for (; next_ < children; ++next_) {
       const int child = ctx_.tree_children[static_cast<std::size_t>(next_)];
-      if (!reached(shm.arrive(child).load(std::memory_order_acquire), seq_)) return *waiting_on = child, false;
+      if (!arrived(waiter_, shm.arrive(child), seq_, child, waiting_on)) return false;
       bit_ |= shm.arrive_vote(child, turn_).load(std::memory_order_relaxed);
     }
     if (ctx_.node_rank != 0) {
@@ -67,7 +67,7 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
   }
   if (phase_ == Phase::leaders) {
     if (!may_call_mpi) return false;
-    if (blocking_ && ctx_.node_count > kDirectExchangeMaxNodes) {
+    if (waiter_ && ctx_.node_count > kDirectExchangeMaxNodes) {
       rc = PMPI_Barrier(ctx_.leaders_comm);
     } else {
       if (!leaders_posted_) {
@@ -78,7 +78,7 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
         else
           leaders_.post_library([&](MPI_Request* r) { return PMPI_Ibarrier(ctx_.leaders_comm, r); });
       }
-      if (blocking_) rc = leaders_.wait();
+      if (waiter_) rc = leaders_.wait();
       else if (!leaders_.test(&rc)) return false;
     }
     // Released also after an error (the leader reports it): the node must not wait for ever.
@@ -87,7 +87,7 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
   }
   if (phase_ == Phase::wait_release) {
     const int parent = ctx_.tree_parent;
-    if (!reached(shm.release(parent).load(std::memory_order_acquire), seq_)) return *waiting_on = parent, false;
+    if (!arrived(waiter_, shm.release(parent), seq_, parent, waiting_on)) return false;
     bit_ = shm.release_vote(parent, turn_).load(std::memory_order_relaxed);
     release_children();
     phase_ = Phase::done;
@@ -95,25 +95,21 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
   return true;
 }
 
-namespace {
-
-void run_to_end(BarrierRounds& rounds, CommContext& ctx, const Config& config) {
-  Waiter waiter = Waiter::for_context(ctx, config);
-  int waiting_on = -1;
-  for (unsigned polls = 0; !rounds.advance(true, &waiting_on);) waiter.backoff(polls);
-}
-
-}  // namespace
-
+// The blocking forms: with the waiter, the rounds wait wherever they would stop and are over
+// after one advance.
 int barrier_shm(CommContext& ctx, const Config& config) {
-  BarrierRounds rounds(ctx, config, false, true);
-  run_to_end(rounds, ctx, config);
+  Waiter waiter = Waiter::for_context(ctx, config);
+  BarrierRounds rounds(ctx, config, false, &waiter);
+  int waiting_on = -1;
+  rounds.advance(true, &waiting_on);
   return rounds.rc;
 }
 
 bool node_vote(CommContext& ctx, const Config& config, bool mine) {
-  BarrierRounds rounds(ctx, config, mine, true);
-  run_to_end(rounds, ctx, config);
+  Waiter waiter = Waiter::for_context(ctx, config);
+  BarrierRounds rounds(ctx, config, mine, &waiter);
+  int waiting_on = -1;
+  rounds.advance(true, &waiting_on);
   return rounds.any();
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 
+#include "node/wait.hpp"
 #include "progress/leader_messages.hpp"
 
 namespace mcorecoll {
@@ -23,9 +24,10 @@ struct Config;
 
 class BarrierRounds {
  public:
-  // `mine`: the bit this rank carries. `blocking`: the leaders' exchange across nodes may wait
-  // (the MPI library's blocking barrier beyond kDirectExchangeMaxNodes nodes).
-  BarrierRounds(CommContext& ctx, const Config& config, bool mine, bool blocking);
+  // `mine`: the bit this rank carries. `waiter`: a blocking form's, with which the steps wait
+  // where they would stop (node/wait.hpp's arrived()) and whose leaders' exchange across nodes
+  // waits; none for an operation of the progress engine.
+  BarrierRounds(CommContext& ctx, const Config& config, bool mine, Waiter* waiter);
   // Does what it can without waiting; true once this rank is released (then rc and any() are
   // final). Where it waits for a node rank, *waiting_on says which; it stops where it would
   // call MPI unless `may_call_mpi`.
@@ -41,7 +43,7 @@ class BarrierRounds {
 
   CommContext& ctx_;
   const bool all_poll_;
-  const bool blocking_;
+  Waiter* const waiter_;
   Phase phase_ = Phase::start;
   std::uint64_t seq_ = 0, turn_ = 0, bit_ = 0;
   int next_ = 0;  // the peers (poll_all: offsets, gather: children) before this one have arrived

@@ -12,7 +12,7 @@ class Ibarrier final : public RoundsOperation<BarrierRounds> {
 
   void begin() override {
     rc = MPI_SUCCESS;
-    rounds_.emplace(ctx_, config_, false, false);
+    rounds_.emplace(ctx_, config_, false, nullptr);
   }
 
  private:

@@ -1,5 +1,7 @@
 #include "node/wait.hpp"
 
+#include <algorithm>
+
 #include "decisions/config.hpp"
 #include "topology/comm_context.hpp"
 
@@ -22,8 +24,17 @@ void set_wait_progress(bool (*pending)(), void (*step)()) {
 }
 
 Waiter Waiter::for_context(const CommContext& ctx, const Config& config) {
-  if (ctx.spin_polls < 0) ctx.spin_polls = ctx.oversubscribed ? 0 : static_cast<int>(spin_polls_for(config.spin_us));
-  return Waiter(ctx.spin_polls, ctx.comm);
+  if (ctx.oversubscribed) return Waiter(0, ctx.comm);
+  // Every blocking call asks, for the process's one setting: its polls are worked out once
+  // (the time in the word's high half, the polls in its low half).
+  static std::atomic<std::uint64_t> kept{~std::uint64_t{0}};
+  const std::uint64_t us = static_cast<std::uint64_t>(std::max(config.spin_us, 0));
+  std::uint64_t word = kept.load(std::memory_order_relaxed);
+  if (word >> 32 != us) {
+    word = us << 32 | spin_polls_for(config.spin_us);
+    kept.store(word, std::memory_order_relaxed);
+  }
+  return Waiter(static_cast<int>(static_cast<std::uint32_t>(word)), ctx.comm);
 }
 
 void Waiter::backoff(unsigned& polls) {

@@ -52,6 +52,22 @@ class Waiter {
   MPI_Comm progress_comm_;
 };
 
+// A step's look at node rank `rank`'s `flag`: true once it has reached `target`. With a waiter
+// (a blocking form runs the step) it waits for it right here, as a plain wait does: a wait that
+// ends inside the step goes straight on, where a step that returned would first have to be
+// resumed, on the critical path of every hand-off. Without one (an operation of the progress
+// engine) it says whom the step waits for and returns false.
+inline bool arrived(Waiter* waiter, const std::atomic<std::uint64_t>& flag, std::uint64_t target, int rank,
+                    int* waiting_on) {
+  if (reached(flag.load(std::memory_order_acquire), target)) return true;
+  if (!waiter) {
+    *waiting_on = rank;
+    return false;
+  }
+  waiter->wait_for(flag, target);
+  return true;
+}
+
 // Resumable rounds to the end, waiting politely between steps (the blocking forms): `step()`
 // is true once the rounds are over; `moves()` counts what they have done, and after a step that
 // moved something the wait starts anew, spinning first (a long call waits many times, each

@@ -73,9 +73,6 @@ class CommContext {
   std::vector<int> tree_children;
   // More ranks on this node than CPUs they may run on: waiting ranks must not spin.
   bool oversubscribed = false;
-  // The polls a wait of this communicator spins (node/wait.cpp), from the process's settings
-  // and `oversubscribed`, worked out at the first wait: -1 until then.
-  mutable int spin_polls = -1;
   // The same of any node of the communicator: equal on every rank, so it may route calls.
   bool any_oversubscribed = false;
   // Per collective: the row of its decision table that auto mode follows on this communicator,
