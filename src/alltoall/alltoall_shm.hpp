@@ -12,7 +12,7 @@
 //   most k readers on one peer at a time; one copy per block instead of staging's two, for
 //   large blocks.
 //
-// Written once, as resumable rounds (AlltoallRounds): the blocking alltoall waits between
+// Written once, as resumable rounds (AlltoallRounds): the blocking alltoall waits inside its
 // steps, the non-blocking and persistent ones (ialltoall_shm.hpp) take them as the progress
 // engine gives them.
 #pragma once

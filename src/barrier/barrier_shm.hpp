@@ -4,7 +4,7 @@
 // (MCORECOLL_BARRIER_ALL_POLL_MAX) has every rank post its arrival and poll everyone else's
 // instead: one line transfer of latency instead of two, for n - 1 reads per rank.
 //
-// Written once, as resumable rounds (BarrierRounds): the blocking barrier waits between steps,
+// Written once, as resumable rounds (BarrierRounds): the blocking barrier waits inside its steps,
 // the non-blocking and persistent ones (ibarrier_shm.hpp) take them as the progress engine
 // gives them. Every barrier also carries one bit per rank up the tree and the OR of all back
 // down (node_vote).

@@ -131,7 +131,7 @@ int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,
   if (ctx.node_count == 1 && !single_copy) {
     // The rounds' one phase, the node's ring, without their driver: the bcasts of a few bytes
     // that dominate many programs pay for nothing else.
-    NodeRingSteps ring(ctx, config);
+    NodeRingSteps ring(ctx, config, &waiter);
     const int source = ctx.places[static_cast<std::size_t>(root)].node_rank;
     run_rounds(waiter, [&] { return ring.step(msg.data(), bytes, source, &waiting_on); }, [&] { return ring.moves(); });
   } else {

@@ -113,10 +113,7 @@ bool NodeRingSteps::reader_step(char* data, std::uint64_t size, int source, int*
       const std::uint64_t j = begin_ + (in_round > 1 ? rotating_part(group_, next_, in_round) : 0);
       const std::uint64_t g = first_ + j;  // ring chunk number, alike on every rank
       const RingSpot spot = ring_.spot(g);
-      if (!reached(spot.flag->load(std::memory_order_acquire), g + 1)) {
-        *waiting_on = source;
-        return false;
-      }
+      if (!arrived(waiter_, *spot.flag, g + 1, source, waiting_on)) return false;
       copy_chunk(data + j * ring_.cell_bytes, spot.data, size, j);
     }
     shm.consumed(ctx_.node_rank).store(first_ + begin_ + in_round, std::memory_order_release);
@@ -133,18 +130,12 @@ bool NodeRingSteps::relay_step(char* data, std::uint64_t size, int source, int* 
   const std::uint64_t g = first_;
   const std::size_t n = static_cast<std::size_t>(size);
   if (me != lead) {
-    if (!reached(shm.relay_flag(lead).load(std::memory_order_acquire), g + 1)) {
-      *waiting_on = lead;
-      return false;
-    }
+    if (!arrived(waiter_, shm.relay_flag(lead), g + 1, lead, waiting_on)) return false;
     std::memcpy(data, shm.relay_data(lead), n);
   } else {
     if (!have_chunk_) {
       const RingSpot spot = ring_.spot(g);
-      if (!reached(spot.flag->load(std::memory_order_acquire), g + 1)) {
-        *waiting_on = source;
-        return false;
-      }
+      if (!arrived(waiter_, *spot.flag, g + 1, source, waiting_on)) return false;
       std::memcpy(data, spot.data, n);
       have_chunk_ = true;
       ++moves_;
@@ -167,13 +158,6 @@ bool NodeRingSteps::relay_step(char* data, std::uint64_t size, int source, int* 
   shm.consumed(me).store(g + 1, std::memory_order_release);
   ctx_.ring_chunks = first_ + chunks_;
   return true;
-}
-
-void node_bcast_bytes(CommContext& ctx, const Config& config, char* data, std::uint64_t size, int source) {
-  NodeRingSteps ring(ctx, config);
-  Waiter waiter = Waiter::for_context(ctx, config);
-  int waiting_on = -1;
-  run_rounds(waiter, [&] { return ring.step(data, size, source, &waiting_on); }, [&] { return ring.moves(); });
 }
 
 }  // namespace mcorecoll

@@ -1,8 +1,10 @@
 // The node's broadcast through the pipelined ring of shared cells (paper section 4.2): node rank
 // `source` fills the cells in order, running ahead of the slowest reader by at most a window of
 // chunks; the readers copy each chunk out and say so. Written once, as resumable steps
-// (NodeRingSteps): the blocking bcast and node_bcast_bytes() wait between steps, the
-// non-blocking forms take them as the progress engine gives them. Steps call no MPI function.
+// (NodeRingSteps): the blocking bcast runs them to the end (a reader waiting for its chunk
+// inside the step); the non-blocking forms, and the allgather and reductions across nodes,
+// which hand out their result this way, take them as their rounds go. Steps call no MPI
+// function.
 //
 // - Readers read in rounds of up to half a window, so that the source fills the next round
 //   meanwhile, and say they are done once per round. Inside a round, groups of at most
@@ -22,6 +24,7 @@
 
 #include "node/call_areas.hpp"
 #include "node/reader_schedule.hpp"
+#include "node/wait.hpp"
 
 namespace mcorecoll {
 
@@ -37,7 +40,10 @@ ReaderGroups groups_of_readers(const CommContext& ctx, const Config& config, int
 
 class NodeRingSteps {
  public:
-  NodeRingSteps(CommContext& ctx, const Config& config) : ctx_(ctx), config_(config) {}
+  // `waiter`: a blocking form's, with which a reader waits for its chunks where it would stop
+  // (wait.hpp's arrived()); none for an operation of the progress engine.
+  NodeRingSteps(CommContext& ctx, const Config& config, Waiter* waiter = nullptr)
+      : ctx_(ctx), config_(config), waiter_(waiter) {}
   // The next step begins a new phase (a new message, or the next activation).
   void reset() { started_ = false; }
   // Node rank `source` hands `size` bytes at `data` to every other rank of its node. True once
@@ -56,6 +62,7 @@ class NodeRingSteps {
 
   CommContext& ctx_;
   const Config& config_;
+  Waiter* waiter_;
   bool started_ = false;
   RingCells ring_{};
   std::uint64_t first_ = 0, chunks_ = 0;
@@ -69,9 +76,5 @@ class NodeRingSteps {
   int member_ = 0;            // relaying leader: node ranks before this one have read the last relay
   std::uint64_t moves_ = 0;
 };
-
-// The same, waiting: node rank `source` hands `size` bytes at `data` to every other rank of its
-// node (the reductions and allgathers across nodes hand out their result this way).
-void node_bcast_bytes(CommContext& ctx, const Config& config, char* data, std::uint64_t size, int source);
 
 }  // namespace mcorecoll
