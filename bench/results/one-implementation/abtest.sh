@@ -9,6 +9,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 for i in $(seq "$K"); do for b in "$@"; do
+  rm -f "$out/run.csv"
   args=(--coll "${COLL:-bcast}" --max "${MAX:-4096}" --factor 4 --rounds 20 --iters 1000 --csv "$out/run.csv")
   if [ "${FLAVOR:-openmpi}" = mpich ]; then
     mpirun.mpich -np 2 -bind-to core -env LD_LIBRARY_PATH "$b" "$b/bench/mcorecoll_bench" "${args[@]}" >/dev/null 2>&1
