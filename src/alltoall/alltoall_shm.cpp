@@ -148,7 +148,6 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
       for (unsigned polls = 0; busy >= 0 && waiter_; busy = rank_using_half(ctx_, shm, *round_)) waiter_->backoff(polls);
       if (busy >= 0) return *waiting_on = busy, false;
       stage_round(ctx_, shm, *round_, out_, block_, offset_);
-      ++moves_;
       reads_.emplace(ctx_.node_rank, ctx_.node_size, round_->seq, config_.alltoall_readers);
       stage_ = across_nodes && ctx_.node_rank == 0 ? Stage::exchange : Stage::gather;
     }
@@ -182,7 +181,6 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
         if (!done && tested == MPI_SUCCESS) return false;
       }
       shm.delivered().store(round_->seq, std::memory_order_release);
-      ++moves_;
       stage_ = Stage::gather;
     }
     if (stage_ == Stage::gather) {
@@ -199,7 +197,6 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
     ctx_.last_stage_seq[round_->h] = round_->seq;
     offset_ += round_->len;
     round_.reset();
-    ++moves_;
     stage_ = Stage::stage;
   }
   return true;

@@ -53,8 +53,6 @@ class AlltoallRounds {
   // Where it waits for a node rank, *waiting_on says which; it stops where it would call MPI
   // unless `may_call_mpi`.
   bool advance(bool may_call_mpi, int* waiting_on);
-  // What this rank has done so far (run_rounds, node/wait.hpp).
-  std::uint64_t moves() const { return moves_; }
   int rc = MPI_SUCCESS;
 
  private:
@@ -67,7 +65,6 @@ class AlltoallRounds {
   bool read_all(NodeShm& shm, Read read, int* waiting_on) {
     unsigned polls = 0;
     for (std::size_t left = reads_->left(); !reads_->advance(shm, read); left = reads_->left()) {
-      moves_ += left - reads_->left();
       if (!waiter_) return *waiting_on = reads_->next(), false;
       if (reads_->left() == left) waiter_->backoff(polls);
       else polls = 0;
@@ -86,7 +83,6 @@ class AlltoallRounds {
   bool single_copy_;
   Waiter* waiter_;
   bool begun_ = false;
-  std::uint64_t moves_ = 0;
   std::optional<NodeReads> reads_;
   // Staged rounds.
   StagingAreas staging_{};
