@@ -36,6 +36,7 @@
  * hang (no progress for --timeout seconds) prints "test_sequence: HUNG seed S at call I" and
  * the calls still pending on each rank. */
 #define _GNU_SOURCE
+#include <float.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stddef.h>
@@ -62,6 +63,7 @@ typedef struct {
   int twin;  /* index of a type with the same signature (itself when none) */
   int derived;  /* built here: freed at the end */
   int size;  /* signature bytes of one element */
+  int pad;  /* trailing bytes of each field that hold no value: filled, never compared */
 } type_t;
 
 static type_t types[16];
@@ -76,6 +78,7 @@ static int add_type(const char* name, MPI_Datatype t, MPI_Aint extent, int nfiel
   x->extent = extent;
   x->nfields = nfields;
   x->size = 0;
+  x->pad = 0;
   for (int f = 0; f < nfields; f++) {
     x->fields[f].bytes = bytes[f];
     x->fields[f].offset = offsets[f];
@@ -123,7 +126,12 @@ static void make_types(void) {
   basic_type("MPI_DOUBLE", MPI_DOUBLE);
   basic_type("MPI_UINT16_T", MPI_UINT16_T);
   basic_type("MPI_C_DOUBLE_COMPLEX", MPI_C_DOUBLE_COMPLEX);
-  basic_type("MPI_LONG_DOUBLE", MPI_LONG_DOUBLE);
+  {
+    /* x87's 80-bit long double fills 10 of its 16 bytes: an MPI library may move the value
+     * and not the rest (MPICH 4.0's alltoall from 13 ranks on, natively). */
+    const int ld = basic_type("MPI_LONG_DOUBLE", MPI_LONG_DOUBLE);
+    if (LDBL_MANT_DIG == 64 && types[ld].size == 16) types[ld].pad = 6;
+  }
   {  /* a named type with a gap: double, int in 16 bytes; twin: the packed struct */
     typedef struct { double a; int b; } di_t;
     const int bytes[2] = {8, 4};
@@ -302,13 +310,16 @@ static void avoid_mpi_defects(call_t* c) {
   /* Its MPI_Ibcast and MPI_Bcast_init on an intercommunicator from a root other than its
    * group's rank 0 deliver nothing or old data, or abort (test_intercomm.c). */
   if (c->slot == kInterSlot && (c->kind == IBCAST || c->kind == PBCAST)) c->root_draw %= 2;
-  /* Found by this tester: its MPI_Allgather on an intercommunicator of a pair type (two fields
-   * of different types: MPI_SHORT_INT, MPI_DOUBLE_INT, their packed twins) fails above about
-   * 4 KiB per block ("Message truncated" in its remote bcast). */
-  if (c->slot == kInterSlot && is_allgather(c->kind) && c->bytes > 2048 &&
+  /* Found by this tester: its MPI_Allgather and MPI_Iallgather on an intercommunicator of a
+   * pair type (two fields of different types: MPI_SHORT_INT, MPI_DOUBLE_INT, their packed
+   * twins) fail when a group's blocks together pass about 4 KiB ("Message truncated" in its
+   * remote bcast, or nothing delivered: 170 x MPI_DOUBLE_INT at np 16, seed 99906). */
+  const int larger_group = wsize - (wsize + 2) / 3;  /* world ranks r with r % 3 != 0 */
+  const int pair_block_most = 4096 / (larger_group > 2 ? larger_group : 2);
+  if (c->slot == kInterSlot && is_allgather(c->kind) && c->bytes > pair_block_most &&
       ((types[c->type].nfields > 1 && types[c->type].type != MPI_2INT) ||
        (types[types[c->type].twin].nfields > 1 && types[types[c->type].twin].type != MPI_2INT)))
-    c->bytes = 2048;
+    c->bytes = pair_block_most;
   /* On an intercommunicator MPICH 4.2.1's is still wrong (test_intercomm.c; seed 4301 at np 3). */
   if (c->kind == PALLGATHER && (DEFECT_ALLGATHER_INIT || c->slot == kInterSlot)) c->kind = IALLGATHER;
   /* Its MPI_Gather_init and MPI_Scatter_init deliver wrong blocks (test_progress.c): drawn only
@@ -487,6 +498,7 @@ static int fill_or_check(unsigned char* buf, size_t len, const type_t* t, int co
         const unsigned char want = data_byte(g_seed, call, src, dst, k);
         is_data[at] = 1;
         if (!check) buf[at] = want;
+        else if (b >= t->fields[f].bytes - t->pad) continue;
         else if (buf[at] != want && bad++ == 0) fail(call, what, at, want, buf[at]);
       }
   for (size_t at = 0; at < len; at++) {
