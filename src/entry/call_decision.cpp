@@ -33,7 +33,12 @@ void say_why_pmpi(Collective c, const Config& config, MPI_Comm comm, const char*
 
 const Config& call_config() { return process_config().config; }
 
-constexpr std::uint32_t kHeaderLineEvery = 64;
+// A v-form's header line makes every rank wait for the root, which back-to-back calls of the
+// MPI library's own do not: where a look finds a size for PMPI, the next look comes after
+// kHeaderLineFirst calls, and twice as many after each further look that finds PMPI again (up
+// to kHeaderLineMost); a look that finds a size for the node machinery starts over.
+constexpr std::uint32_t kHeaderLineFirst = 64;
+constexpr std::uint32_t kHeaderLineMost = 1u << 16;
 
 // A device buffer on a communicator whose set-up found no GPU runtime on any rank: this
 // process loaded its runtime later, and the other ranks, already on mcorecoll's path, cannot
@@ -244,15 +249,15 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
     // Auto: the header line is worth its round only where some size above 0 takes the node
     // machinery (found once per communicator), and while the size the last line found goes to
     // PMPI, the line is skipped: it would cost a round of the node on a call left to PMPI
-    // anyway. It looks again every kHeaderLineEvery calls (programs repeat their sizes). Every
+    // anyway. It looks again after memory.every calls (programs repeat their sizes). Every
     // rank holds the same memory, so every rank skips alike.
     if (!any_shm_band(*d.ctx, c, config)) {
       fall_back(d, c, "no size takes the node machinery (no decision table row; MCORECOLL_<X>_PATHS_NP<N> adds one)");
       return d;
     }
-    if (memory.seen && ++memory.skipped < kHeaderLineEvery &&
+    if (memory.seen && ++memory.skipped < memory.every &&
         choose_route(c, config, memory.largest, false, row).path == kPmpiPath) {
-      fall_back(d, c, "the size this communicator's last header line found goes to PMPI (it looks again every 64 calls)");
+      fall_back(d, c, "the size this communicator's last header line found goes to PMPI (it looks again after 64 calls, then after twice as many each time it finds PMPI again, up to 65536)");
       return d;
     }
   }
@@ -272,7 +277,7 @@ bool handed_on_by_memory(Collective c, MPI_Comm comm, int root) {
   // pmpi_below is the router's answer from 0 (zero where settings force a path, or statistics
   // or verbose mode are on): below it, choose_route() in decide_before_agreeing says PMPI too.
   CommContext::HeaderLineMemory& memory = header_line_memory(*last.ctx, c);
-  if (!memory.seen || memory.largest >= last.pmpi_below[static_cast<int>(c)] || memory.skipped + 1 >= kHeaderLineEvery)
+  if (!memory.seen || memory.largest >= last.pmpi_below[static_cast<int>(c)] || memory.skipped + 1 >= memory.every)
     return false;
   ++memory.skipped;
   return true;
@@ -281,10 +286,13 @@ bool handed_on_by_memory(Collective c, MPI_Comm comm, int root) {
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   d.bytes = bytes;
   CommContext::HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
+  const Route route = choose_route(c, call_config(), bytes, false, d.ctx->table_rows[static_cast<int>(c)]);
+  const bool pmpi_again = memory.seen && memory.largest_to_pmpi && route.path == kPmpiPath;
+  memory.every = pmpi_again ? std::min(2 * memory.every, kHeaderLineMost) : kHeaderLineFirst;
   memory.seen = true;
   memory.largest = bytes;
+  memory.largest_to_pmpi = route.path == kPmpiPath;
   if (d.path == kPmpiPath) return;
-  const Route route = choose_route(c, call_config(), bytes, false, d.ctx->table_rows[static_cast<int>(c)]);
   if (route.path == kPmpiPath) fall_back(d, c, route.reason);
   else d.path = route.path;
 }

@@ -102,13 +102,14 @@ class CommContext {
   std::uint64_t line_calls = 0;
   std::vector<std::uint64_t> line_known;
   // The v-forms whose size only a header line tells (alltoallv, gatherv, scatterv: index
-  // 0, 1, 2): the largest block their last header line found, and calls since. Equal on every
-  // rank (every rank reads the headers it decides from); entry/call_decision.cpp.
+  // 0, 1, 2): the largest block their last header line found, whether its route was PMPI, the
+  // calls since and the calls until the next look. Equal on every rank (every rank reads the
+  // headers it decides from); entry/call_decision.cpp.
   struct HeaderLineMemory {
     bool bands_known = false, any_band = false;  // whether auto mode takes any size (the table row)
-    bool seen = false;
+    bool seen = false, largest_to_pmpi = false;
     std::uint64_t largest = 0;
-    std::uint32_t skipped = 0;
+    std::uint32_t skipped = 0, every = 0;
   };
   HeaderLineMemory header_lines[3];
   // Reductions: the running result of a round and a packed copy for delivering it, kept from

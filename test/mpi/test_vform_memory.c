@@ -1,9 +1,9 @@
 /* The v-forms' memory of their last header line (entry/call_decision.hpp, handed_on_by_memory):
- * while the size the last line found goes to PMPI, every rank skips the line for 63 calls and
- * looks again at the 64th. A rank may count its skips in the entry point (nothing of its own
- * pending) or in the full decision (an operation pending): both must count alike, or at the
- * 64th call some ranks post a header line that the others never read, and the call hangs or
- * its blocks come wrong.
+ * while the size the last line found goes to PMPI, every rank skips the line and looks again at
+ * the 64th call (then after twice as many each time). A rank may count its skips in the entry
+ * point (nothing of its own pending) or in the full decision (an operation pending): both must
+ * count alike, or at the 64th call some ranks post a header line that the others never read,
+ * and the call hangs or its blocks come wrong.
  *
  * Rank 0 keeps a non-blocking barrier of another communicator open over most calls (its full
  * decision), the others have nothing pending (the entry point); 200 calls of each v-form with
