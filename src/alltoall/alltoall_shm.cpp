@@ -159,27 +159,22 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
         if (!arrived(waiter_, shm.post(r), round_->seq, r, waiting_on)) return false;
       if (!may_call_mpi) return false;
       pack_exchange(ctx_, *round_, counts_, displs_);
+      char* inbox = shm.inbox(round_->h);
+      exchange_.clear();
       if (waiter_) {
-        keep(PMPI_Alltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(), MPI_BYTE,
-                            shm.inbox(round_->h), counts_.data(), displs_.data(), MPI_BYTE, ctx_.leaders_comm));
-      } else if (const int posted = PMPI_Ialltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(),
-                                                    MPI_BYTE, shm.inbox(round_->h), counts_.data(), displs_.data(),
-                                                    MPI_BYTE, ctx_.leaders_comm, &exchange_);
-                 posted != MPI_SUCCESS) {
-        keep(posted);
-        exchange_ = MPI_REQUEST_NULL;
+        keep(PMPI_Alltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(), MPI_BYTE, inbox,
+                            counts_.data(), displs_.data(), MPI_BYTE, ctx_.leaders_comm));
+      } else {
+        exchange_.post_library([&](MPI_Request* request) {
+          return PMPI_Ialltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(), MPI_BYTE, inbox,
+                                 counts_.data(), displs_.data(), MPI_BYTE, ctx_.leaders_comm, request);
+        });
       }
       stage_ = Stage::exchange_test;
     }
     if (stage_ == Stage::exchange_test) {
       // After an error the node is still told (the leader reports it): no rank waits for ever.
-      if (exchange_ != MPI_REQUEST_NULL) {
-        if (!may_call_mpi) return false;
-        int done = 0;
-        const int tested = PMPI_Test(&exchange_, &done, MPI_STATUS_IGNORE);
-        if (tested != MPI_SUCCESS) keep(tested);
-        if (!done && tested == MPI_SUCCESS) return false;
-      }
+      if (exchange_.pending() && (!may_call_mpi || !exchange_.test(&rc))) return false;
       shm.delivered().store(round_->seq, std::memory_order_release);
       stage_ = Stage::gather;
     }

@@ -27,6 +27,7 @@
 #include "node/node_reads.hpp"
 #include "node/staged_rounds.hpp"
 #include "node/wait.hpp"
+#include "progress/leader_messages.hpp"
 
 namespace mcorecoll {
 
@@ -90,7 +91,7 @@ class AlltoallRounds {
   Stage stage_ = Stage::stage;
   std::optional<Round> round_;
   std::vector<int> counts_, displs_;
-  MPI_Request exchange_ = MPI_REQUEST_NULL;
+  LeaderMessages exchange_;
   // Single copy.
   std::uint64_t seq_ = 0;
   bool read_all_ = false;

@@ -109,16 +109,11 @@ bool BcastRounds::leaders_step(char* data, std::uint64_t size, int root_node) {
   }
   if (!started_) {
     started_ = true;
-    const int posted = PMPI_Ibcast(data, n, MPI_BYTE, root_node, ctx_.leaders_comm, &leaders_);
-    if (posted != MPI_SUCCESS) {
-      keep(posted);
-      return true;
-    }
+    leaders_.clear();
+    leaders_.post_library(
+        [&](MPI_Request* request) { return PMPI_Ibcast(data, n, MPI_BYTE, root_node, ctx_.leaders_comm, request); });
   }
-  int done = 0;
-  const int tested = PMPI_Test(&leaders_, &done, MPI_STATUS_IGNORE);
-  if (tested != MPI_SUCCESS) keep(tested);
-  return done != 0 || tested != MPI_SUCCESS;
+  return leaders_.test(&rc);
 }
 
 int bcast_shm(CommContext& ctx, const Config& config, void* buffer, int count,

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "node/ring_steps.hpp"
+#include "progress/leader_messages.hpp"
 
 namespace mcorecoll {
 
@@ -61,7 +62,7 @@ class BcastRounds {
   NodeRingSteps ring_;
   std::uint64_t seq_ = 0;
   int next_ = 0;  // single copy's source: readers before this node rank are done
-  MPI_Request leaders_ = MPI_REQUEST_NULL;
+  LeaderMessages leaders_;
 };
 
 // `bytes`: the signature size (same on every rank). Returns an MPI error code.
