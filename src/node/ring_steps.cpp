@@ -20,8 +20,8 @@ ReaderGroups groups_of_readers(const CommContext& ctx, const Config& config, int
 }
 
 int NodeRingSteps::group_leader(int r) const {
-  const std::vector<std::vector<int>>& levels = ctx_.hierarchy.leader;
-  return levels.empty() ? -1 : levels[0][static_cast<std::size_t>(r)];
+  const std::vector<int>& leaders = coarsest_leaders(ctx_);
+  return leaders.empty() ? -1 : leaders[static_cast<std::size_t>(r)];
 }
 
 // The ring's cells and this message's first chunk number (the lease may have to grow: every
