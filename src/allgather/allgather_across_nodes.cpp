@@ -6,7 +6,7 @@
 #include "allgather/allgather_bytes.hpp"
 #include "common/scratch_room.hpp"
 #include "node/wait.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "common/message_bytes.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

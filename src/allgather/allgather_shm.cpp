@@ -9,7 +9,7 @@
 #include "node/call_areas.hpp"
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

@@ -5,7 +5,7 @@
 #include "allgather/allgather_across_nodes.hpp"
 #include "allgather/allgather_bytes.hpp"
 #include "progress/rounds_operation.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

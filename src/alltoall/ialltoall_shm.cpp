@@ -4,7 +4,7 @@
 
 #include "alltoall/alltoall_shm.hpp"
 #include "progress/rounds_operation.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

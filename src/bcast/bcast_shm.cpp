@@ -9,7 +9,7 @@
 #include "node/node_shm.hpp"
 #include "node/single_copy.hpp"
 #include "node/wait.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

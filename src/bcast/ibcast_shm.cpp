@@ -3,7 +3,7 @@
 #include "bcast/bcast_shm.hpp"
 #include "common/message_bytes.hpp"
 #include "progress/rounds_operation.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

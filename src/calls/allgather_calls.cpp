@@ -11,7 +11,7 @@
 #include "entry/call_decision.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

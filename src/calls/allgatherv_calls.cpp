@@ -9,7 +9,7 @@
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "allgather/iallgatherv_shm.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

@@ -11,7 +11,7 @@
 #include "node/node_setup.hpp"
 #include "node/wait.hpp"
 #include "progress/operation.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

@@ -16,7 +16,7 @@
 #include "alltoall/ialltoallv_shm.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/wait.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

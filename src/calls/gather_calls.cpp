@@ -16,7 +16,7 @@
 #include "gather/igather_shm.hpp"
 #include "gather/gather_shm.hpp"
 #include "node/wait.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

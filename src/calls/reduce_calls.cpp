@@ -15,7 +15,7 @@
 #include "reduction/reduce_across_nodes.hpp"
 #include "reduction/reduce_shm.hpp"
 #include "reduction/reduction_checks.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

@@ -16,7 +16,7 @@
 #include "reduction/reduction_checks.hpp"
 #include "reduction/scan_shm.hpp"
 #include "common/message_bytes.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

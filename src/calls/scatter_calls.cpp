@@ -15,7 +15,7 @@
 #include "node/wait.hpp"
 #include "scatter/iscatter_shm.hpp"
 #include "scatter/scatter_shm.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

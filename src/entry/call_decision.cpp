@@ -17,7 +17,7 @@
 #include "node/node_setup.hpp"
 #include "progress/operation.hpp"
 #include "progress/progress.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

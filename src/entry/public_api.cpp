@@ -7,7 +7,7 @@
 #include "decisions/config.hpp"
 #include "decisions/route.hpp"
 #include "entry/runtime.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 #define MCORECOLL_EXPORT __attribute__((visibility("default")))
 

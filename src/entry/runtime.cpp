@@ -18,13 +18,14 @@
 #include "entry/abi_guard.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/fast_handoff.hpp"
+#include "node/comm_context.hpp"
 #include "node/lease_protocol.hpp"
 #include "node/node_pool_share.hpp"
 #include "node/node_shm.hpp"
 #include "node/single_copy.hpp"
 #include "progress/progress.hpp"
+#include "progress/progress_helper.hpp"
 #include "progress/request_table.hpp"
-#include "topology/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {
@@ -57,6 +58,13 @@ std::array<std::uint64_t, kCollectiveCount> pmpi_sizes(const CommContext& ctx, c
   return below;
 }
 
+// A context goes: the engine forgets it (its lists, under its lock), then it lets its node
+// channel go (segment, leases) and its leaders' communicator.
+void end_context(CommContext* ctx) {
+  forget_context(*ctx);
+  delete ctx;
+}
+
 void release(CommContext* ctx) {
   // MPI_Comm_free may come while operations on the communicator are pending (their requests
   // freed early): they complete first (every rank frees it, in the same order).
@@ -78,7 +86,7 @@ void release(CommContext* ctx) {
     std::lock_guard<std::mutex> lock(g_mutex);
     g_live.erase(ctx);
   }
-  delete ctx;
+  end_context(ctx);
 }
 
 int delete_context(MPI_Comm, int, void* attr, void*) {
@@ -97,7 +105,7 @@ int finalize_hook(MPI_Comm, int, void*, void*) {
     forget_last(nullptr);
     g_last_allowed = false;
   }
-  for (CommContext* ctx : left) delete ctx;
+  for (CommContext* ctx : left) end_context(ctx);
   return MPI_SUCCESS;
 }
 
@@ -108,7 +116,7 @@ void delete_released_context(CommContext* ctx) {
     std::lock_guard<std::mutex> lock(g_mutex);
     if (g_live.erase(ctx) == 0) return;
   }
-  delete ctx;
+  end_context(ctx);
 }
 
 // Once per process (function-local statics: their fast path is one load, where std::call_once
@@ -199,7 +207,7 @@ CommContext& context_of(MPI_Comm comm) {
 
 void set_up_context(CommContext& ctx, const Config& config) {
   if (ctx.set_up) return;
-  ctx.set_up_now(config);
+  ctx.set_up_now(config, mpi_calls_while_blocked());
   ctx.pmpi_below = pmpi_sizes(ctx, config);
   if (config.verbose >= 2) {
     if (ctx.rank == 0 || !ctx.pmpi_reason.empty())

@@ -25,7 +25,7 @@
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "node/record_lines.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

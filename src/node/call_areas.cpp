@@ -9,7 +9,7 @@
 #include "node/node_shm.hpp"
 #include "node/pool_lease.hpp"
 #include "node/wait.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

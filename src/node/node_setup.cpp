@@ -13,7 +13,7 @@
 #include "node/node_pool_share.hpp"
 #include "node/node_shm.hpp"
 #include "node/single_copy.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

@@ -1,7 +1,7 @@
 #include "node/pool_lease.hpp"
 
 #include "node/node_shm.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

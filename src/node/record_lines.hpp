@@ -17,7 +17,7 @@
 
 #include "node/node_shm.hpp"
 #include "common/shm_layout.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

@@ -6,7 +6,7 @@
 #include "decisions/config.hpp"
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

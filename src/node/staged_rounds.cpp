@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "node/node_shm.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

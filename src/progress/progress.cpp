@@ -14,7 +14,7 @@
 #include "progress/handle_table.hpp"
 #include "progress/progress_helper.hpp"
 #include "progress/request_table.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 
 namespace mcorecoll {

@@ -18,7 +18,7 @@
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "progress/progress.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

@@ -7,7 +7,7 @@
 #include "common/block_bytes.hpp"
 #include "exchange/exchange_operation.hpp"
 #include "reduction/scan_shm.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

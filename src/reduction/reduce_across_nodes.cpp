@@ -3,7 +3,7 @@
 #include "common/scratch_room.hpp"
 #include "node/wait.hpp"
 #include "reduction/fold.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

@@ -2,7 +2,7 @@
 
 #include "reduction/fold.hpp"
 #include "reduction/reduce_shm.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

@@ -9,7 +9,7 @@
 #include "node/wait.hpp"
 #include "reduction/fold.hpp"
 #include "node/record_lines.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 namespace {

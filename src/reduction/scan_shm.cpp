@@ -1,7 +1,7 @@
 #include "reduction/scan_shm.hpp"
 
 #include "reduction/fold.hpp"
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 

@@ -1,4 +1,4 @@
-#include "topology/comm_context.hpp"
+#include "node/comm_context.hpp"
 
 #include <sched.h>
 
@@ -15,8 +15,6 @@
 #include "decisions/settings_mismatch.hpp"
 #include "node/node_shm.hpp"
 #include "node/pool_lease.hpp"
-#include "progress/progress.hpp"
-#include "progress/progress_helper.hpp"
 #include "topology/node_map.hpp"
 
 namespace mcorecoll {
@@ -46,7 +44,7 @@ struct RankRecord {
   NodeKey node;
   int place[4] = {-1, -1, -1, -1};  // package, NUMA domain (logical, OS), cache of its binding
   int may_create_communicators = 0;
-  int calls_while_blocked = 0;  // progress_helper.hpp's mpi_calls_while_blocked()
+  int calls_while_blocked = 0;  // progress/progress_helper.hpp's mpi_calls_while_blocked()
   int cpus_known = 0;
   int gpu_runtime = 0;  // a GPU runtime is loaded: its buffers may be device memory
   cpu_set_t cpus;  // the CPUs it may run on
@@ -98,7 +96,7 @@ Place place_of_this_process(const Topology& topology, const cpu_set_t& cpus) {
   return known_place;
 }
 
-RankRecord this_rank(const Config& config, const Topology& topology) {
+RankRecord this_rank(const Config& config, const Topology& topology, bool calls_while_blocked) {
   RankRecord mine;
   mine.settings = &config == &process_config().config ? process_fingerprint() : config.fingerprint();
   static const NodeKey machine = this_process_node_key(0);  // a process never changes node
@@ -111,7 +109,7 @@ RankRecord this_rank(const Config& config, const Topology& topology) {
     mine.place[0] = p.package, mine.place[1] = p.numa, mine.place[2] = p.numa_os, mine.place[3] = p.cache;
   }
   mine.may_create_communicators = may_create_communicators() ? 1 : 0;
-  mine.calls_while_blocked = mpi_calls_while_blocked() ? 1 : 0;
+  mine.calls_while_blocked = calls_while_blocked ? 1 : 0;
   mine.gpu_runtime = look_for_gpu_runtime() ? 1 : 0;
   return mine;
 }
@@ -181,7 +179,7 @@ std::unique_ptr<CommContext> CommContext::make(MPI_Comm comm) {
   return ctx;
 }
 
-void CommContext::set_up_now(const Config& config) {
+void CommContext::set_up_now(const Config& config, bool calls_while_blocked) {
   CommContext* ctx = this;
   set_up = true;
   // A bad synthetic topology is a settings error: every rank has the same settings (checked
@@ -197,7 +195,7 @@ void CommContext::set_up_now(const Config& config) {
   // Where every rank is: one collective on the application's own communicator, which it is
   // calling right now. No communicator is created to find the node's ranks.
   const std::size_t n = static_cast<std::size_t>(ctx->size);
-  const RankRecord mine = this_rank(config, *topology);
+  const RankRecord mine = this_rank(config, *topology, calls_while_blocked);
   std::vector<RankRecord> all(n);
   PMPI_Allgather(&mine, sizeof(RankRecord), MPI_BYTE, all.data(), sizeof(RankRecord), MPI_BYTE, comm);
   // The same settings everywhere (every rank sees every record: all stop alike), checked even
@@ -277,8 +275,8 @@ void CommContext::set_up_now(const Config& config) {
   if (ctx->pmpi_reason.empty()) choose_table_rows(*ctx, config);
 }
 
+// The engine has forgotten it already (entry/runtime.cpp's end_context()).
 CommContext::~CommContext() {
-  forget_context(*this);
   drop_leases(*this);
   shm.reset();
   if (leaders_comm != MPI_COMM_NULL) PMPI_Comm_free(&leaders_comm);

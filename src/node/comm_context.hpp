@@ -156,8 +156,10 @@ class CommContext {
   // A context not set up yet; no communication.
   static std::unique_ptr<CommContext> make(MPI_Comm comm);
   // Sets it up; collective over `comm`. Aborts the job (naming the reason) when the ranks run
-  // with different settings.
-  void set_up_now(const Config& config);
+  // with different settings. `calls_while_blocked`: this process's MPI library progresses
+  // mcorecoll's operations while the application is blocked elsewhere
+  // (progress/progress_helper.hpp's mpi_calls_while_blocked()).
+  void set_up_now(const Config& config, bool calls_while_blocked);
 
   // One paragraph for mcorecoll-info: node, hierarchy, places.
   std::string describe() const;
