@@ -180,13 +180,14 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
     // The communicator's Nth collective sets it up; every rank counts alike. A persistent
     // initialization sets it up at once: it promises starts to come (programs make their
     // persistent requests first), and every rank makes the same ones in the same order. A
-    // non-blocking call never does: its set-up would wait for the other ranks.
+    // non-blocking call only completes a set-up prepared in MPI_Init (the world's,
+    // entry/runtime.cpp): a set-up would wait for the other ranks.
     const std::uint64_t call = ++d.ctx->calls_before_setup;
     if (call < static_cast<std::uint64_t>(config.setup_after) && form != Form::persistent) {
       say_why_pmpi(c, config, comm, "the communicator's first collectives, before its set-up (MCORECOLL_SETUP_AFTER)");
       return d;
     }
-    if (form == Form::nonblocking) {
+    if (form == Form::nonblocking && !d.ctx->prepared) {
       say_why_pmpi(c, config, comm, "a non-blocking call on a communicator not set up yet (its next blocking or "
                                     "persistent collective sets it up)");
       return d;

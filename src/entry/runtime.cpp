@@ -21,6 +21,7 @@
 #include "node/comm_context.hpp"
 #include "node/lease_protocol.hpp"
 #include "node/node_pool_share.hpp"
+#include "node/node_setup.hpp"
 #include "node/node_shm.hpp"
 #include "node/single_copy.hpp"
 #include "progress/progress.hpp"
@@ -207,7 +208,8 @@ CommContext& context_of(MPI_Comm comm) {
 
 void set_up_context(CommContext& ctx, const Config& config) {
   if (ctx.set_up) return;
-  ctx.set_up_now(config, mpi_calls_while_blocked());
+  if (ctx.prepared) ctx.set_up = true;  // the collective part was made in MPI_Init
+  else ctx.set_up_now(config, mpi_calls_while_blocked());
   ctx.pmpi_below = pmpi_sizes(ctx, config);
   if (config.verbose >= 2) {
     if (ctx.rank == 0 || !ctx.pmpi_reason.empty())
@@ -221,6 +223,21 @@ CommContext& context_for(MPI_Comm comm, const Config& config) {
   return ctx;
 }
 
+// The world's set-up, but for its last step, now, inside MPI_Init, where every rank is and may
+// wait: where its ranks sit, its rows, its node's shared memory. A set-up waits for the other
+// ranks, which a non-blocking call may not do, so a communicator whose collectives are all
+// non-blocking is never set up otherwise. The world's Nth collective (MCORECOLL_SETUP_AFTER),
+// in any form, then completes it without communication; the calls before it are counted alike
+// on every rank, as for any communicator.
+void prepare_world(const Config& config) {
+  CommContext& ctx = context_of(MPI_COMM_WORLD);
+  if (ctx.set_up || ctx.prepared) return;
+  ctx.set_up_now(config, mpi_calls_while_blocked());
+  if (ctx.pmpi_reason.empty()) ensure_shm(ctx, config);
+  ctx.set_up = false;
+  ctx.prepared = true;
+}
+
 void after_init() {
   static std::atomic<bool> done{false};
   if (passing_through() || done.exchange(true)) return;
@@ -228,7 +245,9 @@ void after_init() {
   int initialized = 0;
   PMPI_Initialized(&initialized);
   if (!initialized) return;
-  check_same_settings(MPI_COMM_WORLD, config_or_abort(MPI_COMM_WORLD));
+  const Config& config = config_or_abort(MPI_COMM_WORLD);
+  check_same_settings(MPI_COMM_WORLD, config);
+  if (!config.disable) prepare_world(config);
 }
 
 int init(int* argc, char*** argv) {

@@ -39,6 +39,10 @@ class CommContext {
   // Set up (node map, hierarchy, table rows; shared memory comes later, on demand), or known
   // without it to go to PMPI (an intercommunicator, one rank).
   bool set_up = false;
+  // The set-up's collective part is made (its node map, rows and shared memory), inside
+  // MPI_Init for the world (entry/runtime.cpp): the Nth call completes it in any form,
+  // without communication.
+  bool prepared = false;
   // Per collective: every call of fewer bytes goes to PMPI, whatever its other arguments
   // (route.hpp's pmpi_below(), entry/fast_handoff.hpp), known at the set-up; 0 before it, and
   // where the statistics count calls or verbose says why.
