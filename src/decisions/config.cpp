@@ -193,6 +193,8 @@ std::vector<Setting> make_settings() {
                           &Config::barrier_all_poll_max));
   s.push_back(int_setting("SETUP_AFTER", "an integer from 1 to 1000000 (a communicator's Nth collective sets it up)",
                           1, 1000000, &Config::setup_after));
+  s.push_back({"SETUP_WORLD_AT_INIT", "0 or 1 (also yes/no, true/false, on/off)",
+               [](Config& c, const std::string& v) { return parse_bool(v, &c.setup_world_at_init); }});
   s.push_back(int_setting("SPIN_US", "an integer from 0 to 1000000 (microseconds of polling before a wait yields)",
                           0, 1000000, &Config::spin_us));
   s.push_back(bound_setting(Collective::bcast, "BCAST_CMA_MIN_BYTES", &Config::bcast_cma_min_bytes));
@@ -486,6 +488,7 @@ std::uint64_t Config::fingerprint() const {
   h = fnv1a(h, disable ? "1" : "0");
   h = fnv1a(h, stats ? "1" : "0");
   h = fnv1a(h, std::to_string(setup_after));
+  h = fnv1a(h, setup_world_at_init ? "1" : "0");
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
     h = fnv1a(h, mode[i]);
@@ -522,6 +525,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_VERBOSE = " << verbose << "\n";
   out << "MCORECOLL_STATS = " << stats << "\n";
   out << "MCORECOLL_SETUP_AFTER = " << setup_after << "\n";
+  out << "MCORECOLL_SETUP_WORLD_AT_INIT = " << setup_world_at_init << "\n";
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
     out << kPrefix << setting_name(coll) << " = " << mode[i] << "\n";

@@ -40,6 +40,9 @@ struct Config {
   // A communicator is set up (its node map and shared memory: collectives of its own) by its
   // Nth intercepted collective; the N-1 before go to PMPI. Communicators used less never pay.
   int setup_after = 0;
+  // MPI_COMM_WORLD's set-up made inside MPI_Init but for its last step (entry/runtime.cpp), so
+  // that its Nth collective sets it up in any form, a non-blocking one too.
+  bool setup_world_at_init = true;
   // Per collective: "auto", "pmpi" or one of algorithm_names(c).
   std::array<std::string, kCollectiveCount> mode = every<std::string>("auto");
   // The same, as the router reads it on every call: -1 auto, 0 pmpi, k + 1 algorithm k.

@@ -247,7 +247,7 @@ void after_init() {
   if (!initialized) return;
   const Config& config = config_or_abort(MPI_COMM_WORLD);
   check_same_settings(MPI_COMM_WORLD, config);
-  if (!config.disable) prepare_world(config);
+  if (!config.disable && config.setup_world_at_init) prepare_world(config);
 }
 
 int init(int* argc, char*** argv) {
