@@ -258,7 +258,10 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
     }
     if (memory.seen && ++memory.skipped < memory.every &&
         choose_route(c, config, memory.largest, false, row).path == kPmpiPath) {
-      fall_back(d, c, "the size this communicator's last header line found goes to PMPI (it looks again after 64 calls, then after twice as many each time it finds PMPI again, up to 65536)");
+      static const std::string why = "the size this communicator's last header line found goes to PMPI (it looks again "
+                                     "after " + std::to_string(kHeaderLineFirst) + " calls, then after twice as many "
+                                     "each time it finds PMPI again, up to " + std::to_string(kHeaderLineMost) + ")";
+      fall_back(d, c, why.c_str());
       return d;
     }
   }

@@ -219,7 +219,9 @@ void set_up_context(CommContext& ctx, const Config& config) {
 
 CommContext& context_for(MPI_Comm comm, const Config& config) {
   CommContext& ctx = context_of(comm);
-  set_up_context(ctx, config);
+  // A prepared context (the world's) knows all it would tell already; its last step is its
+  // Nth collective's, taken alike on every rank, not this call's, which some ranks may skip.
+  if (!ctx.prepared) set_up_context(ctx, config);
   return ctx;
 }
 

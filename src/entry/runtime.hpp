@@ -18,9 +18,10 @@ const Config& config_or_abort(MPI_Comm comm);
 // The cached context of an intracommunicator or intercommunicator, made on first use without
 // communication (not set up yet: CommContext::set_up).
 CommContext& context_of(MPI_Comm comm);
-// Sets the context up if it is not yet (collective over its communicator).
+// Sets the context up if it is not yet: collective over its communicator, but for a context
+// prepared in MPI_Init (the world's), which it completes without communication.
 void set_up_context(CommContext& ctx, const Config& config);
-// Both: the context, set up.
+// Both: the context, set up or prepared (the describing calls of public_api.cpp).
 CommContext& context_for(MPI_Comm comm, const Config& config);
 
 // Every rank of `comm` runs with the same settings, or the job stops with a message (ranks that

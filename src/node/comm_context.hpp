@@ -1,7 +1,8 @@
 // Everything mcorecoll knows about one communicator, cached on it as an MPI attribute: made
 // without communication on its first intercepted call, set up collectively (where its ranks
 // are, its shared memory) on its Nth (MCORECOLL_SETUP_AFTER), so that communicators used only
-// a few times cost next to nothing.
+// a few times cost next to nothing. The world's set-up is made inside MPI_Init instead, but
+// for its last step, which its Nth collective takes (entry/runtime.cpp).
 #pragma once
 
 #include <mpi.h>
@@ -107,8 +108,8 @@ class CommContext {
   std::vector<std::uint64_t> line_known;
   // The v-forms whose size only a header line tells (alltoallv, gatherv, scatterv: index
   // 0, 1, 2): the largest block their last header line found, whether its route was PMPI, the
-  // calls since and the calls until the next look. Equal on every rank (every rank reads the
-  // headers it decides from); entry/call_decision.cpp.
+  // calls since it, and the calls from one look to the next. Equal on every rank (every rank
+  // reads the headers it decides from); entry/call_decision.cpp.
   struct HeaderLineMemory {
     bool bands_known = false, any_band = false;  // whether auto mode takes any size (the table row)
     bool seen = false, largest_to_pmpi = false;

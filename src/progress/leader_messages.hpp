@@ -47,7 +47,8 @@ class LeaderMessages {
   bool test(int* rc);
   // Waits for every request posted (the blocking forms); returns the first error.
   int wait();
-  // Whether something was posted since the last clear() and not yet found complete by test().
+  // Whether something was posted since the last clear() and not yet found complete by test()
+  // or waited for by wait().
   bool pending() const { return !requests_.empty(); }
 
  private:
