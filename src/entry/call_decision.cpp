@@ -290,12 +290,13 @@ bool handed_on_by_memory(Collective c, MPI_Comm comm, int root) {
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   d.bytes = bytes;
   CommContext::HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
-  const Route route = choose_route(c, call_config(), bytes, false, d.ctx->table_rows[static_cast<int>(c)]);
-  const bool pmpi_again = memory.seen && memory.largest_to_pmpi && route.path == kPmpiPath;
+  const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
+  const Route route = choose_route(c, call_config(), bytes, false, row);
+  const bool pmpi_again = route.path == kPmpiPath && memory.seen &&
+                          choose_route(c, call_config(), memory.largest, false, row).path == kPmpiPath;
   memory.every = pmpi_again ? std::min(2 * memory.every, kHeaderLineMost) : kHeaderLineFirst;
   memory.seen = true;
   memory.largest = bytes;
-  memory.largest_to_pmpi = route.path == kPmpiPath;
   if (d.path == kPmpiPath) return;
   if (route.path == kPmpiPath) fall_back(d, c, route.reason);
   else d.path = route.path;

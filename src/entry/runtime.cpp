@@ -208,8 +208,8 @@ CommContext& context_of(MPI_Comm comm) {
 
 void set_up_context(CommContext& ctx, const Config& config) {
   if (ctx.set_up) return;
-  if (ctx.prepared) ctx.set_up = true;  // the collective part was made in MPI_Init
-  else ctx.set_up_now(config, mpi_calls_while_blocked());
+  if (!ctx.prepared) ctx.set_up_now(config, mpi_calls_while_blocked());  // else made in MPI_Init
+  ctx.set_up = true;
   ctx.pmpi_below = pmpi_sizes(ctx, config);
   if (config.verbose >= 2) {
     if (ctx.rank == 0 || !ctx.pmpi_reason.empty())
@@ -236,7 +236,6 @@ void prepare_world(const Config& config) {
   if (ctx.set_up || ctx.prepared) return;
   ctx.set_up_now(config, mpi_calls_while_blocked());
   if (ctx.pmpi_reason.empty()) ensure_shm(ctx, config);
-  ctx.set_up = false;
   ctx.prepared = true;
 }
 

@@ -181,7 +181,6 @@ std::unique_ptr<CommContext> CommContext::make(MPI_Comm comm) {
 
 void CommContext::set_up_now(const Config& config, bool calls_while_blocked) {
   CommContext* ctx = this;
-  set_up = true;
   // A bad synthetic topology is a settings error: every rank has the same settings (checked
   // above), so every rank stops here alike.
   const Topology* topology = nullptr;

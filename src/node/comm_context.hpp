@@ -107,12 +107,12 @@ class CommContext {
   std::uint64_t line_calls = 0;
   std::vector<std::uint64_t> line_known;
   // The v-forms whose size only a header line tells (alltoallv, gatherv, scatterv: index
-  // 0, 1, 2): the largest block their last header line found, whether its route was PMPI, the
-  // calls since it, and the calls from one look to the next. Equal on every rank (every rank
+  // 0, 1, 2): the largest block their last header line found, the calls since it, and the
+  // calls from one look to the next. Equal on every rank (every rank
   // reads the headers it decides from); entry/call_decision.cpp.
   struct HeaderLineMemory {
     bool bands_known = false, any_band = false;  // whether auto mode takes any size (the table row)
-    bool seen = false, largest_to_pmpi = false;
+    bool seen = false;
     std::uint64_t largest = 0;
     std::uint32_t skipped = 0, every = 0;
   };
@@ -160,8 +160,8 @@ class CommContext {
 
   // A context not set up yet; no communication.
   static std::unique_ptr<CommContext> make(MPI_Comm comm);
-  // Sets it up; collective over `comm`. Aborts the job (naming the reason) when the ranks run
-  // with different settings. `calls_while_blocked`: this process's MPI library progresses
+  // Its set-up's work (the caller marks it set up, entry/runtime.cpp); collective over `comm`.
+  // Aborts the job (naming the reason) when the ranks run with different settings. `calls_while_blocked`: this process's MPI library progresses
   // mcorecoll's operations while the application is blocked elsewhere
   // (progress/progress_helper.hpp's mpi_calls_while_blocked()).
   void set_up_now(const Config& config, bool calls_while_blocked);
