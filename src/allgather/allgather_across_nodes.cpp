@@ -9,6 +9,15 @@
 #include "node/comm_context.hpp"
 
 namespace mcorecoll {
+namespace {
+
+// Kept on the communicator (its kept states): every block in node order, where the ranks of a
+// node are not consecutive.
+struct AllgatherRooms {
+  std::vector<char> in_node_order;
+};
+
+}  // namespace
 
 NodeOrder::NodeOrder(const CommContext& ctx, std::uint64_t block) {
   const std::size_t nodes = static_cast<std::size_t>(ctx.node_count);
@@ -97,7 +106,7 @@ int allgather_across_nodes(CommContext& ctx, const Config& config, const void* s
   // Every block in (node, node rank) order: straight into the receive bytes when that is rank
   // order, else into scratch.
   char* all = ctx.nodes_in_rank_order ? sides.recv.data()
-                                      : scratch_room(ctx.allgather_nodes, static_cast<std::size_t>(ctx.size) * block);
+                                      : scratch_room(ctx.kept.get<AllgatherRooms>().in_node_order, static_cast<std::size_t>(ctx.size) * block);
   const NodeOrder order(ctx, block);
   AllgatherAcrossNodesRounds rounds(ctx, config, sides.out(), all, order, block, true);
   Waiter waiter = Waiter::for_context(ctx, config);

@@ -47,11 +47,11 @@ bool AllgatherRounds::line_step(int* waiting_on) {
 bool AllgatherRounds::advance(int* waiting_on) {
   if (block_ == 0) return true;
   if (block_ <= kReduceLineBytes) return line_step(waiting_on);
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   const int n = ctx_.node_size, me = ctx_.node_rank;
   if (!begun_) {
     if (!try_node_staging_areas(ctx_, config_, block_, &staging_)) {
-      *waiting_on = ctx_.lease_waits_for;
+      *waiting_on = ctx_.channel.lease_waits_for;
       return false;
     }
     tile_ = std::max<std::uint64_t>(staging_.area / 2, 1);
@@ -83,7 +83,7 @@ bool AllgatherRounds::advance(int* waiting_on) {
       return false;
     }
     shm.done(me).store(round_->seq, std::memory_order_release);
-    ctx_.last_stage_seq[round_->h] = round_->seq;
+    ctx_.channel.last_stage_seq[round_->h] = round_->seq;
     offset_ += round_->len;
     round_.reset();
   }

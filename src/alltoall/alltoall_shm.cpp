@@ -15,6 +15,14 @@
 namespace mcorecoll {
 namespace {
 
+// Kept on the communicator (its kept states) from one call to the next: at node leaders across
+// nodes, this node's outgoing tiles packed for the exchange; single copy in place, the send
+// data as it was, which peers read from.
+struct AlltoallRooms {
+  std::vector<char> exchange, send_copy;
+};
+AlltoallRooms& alltoall_rooms(CommContext& ctx) { return ctx.kept.get<AlltoallRooms>(); }
+
 // Copies this rank's tiles of the round (bytes `offset`.. of each outgoing block) into its
 // half of its staging area and posts them.
 void stage_round(CommContext& ctx, NodeShm& shm, const Round& round, const char* out, std::uint64_t block,
@@ -27,7 +35,7 @@ void stage_round(CommContext& ctx, NodeShm& shm, const Round& round, const char*
 
 // Node leader, across nodes, once every rank of the node has posted the round: the tiles for
 // other nodes packed by destination node, then source node rank, then destination, into
-// ctx.exchange_buffer, with the counts and displacements (bytes) of the alltoallv among the
+// the kept exchange room, with the counts and displacements (bytes) of the alltoallv among the
 // leaders. Node A sends node B |A| * |B| tiles and receives as many back: one set of counts
 // and displacements serves both directions.
 void pack_exchange(CommContext& ctx, const Round& round, std::vector<int>& counts, std::vector<int>& displs) {
@@ -43,8 +51,9 @@ void pack_exchange(CommContext& ctx, const Round& round, std::vector<int>& count
     displs[static_cast<std::size_t>(node)] = static_cast<int>(total);
     total += bytes;
   }
-  ctx.exchange_buffer.resize(total);
-  char* out = ctx.exchange_buffer.data();
+  std::vector<char>& exchange = alltoall_rooms(ctx).exchange;
+  exchange.resize(total);
+  char* out = exchange.data();
   for (int node = 0; node < nodes; ++node) {
     if (node == ctx.node_index) continue;
     for (int s = 0; s < local; ++s) {
@@ -81,10 +90,10 @@ void copy_from_inbox(const CommContext& ctx, NodeShm& shm, const Round& round, c
 
 // Single copy: posts this rank's send data `out` for operation `seq`.
 void post_send_data(CommContext& ctx, const char* out, std::uint64_t seq) {
-  std::atomic<std::uint64_t>* posted = ctx.shm->posted(ctx.node_rank);
+  std::atomic<std::uint64_t>* posted = ctx.channel.shm->posted(ctx.node_rank);
   posted[0].store(reinterpret_cast<std::uintptr_t>(out), std::memory_order_relaxed);
   posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
-  ctx.shm->post(ctx.node_rank).store(seq, std::memory_order_release);
+  ctx.channel.shm->post(ctx.node_rank).store(seq, std::memory_order_release);
 }
 
 // Single copy: this rank's block from node rank `r` (its own from `out`) into its place in
@@ -97,7 +106,7 @@ void pull_block(CommContext& ctx, int r, const char* out, char* recv, std::uint6
     std::memcpy(to, out + my_offset, block);
     return;
   }
-  std::atomic<std::uint64_t>* theirs = ctx.shm->posted(r);
+  std::atomic<std::uint64_t>* theirs = ctx.channel.shm->posted(r);
   const char* from = reinterpret_cast<const char*>(theirs[0].load(std::memory_order_relaxed));
   read_remote_or_stop(ctx.comm, r, static_cast<pid_t>(theirs[2].load(std::memory_order_relaxed)),
                       from + my_offset, to, block, "MCORECOLL_ALLTOALL_CMA_MIN_BYTES");
@@ -131,11 +140,11 @@ bool AlltoallRounds::advance(bool may_call_mpi, int* waiting_on) {
 bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
   if (!begun_) {
     if (waiter_) staging_ = staging_areas(ctx_, config_, *waiter_, block_);
-    else if (!try_staging_areas(ctx_, config_, block_, &staging_)) return *waiting_on = ctx_.lease_waits_for, false;
+    else if (!try_staging_areas(ctx_, config_, block_, &staging_)) return *waiting_on = ctx_.channel.lease_waits_for, false;
     begun_ = true;
     tile_ = tile_bytes(staging_, ctx_.size);
   }
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   const bool across_nodes = ctx_.node_count > 1;
   // The stages in their order, each falling through to the next: a round that waits nowhere
   // runs straight through.
@@ -162,11 +171,11 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
       char* inbox = shm.inbox(round_->h);
       exchange_.clear();
       if (waiter_) {
-        keep(PMPI_Alltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(), MPI_BYTE, inbox,
+        keep(PMPI_Alltoallv(alltoall_rooms(ctx_).exchange.data(), counts_.data(), displs_.data(), MPI_BYTE, inbox,
                             counts_.data(), displs_.data(), MPI_BYTE, ctx_.leaders_comm));
       } else {
         exchange_.post_library([&](MPI_Request* request) {
-          return PMPI_Ialltoallv(ctx_.exchange_buffer.data(), counts_.data(), displs_.data(), MPI_BYTE, inbox,
+          return PMPI_Ialltoallv(alltoall_rooms(ctx_).exchange.data(), counts_.data(), displs_.data(), MPI_BYTE, inbox,
                                  counts_.data(), displs_.data(), MPI_BYTE, ctx_.leaders_comm, request);
         });
       }
@@ -189,7 +198,7 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
       copy_from_inbox(ctx_, shm, *round_, recv_, block_, offset_);
     }
     shm.done(ctx_.node_rank).store(round_->seq, std::memory_order_release);
-    ctx_.last_stage_seq[round_->h] = round_->seq;
+    ctx_.channel.last_stage_seq[round_->h] = round_->seq;
     offset_ += round_->len;
     round_.reset();
     stage_ = Stage::stage;
@@ -201,10 +210,10 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
 // theirs, then wait until every peer is done reading this rank's data: only then may the
 // caller have its buffer back.
 bool AlltoallRounds::single_copy_step(int* waiting_on) {
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   if (!begun_) {
     begun_ = true;
-    seq_ = ++ctx_.seq;
+    seq_ = ++ctx_.channel.seq;
     post_send_data(ctx_, out_, seq_);
     reads_.emplace(ctx_.node_rank, ctx_.node_size, seq_, config_.alltoall_readers);
   }
@@ -225,7 +234,7 @@ int alltoall_shm(CommContext& ctx, const Config& config, const void* sendbuf, in
   AlltoallBytes sides(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx.size,
                       block * static_cast<std::uint64_t>(ctx.size));
   sides.send.pack();
-  const char* out = alltoall_out(sides, single_copy, ctx.send_copy);
+  const char* out = alltoall_out(sides, single_copy, alltoall_rooms(ctx).send_copy);
   Waiter waiter = Waiter::for_context(ctx, config);
   AlltoallRounds rounds(ctx, config, out, sides.recv.data(), block, single_copy, &waiter);
   int waiting_on = -1;

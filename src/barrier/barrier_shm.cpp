@@ -14,25 +14,25 @@ BarrierRounds::BarrierRounds(CommContext& ctx, const Config& config, bool mine, 
       bit_(mine ? 1 : 0) {}
 
 void BarrierRounds::arrive() {
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   shm.arrive_vote(ctx_.node_rank, turn_).store(bit_, std::memory_order_relaxed);
   shm.arrive(ctx_.node_rank).store(seq_, std::memory_order_release);
 }
 
 void BarrierRounds::release_children() {
   if (ctx_.tree_children.empty()) return;
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   shm.release_vote(ctx_.node_rank, turn_).store(bit_, std::memory_order_relaxed);
   shm.release(ctx_.node_rank).store(seq_, std::memory_order_release);
 }
 
 bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   // The sequence numbers are taken at the first step: steps of one communicator come in the
   // order its calls were started, on every rank alike.
   if (phase_ == Phase::start) {
-    seq_ = ++ctx_.seq;
-    turn_ = ++ctx_.barriers;
+    seq_ = ++ctx_.channel.seq;
+    turn_ = ++ctx_.channel.barriers;
     if (all_poll_) {
       arrive();
       phase_ = Phase::poll_all;

@@ -51,7 +51,7 @@ class BarrierRounds {
   LeaderMessages leaders_;
 };
 
-// The communicator's shared segment must exist (ctx.shm). Returns an MPI error code.
+// The communicator's shared segment must exist (ctx.channel.shm). Returns an MPI error code.
 int barrier_shm(CommContext& ctx, const Config& config);
 
 // The barrier inside one node (ctx.node_count 1) carrying one bit per rank. Returns the OR of

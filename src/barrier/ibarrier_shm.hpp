@@ -11,7 +11,7 @@ namespace mcorecoll {
 
 struct Config;
 
-// The communicator's shared segment must exist (ctx.shm). Begin it before its first step.
+// The communicator's shared segment must exist (ctx.channel.shm). Begin it before its first step.
 std::unique_ptr<Operation> make_ibarrier(CommContext& ctx, const Config& config);
 
 }  // namespace mcorecoll

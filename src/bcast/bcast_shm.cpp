@@ -58,10 +58,10 @@ bool BcastRounds::advance(bool may_call_mpi, int* waiting_on) {
 // rotating schedule. Pieces are large: every process_vm_readv pins pages and costs a system
 // call. A refused read stops the job (single_copy.hpp).
 bool BcastRounds::single_copy_step(char* data, std::uint64_t size, int source, int* waiting_on) {
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   if (!started_) {
     started_ = true;
-    seq_ = ++ctx_.seq;
+    seq_ = ++ctx_.channel.seq;
     next_ = 0;
     if (ctx_.node_rank == source) {
       std::atomic<std::uint64_t>* posted = shm.posted(source);

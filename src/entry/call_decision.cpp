@@ -92,14 +92,29 @@ void agree_on_device_memory(Decision& d, Collective c, Form form) {
   if (any) fall_back(d, c, "device memory on some rank (only the MPI library may move it)");
 }
 
-CommContext::HeaderLineMemory& header_line_memory(CommContext& ctx, Collective c) {
-  return ctx.header_lines[c == Collective::alltoallv ? 0 : c == Collective::gatherv ? 1 : 2];
+// The v-forms whose size only a header line tells (alltoallv, gatherv, scatterv): the largest
+// block their last header line found, the calls since it, and the calls from one look to the
+// next. Equal on every rank (every rank reads the headers it decides from). Kept on the
+// communicator (its kept states).
+struct HeaderLineMemory {
+  bool bands_known = false, any_band = false;  // whether auto mode takes any size (the table row)
+  bool seen = false;
+  std::uint64_t largest = 0;
+  std::uint32_t skipped = 0, every = 0;
+};
+struct HeaderLineMemories {
+  HeaderLineMemory alltoallv, gatherv, scatterv;
+};
+
+HeaderLineMemory& header_line_memory(CommContext& ctx, Collective c) {
+  HeaderLineMemories& kept = ctx.kept.get<HeaderLineMemories>();
+  return c == Collective::alltoallv ? kept.alltoallv : c == Collective::gatherv ? kept.gatherv : kept.scatterv;
 }
 
 // Whether some size above 0 takes the node machinery in auto mode for collective c on this
 // communicator (found once per communicator: its row and the settings do not change).
 bool any_shm_band(CommContext& ctx, Collective c, const Config& config) {
-  CommContext::HeaderLineMemory& memory = header_line_memory(ctx, c);
+  HeaderLineMemory& memory = header_line_memory(ctx, c);
   if (!memory.bands_known) {
     memory.bands_known = true;
     for (const Band& b : auto_bands(c, config, false, ctx.table_rows[static_cast<int>(c)]))
@@ -204,9 +219,9 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   // that decided it in full.
   if (route.path != kPmpiPath && node_only(c) && ctx.node_count > 1)
     route = {kPmpiPath, "across nodes: the MPI library's in this version (mcorecoll takes it inside one node)"};
-  if (route.path != kPmpiPath && !ctx.shm) {
+  if (route.path != kPmpiPath && !ctx.channel.shm) {
     if (form == Form::nonblocking) {
-      route = {kPmpiPath, ctx.shm_failed ? "no shared memory"
+      route = {kPmpiPath, ctx.channel.shm_failed ? "no shared memory"
                                          : "a non-blocking call on a communicator whose shared memory is not set up "
                                            "yet (its first blocking or persistent collective on a shared-memory path sets it up)"};
     } else if (!ensure_shm(ctx, config)) {
@@ -244,7 +259,7 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
   const Config& config = call_config();
   const int forced = config.forced_path[static_cast<int>(c)];
   if (config.disable || forced == 0) return d;
-  CommContext::HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
+  HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
   if (forced < 0) {
     const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
     // Auto: the header line is worth its round only where some size above 0 takes the node
@@ -268,7 +283,7 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
   memory.skipped = 0;
   if (d.path == kPmpiPath) {
     if (d.device_vote == 1) return d;  // decide()'s agreement found device memory
-    if (!d.ctx->shm && !ensure_shm(*d.ctx, config)) return d;
+    if (!d.ctx->channel.shm && !ensure_shm(*d.ctx, config)) return d;
     d.path = 1;
     if (d.device_vote < 0) agree_on_device_memory(d, c, Form::blocking);  // decide()'s route was PMPI
   }
@@ -280,7 +295,7 @@ bool handed_on_by_memory(Collective c, MPI_Comm comm, int root) {
   if (comm != last.comm || comm == MPI_COMM_NULL || !engine_idle() || root < 0 || root >= last.ctx->size) return false;
   // pmpi_below is the router's answer from 0 (zero where settings force a path, or statistics
   // or verbose mode are on): below it, choose_route() in decide_before_agreeing says PMPI too.
-  CommContext::HeaderLineMemory& memory = header_line_memory(*last.ctx, c);
+  HeaderLineMemory& memory = header_line_memory(*last.ctx, c);
   if (!memory.seen || memory.largest >= last.pmpi_below[static_cast<int>(c)] || memory.skipped + 1 >= memory.every)
     return false;
   ++memory.skipped;
@@ -289,7 +304,7 @@ bool handed_on_by_memory(Collective c, MPI_Comm comm, int root) {
 
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   d.bytes = bytes;
-  CommContext::HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
+  HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
   const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
   const Route route = choose_route(c, call_config(), bytes, false, row);
   const bool pmpi_again = route.path == kPmpiPath && memory.seen &&
@@ -335,7 +350,7 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
   const Route route = choose_route(c, config, *largest, false, row);
   if (route.path == kPmpiPath) {
     say_why_pmpi(c, config, comm, route.reason);
-  } else if (!d.ctx->shm && !ensure_shm(*d.ctx, config)) {
+  } else if (!d.ctx->channel.shm && !ensure_shm(*d.ctx, config)) {
     say_why_pmpi(c, config, comm, "no shared memory");
   } else {
     d.path = route.path;

@@ -75,14 +75,8 @@ void release(CommContext* ctx) {
     if (g_live.count(ctx) == 0) return;  // already released at finalize
     forget_last(ctx);
   }
-  {
-    // Persistent requests still use the context: it goes with the last of them.
-    EngineLock engine;
-    if (ctx->persistent_requests > 0) {
-      ctx->released = true;
-      return;
-    }
-  }
+  // Persistent requests still use the context: it goes with the last of them.
+  if (kept_for_persistent_requests(*ctx)) return;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     g_live.erase(ctx);

@@ -63,10 +63,10 @@ class HeaderLine {
   void post(std::uint64_t header, bool gives, std::uint64_t len, Give give) {
     unsigned polls = 0;
     while (line_reader_behind(ctx_, call_) >= 0) waiter_.backoff(polls);
-    char* record = ctx_.shm->reduce_record(ctx_.node_rank, call_.line);
+    char* record = ctx_.channel.shm->reduce_record(ctx_.node_rank, call_.line);
     std::memcpy(record, &header, sizeof header);
     if (gives) give(record + 8, 0, len);
-    ctx_.shm->reduce_record_seq(ctx_.node_rank, call_.line).store(call_.seq, std::memory_order_release);
+    ctx_.channel.shm->reduce_record_seq(ctx_.node_rank, call_.line).store(call_.seq, std::memory_order_release);
   }
   // Node rank r's header, once r has posted (waits).
   std::uint64_t header(int r) {
@@ -121,8 +121,8 @@ class ExchangeRounds {
       if (behind >= 0) return *waiting_on = behind, false;
       // Every rank posts, giver or not: a record is written again only once every rank has
       // posted a later call (node/record_lines.hpp).
-      if (shape_.gives) give_(ctx_.shm->reduce_record(ctx_.node_rank, line_.line), 0, shape_.max_block);
-      ctx_.shm->reduce_record_seq(ctx_.node_rank, line_.line).store(line_.seq, std::memory_order_release);
+      if (shape_.gives) give_(ctx_.channel.shm->reduce_record(ctx_.node_rank, line_.line), 0, shape_.max_block);
+      ctx_.channel.shm->reduce_record_seq(ctx_.node_rank, line_.line).store(line_.seq, std::memory_order_release);
       posted_ = true;
     }
     for (; next_ < shape_.sources.size(); ++next_) {
@@ -135,13 +135,13 @@ class ExchangeRounds {
   }
 
   bool round_steps(int* waiting_on) {
-    NodeShm& shm = *ctx_.shm;
+    NodeShm& shm = *ctx_.channel.shm;
     const int n = ctx_.node_size, me = ctx_.node_rank;
     if (!leased_) {
       // The lease gives each rank 2 x n x (asked) bytes: per destination a whole block per
       // tile, else the whole block in each half.
       const std::uint64_t asked = shape_.per_destination ? shape_.max_block : (shape_.max_block + n - 1) / n;
-      if (!try_node_staging_areas(ctx_, config_, asked, &staging_)) return *waiting_on = ctx_.lease_waits_for, false;
+      if (!try_node_staging_areas(ctx_, config_, asked, &staging_)) return *waiting_on = ctx_.channel.lease_waits_for, false;
       tile_ = shape_.per_destination ? tile_bytes(staging_, n) : std::max<std::uint64_t>(staging_.area / 2, 1);
       leased_ = true;
     }
@@ -167,7 +167,7 @@ class ExchangeRounds {
         ++moves_;
       }
       shm.done(me).store(round.seq, std::memory_order_release);
-      ctx_.last_stage_seq[round.h] = round.seq;
+      ctx_.channel.last_stage_seq[round.h] = round.seq;
       offset_ += round.len;
       round_.reset();
     }

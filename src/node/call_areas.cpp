@@ -29,7 +29,7 @@ Areas waiting(Waiter& waiter, Try try_areas) {
 }  // namespace
 
 bool try_ring_cells(CommContext& ctx, const Config& config, std::uint64_t size, RingCells* cells_out) {
-  NodeShm& shm = *ctx.shm;
+  NodeShm& shm = *ctx.channel.shm;
   *cells_out = slot_cells(shm);
   if (size <= kSlotBytes) return true;
   // How far the source may run ahead, in cells. Measured (doc/performance.md): with a CPU per
@@ -46,7 +46,7 @@ bool try_ring_cells(CommContext& ctx, const Config& config, std::uint64_t size, 
   const LeaseAnswer answer = try_lease(ctx, LeaseKind::ring, cells, cell);
   if (answer == LeaseAnswer::pending) return false;
   if (answer == LeaseAnswer::held) {
-    const Lease& lease = ctx.leases[static_cast<int>(LeaseKind::ring)];
+    const Lease& lease = ctx.channel.leases[static_cast<int>(LeaseKind::ring)];
     *cells_out = {shm.pool().at(lease.offset), ring_stride(lease.shape[1]), lease.shape[1], lease.shape[0]};
   } else if (config.verbose >= 1 && ctx.rank == 0) {
     say_once("bcast-fallback-slots", "bcast: the node's buffer pool is full (MCORECOLL_POOL_MAX_BYTES): "
@@ -65,7 +65,7 @@ namespace {
 // `max_area`, or the segment's fallback staging while the pool has no room.
 bool try_pool_staging(CommContext& ctx, const Config& config, LeaseKind kind, std::uint64_t block,
                       std::uint64_t max_area, StagingAreas* areas) {
-  NodeShm& shm = *ctx.shm;
+  NodeShm& shm = *ctx.channel.shm;
   // Two halves of a tile per node rank: the whole block, up to the configured area.
   const std::uint64_t page = NodePool::kPage;
   std::uint64_t area = 2 * static_cast<std::uint64_t>(ctx.node_size) * block;
@@ -73,7 +73,7 @@ bool try_pool_staging(CommContext& ctx, const Config& config, LeaseKind kind, st
   area = std::min<std::uint64_t>(area, max_area);
   const LeaseAnswer answer = try_lease(ctx, kind, area, 0);
   if (answer == LeaseAnswer::pending) return false;
-  const Lease& lease = ctx.leases[static_cast<int>(kind)];
+  const Lease& lease = ctx.channel.leases[static_cast<int>(kind)];
   if (answer == LeaseAnswer::held)
     *areas = {shm.pool().at(lease.offset), static_cast<std::size_t>(lease.shape[0])};
   else  // the pool has no room, and nothing is held: every node rank learnt it alike
@@ -89,7 +89,7 @@ bool try_pool_staging(CommContext& ctx, const Config& config, LeaseKind kind, st
 }  // namespace
 
 bool try_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas) {
-  NodeShm& shm = *ctx.shm;
+  NodeShm& shm = *ctx.channel.shm;
   if (ctx.node_count > 1) {
     shm.note_fixed_staging_written();
     *areas = {shm.stage(0), shm.stage_bytes()};
@@ -105,7 +105,7 @@ bool try_node_staging_areas(CommContext& ctx, const Config& config, std::uint64_
 bool try_reduce_staging_areas(CommContext& ctx, const Config& config, std::uint64_t block, StagingAreas* areas) {
   // A communicator's private pool (no node pool) is sized for the alltoall's areas.
   const std::uint64_t max_area =
-      ctx.shm->has_private_pool() ? staging_area_bytes(config) : reduce_staging_area_bytes(config);
+      ctx.channel.shm->has_private_pool() ? staging_area_bytes(config) : reduce_staging_area_bytes(config);
   return try_pool_staging(ctx, config, LeaseKind::reduce_staging, block, max_area, areas);
 }
 

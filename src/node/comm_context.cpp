@@ -253,7 +253,7 @@ void CommContext::set_up_now(const Config& config, bool calls_while_blocked) {
     if (node == ctx->node_index) ctx->oversubscribed = over;
     ctx->any_oversubscribed = ctx->any_oversubscribed || over;
   }
-  ctx->ring_consumed_known.assign(static_cast<std::size_t>(ctx->node_size), 0);
+  ctx->channel.ring_consumed_known.assign(static_cast<std::size_t>(ctx->node_size), 0);
   ctx->operations_may_span_nodes = true;
   for (const RankRecord& rec : all) ctx->operations_may_span_nodes = ctx->operations_may_span_nodes && rec.calls_while_blocked;
   for (const RankRecord& rec : all) ctx->device_memory_possible = ctx->device_memory_possible || rec.gpu_runtime;
@@ -275,9 +275,12 @@ void CommContext::set_up_now(const Config& config, bool calls_while_blocked) {
 }
 
 // The engine has forgotten it already (entry/runtime.cpp's end_context()).
+NodeChannel::NodeChannel() = default;
+NodeChannel::~NodeChannel() = default;
+
 CommContext::~CommContext() {
   drop_leases(*this);
-  shm.reset();
+  channel.shm.reset();
   if (leaders_comm != MPI_COMM_NULL) PMPI_Comm_free(&leaders_comm);
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/kept_states.hpp"
 #include "decisions/decision_table.hpp"
 #include "decisions/route.hpp"
 #include "node/lease_protocol.hpp"
@@ -23,12 +24,47 @@ namespace mcorecoll {
 
 class NodeShm;
 struct Config;
-struct Record;
 
 struct RankPlace {
   int node = 0;       // index of the rank's (pretend) node, 0..node_count-1
   int node_rank = 0;  // rank inside its node communicator
   Place place;
+};
+
+// The node machinery's state for one communicator, kept from call to call: its shared memory,
+// the sequence numbers its flags carry, its leases, and where each primitive stands.
+struct NodeChannel {
+  // Shared-memory state of this node, created on first use by an algorithm (null before,
+  // and null for good if creating it failed: then shm_failed is set and calls go to PMPI).
+  std::unique_ptr<NodeShm> shm;
+  bool shm_failed = false;
+  // The ring's and the staging areas' leases from the node's pool (by LeaseKind; pool_lease.hpp).
+  Lease leases[kLeaseKinds];
+  // While a lease's answer is pending: the node rank it waits for (pool_lease.hpp).
+  int lease_waits_for = -1;
+  // Sequence number of the last shared-memory operation on this communicator; flags carry it.
+  std::uint64_t seq = 0;
+  // Blocking barriers (and votes) so far: whose turn of the vote words (node_shm.hpp).
+  std::uint64_t barriers = 0;
+  // Sequence number of the last round in each half of the staging areas: a half is free again
+  // once every rank's `done` line has reached it (staged_rounds.hpp).
+  std::uint64_t last_stage_seq[2] = {0, 0};
+  // Small calls through the record lines: the calls so far (alike on every node rank), and the
+  // latest call each node rank is known to have posted (record_lines.hpp).
+  std::uint64_t line_calls = 0;
+  std::vector<std::uint64_t> line_known;
+  // Ring chunks moved so far through this node's ring (same count on every node rank).
+  std::uint64_t ring_chunks = 0;
+  // Ring chunks each node rank is known to have consumed: seen in its `consumed` line, or
+  // implied by a chunk it filled (ring_steps.cpp).
+  std::vector<std::uint64_t> ring_consumed_known;
+  // Group leaders: the ring chunk (plus one) last relayed to the group (ring_steps.cpp).
+  std::uint64_t relayed_chunks = 0;
+  // Single copy (Cross Memory Attach) allowed on every node: -1 not probed yet, 0 no, 1 yes.
+  int single_copy = -1;
+
+  NodeChannel();
+  ~NodeChannel();  // lets the segment go
 };
 
 class CommContext {
@@ -84,60 +120,6 @@ class CommContext {
   // chosen by the ranks of its fullest node (decision_table.hpp); null for barrier.
   std::array<const TableRow*, kCollectiveCount> table_rows = {};
 
-  // Shared-memory state of this node, created on first use by an algorithm (null before,
-  // and null for good if creating it failed: then shm_failed is set and calls go to PMPI).
-  std::unique_ptr<NodeShm> shm;
-  bool shm_failed = false;
-  // The ring's and the staging areas' leases from the node's pool (by LeaseKind; pool_lease.hpp).
-  Lease leases[kLeaseKinds];
-  // While a lease's answer is pending: the node rank it waits for (pool_lease.hpp).
-  int lease_waits_for = -1;
-
-  // Sequence number of the last shared-memory operation on this communicator; flags carry it.
-  std::uint64_t seq = 0;
-  // Blocking barriers (and votes) so far: whose turn of the vote words (node_shm.hpp).
-  std::uint64_t barriers = 0;
-  // Sequence number of the last alltoall round in each half of the staging areas: a half is
-  // free again once every rank's `done` line has reached it.
-  std::uint64_t last_stage_seq[2] = {0, 0};
-  // Node leaders, alltoall across nodes: this node's outgoing tiles, packed for the exchange.
-  std::vector<char> exchange_buffer;
-  // Small reductions: the calls so far (alike on every node rank), and the latest call each
-  // node rank is known to have posted (node/record_lines.hpp).
-  std::uint64_t line_calls = 0;
-  std::vector<std::uint64_t> line_known;
-  // The v-forms whose size only a header line tells (alltoallv, gatherv, scatterv: index
-  // 0, 1, 2): the largest block their last header line found, the calls since it, and the
-  // calls from one look to the next. Equal on every rank (every rank
-  // reads the headers it decides from); entry/call_decision.cpp.
-  struct HeaderLineMemory {
-    bool bands_known = false, any_band = false;  // whether auto mode takes any size (the table row)
-    bool seen = false;
-    std::uint64_t largest = 0;
-    std::uint32_t skipped = 0, every = 0;
-  };
-  HeaderLineMemory header_lines[3];
-  // Reductions: the running result of a round and a packed copy for delivering it, kept from
-  // one call to the next (no allocation per call; collectives on one communicator never run
-  // at once).
-  std::vector<char> reduce_scratch, reduce_packed;
-  std::vector<char> reduce_scatter_scratch, scan_scratch;  // their whole results, their operands
-  // Reductions across nodes, at node leaders: the node's partial result where the receive
-  // buffer is not the leader's to write, and every node's, gathered.
-  std::vector<char> reduce_partial, reduce_gathered;
-  // Allgather across nodes whose ranks are not consecutive: every block in node order.
-  std::vector<char> allgather_nodes;
-  // Single-copy alltoall in place: the send data as it was, which peers read from.
-  std::vector<char> send_copy;
-  // Ring chunks moved so far through this node's ring (same count on every node rank).
-  std::uint64_t ring_chunks = 0;
-  // Ring chunks each node rank is known to have consumed: seen in its `consumed` line, or
-  // implied by a chunk it filled (bcast_shm.cpp).
-  std::vector<std::uint64_t> ring_consumed_known;
-  // Group leaders: the ring chunk (plus one) last relayed to the group (bcast_shm.cpp).
-  std::uint64_t relayed_chunks = 0;
-  // Single copy (Cross Memory Attach) allowed on every node: -1 not probed yet, 0 no, 1 yes.
-  int single_copy = -1;
   // Non-blocking operations may span nodes here: every rank can make the MPI calls of the
   // leaders' part while its application is blocked elsewhere (MPI_THREAD_MULTIPLE, or the MPI
   // library's progress hook); equal on every rank.
@@ -147,16 +129,11 @@ class CommContext {
   // every rank.
   bool device_memory_possible = false;
 
-  // The engine's (progress.cpp), under its lock: this communicator's queue of operations,
-  // whether it is in the list of busy communicators, the operations that ended their steps but
-  // not their finish(), and the persistent requests that use it (the context outlives the
-  // communicator's MPI_Comm_free until they are freed).
-  Record* queue_head = nullptr;
-  Record* queue_tail = nullptr;
-  bool busy = false;
-  int unsettled = 0;
-  int persistent_requests = 0;
-  bool released = false;  // the communicator is freed; the context waits for its persistent requests
+  // What the node machinery keeps for this communicator between calls.
+  NodeChannel channel;
+  // What the layers above keep on it between calls, each its own type: each algorithm's
+  // scratch, the v-forms' header-line memory (entry/), the engine's queue (progress/).
+  KeptStates kept;
 
   // A context not set up yet; no communication.
   static std::unique_ptr<CommContext> make(MPI_Comm comm);

@@ -76,9 +76,9 @@ Carving carve_segment(CommContext& ctx, const Config& config, const SegmentExtra
     }
     return Carving::no_room;
   }
-  ctx.shm = NodeShm::carved(**pool, news.segment, ctx.node_size, extras);
-  ctx.single_copy = worst[2] ? 0 : 1;
-  if (!ctx.single_copy && config.verbose >= 1 && ctx.rank == 0)
+  ctx.channel.shm = NodeShm::carved(**pool, news.segment, ctx.node_size, extras);
+  ctx.channel.single_copy = worst[2] ? 0 : 1;
+  if (!ctx.channel.single_copy && config.verbose >= 1 && ctx.rank == 0)
     say_once("no-single-copy", "single copy (Cross Memory Attach) is refused on this node; "
                                "large messages take copy-in/copy-out");
   return Carving::carved;
@@ -91,10 +91,10 @@ bool own_segment(CommContext& ctx, const Config& config, SegmentExtras extras, N
   if (!pool)
     extras.private_pool_bytes = private_pool_bytes(config.ring_cells, config.ring_cell_bytes,
                                                    staging_area_bytes(config), ctx.node_size);
-  ctx.shm = NodeShm::create(ctx.comm, ctx.node_leader(), ctx.node_numa_os, extras, pool, config.segment, &why);
-  if (!ctx.shm) {
+  ctx.channel.shm = NodeShm::create(ctx.comm, ctx.node_leader(), ctx.node_numa_os, extras, pool, config.segment, &why);
+  if (!ctx.channel.shm) {
     // Every rank of the communicator agrees (NodeShm::create): PMPI from here on.
-    ctx.shm_failed = true;
+    ctx.channel.shm_failed = true;
     if (ctx.rank == 0)  // one warning for the job, not one per rank
       say_once("shm-failed", "warning: " + why + "; collectives on this communicator go to the MPI library");
     return false;
@@ -109,8 +109,8 @@ bool own_segment(CommContext& ctx, const Config& config, SegmentExtras extras, N
 }  // namespace
 
 bool ensure_shm(CommContext& ctx, const Config& config) {
-  if (ctx.shm) return true;
-  if (ctx.shm_failed) return false;
+  if (ctx.channel.shm) return true;
+  if (ctx.channel.shm_failed) return false;
   SegmentExtras extras;
   // A round's data from other nodes for every rank of this node: at most one half staging
   // area's worth per rank, double-buffered like the staging areas. Only where the leaders'
@@ -130,20 +130,20 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
     if (!own_segment(ctx, config, extras, pool)) return false;
   }
   // Where this rank's progress helper can be woken (0: nowhere; the peers then do not ring).
-  if (!ctx.shm->has_private_pool())
-    ctx.shm->bell_slot(ctx.node_rank).store(static_cast<std::uint64_t>(own_bell_slot(&ctx.shm->pool()) + 1),
+  if (!ctx.channel.shm->has_private_pool())
+    ctx.channel.shm->bell_slot(ctx.node_rank).store(static_cast<std::uint64_t>(own_bell_slot(&ctx.channel.shm->pool()) + 1),
                                             std::memory_order_release);
   return true;
 }
 
 bool single_copy_allowed(CommContext& ctx, const Config& config) {
-  if (ctx.single_copy < 0) {
-    ctx.single_copy = probe_single_copy(ctx.comm, ctx.node_leader()) ? 1 : 0;
-    if (!ctx.single_copy && config.verbose >= 1 && ctx.rank == 0)
+  if (ctx.channel.single_copy < 0) {
+    ctx.channel.single_copy = probe_single_copy(ctx.comm, ctx.node_leader()) ? 1 : 0;
+    if (!ctx.channel.single_copy && config.verbose >= 1 && ctx.rank == 0)
       say_once("no-single-copy", "single copy (Cross Memory Attach) is refused on this node; "
                                  "large messages take copy-in/copy-out");
   }
-  return ctx.single_copy == 1;
+  return ctx.channel.single_copy == 1;
 }
 
 }  // namespace mcorecoll

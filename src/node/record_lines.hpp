@@ -7,7 +7,7 @@
 // m + kReduceLines only once every rank has posted call m + 1, which each does after it has
 // finished reading call m. Allreduce and allgather wait for that anyway (they read every record
 // of call m + 1); a reduce's non-roots may run kReduceLines - 1 calls ahead of their root, then
-// wait here. What a rank has seen of the others' calls is remembered (ctx.line_known), so that
+// wait here. What a rank has seen of the others' calls is remembered (ctx.channel.line_known), so that
 // it reads another rank's record only when that knowledge runs out.
 #pragma once
 
@@ -30,10 +30,10 @@ struct LineCall {
 
 // The communicator's next small call (the count is alike on every node rank).
 inline LineCall next_line_call(CommContext& ctx) {
-  ++ctx.line_calls;
-  if (ctx.line_known.size() != static_cast<std::size_t>(ctx.node_size))
-    ctx.line_known.assign(static_cast<std::size_t>(ctx.node_size), 0);
-  return {ctx.line_calls, static_cast<int>(ctx.line_calls % kReduceLines)};
+  ++ctx.channel.line_calls;
+  if (ctx.channel.line_known.size() != static_cast<std::size_t>(ctx.node_size))
+    ctx.channel.line_known.assign(static_cast<std::size_t>(ctx.node_size), 0);
+  return {ctx.channel.line_calls, static_cast<int>(ctx.channel.line_calls % kReduceLines)};
 }
 
 // A node rank that has not posted call seq - kReduceLines + 1 yet, or -1: until then this rank
@@ -43,9 +43,9 @@ inline int line_reader_behind(CommContext& ctx, const LineCall& call) {
   const std::uint64_t need = call.seq + 1 > kReduceLines ? call.seq + 1 - kReduceLines : 0;
   const int record = static_cast<int>((call.seq + 1) % kReduceLines);
   for (int r = 0; r < ctx.node_size; ++r) {
-    std::uint64_t& known = ctx.line_known[static_cast<std::size_t>(r)];
+    std::uint64_t& known = ctx.channel.line_known[static_cast<std::size_t>(r)];
     if (known >= need) continue;
-    const std::uint64_t seen = ctx.shm->reduce_record_seq(r, record).load(std::memory_order_acquire);
+    const std::uint64_t seen = ctx.channel.shm->reduce_record_seq(r, record).load(std::memory_order_acquire);
     if (seen > known) known = seen;
     if (known < need) return r;
   }
@@ -53,20 +53,20 @@ inline int line_reader_behind(CommContext& ctx, const LineCall& call) {
 }
 
 inline void post_line(CommContext& ctx, const LineCall& call, const void* image, std::size_t bytes) {
-  std::memcpy(ctx.shm->reduce_record(ctx.node_rank, call.line), image, bytes);
-  ctx.shm->reduce_record_seq(ctx.node_rank, call.line).store(call.seq, std::memory_order_release);
+  std::memcpy(ctx.channel.shm->reduce_record(ctx.node_rank, call.line), image, bytes);
+  ctx.channel.shm->reduce_record_seq(ctx.node_rank, call.line).store(call.seq, std::memory_order_release);
 }
 
 inline bool line_posted(CommContext& ctx, int r, const LineCall& call) {
-  std::uint64_t& known = ctx.line_known[static_cast<std::size_t>(r)];
+  std::uint64_t& known = ctx.channel.line_known[static_cast<std::size_t>(r)];
   if (known >= call.seq) return true;
-  const std::uint64_t seen = ctx.shm->reduce_record_seq(r, call.line).load(std::memory_order_acquire);
+  const std::uint64_t seen = ctx.channel.shm->reduce_record_seq(r, call.line).load(std::memory_order_acquire);
   if (seen > known) known = seen;
   return seen >= call.seq;
 }
 
 inline const char* line_data(CommContext& ctx, int r, const LineCall& call) {
-  return ctx.shm->reduce_record(r, call.line);
+  return ctx.channel.shm->reduce_record(r, call.line);
 }
 
 }  // namespace mcorecoll

@@ -29,18 +29,18 @@ int NodeRingSteps::group_leader(int r) const {
 bool NodeRingSteps::start(std::uint64_t size, int source, int* waiting_on) {
   if (started_) return true;
   if (!try_ring_cells(ctx_, config_, size, &ring_)) {
-    *waiting_on = ctx_.lease_waits_for;
+    *waiting_on = ctx_.channel.lease_waits_for;
     return false;
   }
   started_ = true;
-  first_ = ctx_.ring_chunks;
+  first_ = ctx_.channel.ring_chunks;
   chunks_ = ring_.chunks(size);
   next_ = 0;
   begin_ = 0;
   if (ctx_.node_rank == source) return true;
   // A rank that fills chunk `first` is done with every chunk before it (its earlier calls
   // returned): with rotating roots, sources rarely need to look at readers' lines.
-  std::uint64_t& known = ctx_.ring_consumed_known[static_cast<std::size_t>(source)];
+  std::uint64_t& known = ctx_.channel.ring_consumed_known[static_cast<std::size_t>(source)];
   if (reached(first_, known)) known = first_;
   // Every rank of the node decides alike (same size, same hierarchy).
   relayed_ = size <= config_.bcast_relay_max_bytes && chunks_ == 1 &&
@@ -75,7 +75,7 @@ bool NodeRingSteps::step(char* data, std::uint64_t size, int source, int* waitin
 
 // Fills the chunks whose cells every reader is done with; the rest wait for the next step.
 bool NodeRingSteps::source_step(const char* data, std::uint64_t size, int source, int* waiting_on) {
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   const std::uint64_t window = ring_.window;
   for (; next_ < chunks_; ++next_) {
     const std::uint64_t g = first_ + next_;
@@ -83,7 +83,7 @@ bool NodeRingSteps::source_step(const char* data, std::uint64_t size, int source
     // count too: waiting for them is only cautious.)
     if (g >= window)
       for (int r = 0; r < ctx_.node_size; ++r) {
-        std::uint64_t& known = ctx_.ring_consumed_known[static_cast<std::size_t>(r)];
+        std::uint64_t& known = ctx_.channel.ring_consumed_known[static_cast<std::size_t>(r)];
         if (r == source || reached(known, g + 1 - window)) continue;
         // From 4 cells on, half a window more (a reader's round is at most that long, so it
         // gets there): the source looks again only every half window. Fewer cells must not
@@ -100,13 +100,13 @@ bool NodeRingSteps::source_step(const char* data, std::uint64_t size, int source
     spot.flag->store(g + 1, std::memory_order_release);
   }
   shm.consumed(source).store(first_ + chunks_, std::memory_order_release);
-  ctx_.ring_chunks = first_ + chunks_;
+  ctx_.channel.ring_chunks = first_ + chunks_;
   return true;
 }
 
 // Copies out, round by round, the chunks that are there, in its group's order.
 bool NodeRingSteps::reader_step(char* data, std::uint64_t size, int source, int* waiting_on) {
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   for (; begin_ < chunks_; begin_ += round_, next_ = 0) {
     const std::uint64_t in_round = std::min(round_, chunks_ - begin_);
     for (; next_ < in_round; ++next_) {
@@ -118,14 +118,14 @@ bool NodeRingSteps::reader_step(char* data, std::uint64_t size, int source, int*
     }
     shm.consumed(ctx_.node_rank).store(first_ + begin_ + in_round, std::memory_order_release);
   }
-  ctx_.ring_chunks = first_ + chunks_;
+  ctx_.channel.ring_chunks = first_ + chunks_;
   return true;
 }
 
 // The one chunk through the relay areas: the group's leader copies it from the ring, and,
 // once its members have read the last chunk it relayed, into its relay area.
 bool NodeRingSteps::relay_step(char* data, std::uint64_t size, int source, int* waiting_on) {
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   const int me = ctx_.node_rank, lead = group_leader(me);
   const std::uint64_t g = first_;
   const std::size_t n = static_cast<std::size_t>(size);
@@ -144,7 +144,7 @@ bool NodeRingSteps::relay_step(char* data, std::uint64_t size, int source, int* 
     for (; member_ < ctx_.node_size; ++member_) {
       if (member_ == me || group_leader(member_) != me) continue;
       members_ = true;
-      if (!reached(shm.consumed(member_).load(std::memory_order_acquire), ctx_.relayed_chunks)) {
+      if (!reached(shm.consumed(member_).load(std::memory_order_acquire), ctx_.channel.relayed_chunks)) {
         *waiting_on = member_;
         return false;
       }
@@ -152,11 +152,11 @@ bool NodeRingSteps::relay_step(char* data, std::uint64_t size, int source, int* 
     if (members_) {
       std::memcpy(shm.relay_data(me), data, n);
       shm.relay_flag(me).store(g + 1, std::memory_order_release);
-      ctx_.relayed_chunks = g + 1;
+      ctx_.channel.relayed_chunks = g + 1;
     }
   }
   shm.consumed(me).store(g + 1, std::memory_order_release);
-  ctx_.ring_chunks = first_ + chunks_;
+  ctx_.channel.ring_chunks = first_ + chunks_;
   return true;
 }
 

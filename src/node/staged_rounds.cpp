@@ -9,7 +9,7 @@ namespace mcorecoll {
 
 Round next_round(CommContext& ctx, const StagingAreas& staging, std::uint64_t len) {
   Round round;
-  round.seq = ++ctx.seq;
+  round.seq = ++ctx.channel.seq;
   round.h = static_cast<int>(round.seq & 1);
   round.half = staging.area / 2;
   round.len = static_cast<std::size_t>(len);
@@ -24,7 +24,7 @@ std::uint64_t tile_bytes(const StagingAreas& staging, int ranks) {
 int rank_using_half(const CommContext& ctx, NodeShm& shm, const Round& round) {
   for (int r = 0; r < ctx.node_size; ++r)
     if (r != ctx.node_rank &&
-        !reached(shm.done(r).load(std::memory_order_acquire), ctx.last_stage_seq[round.h]))
+        !reached(shm.done(r).load(std::memory_order_acquire), ctx.channel.last_stage_seq[round.h]))
       return r;
   return -1;
 }

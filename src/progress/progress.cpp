@@ -41,6 +41,20 @@ std::atomic<int> g_unsettled_n{0};
 std::atomic<int> g_handles{0};
 void (*g_delete_released)(CommContext*) = nullptr;  // set_released_context_deleter()
 
+// A communicator's part of the engine, under g_mutex, kept on its context (its kept states):
+// its queue of operations, whether it is in g_busy, its operations that ended their steps but
+// not their finish(), and the persistent requests that use it (the context outlives the
+// communicator's MPI_Comm_free until they are freed).
+struct CommQueue {
+  Record* head = nullptr;
+  Record* tail = nullptr;
+  bool busy = false;
+  int unsettled = 0;
+  int persistent_requests = 0;
+  bool released = false;  // the communicator is freed; the context waits for its persistent requests
+};
+CommQueue& queue_of(CommContext& ctx) { return ctx.kept.get<CommQueue>(); }
+
 // The waits of the node machinery (node/wait.hpp) move the operations while they wait: told
 // how at load time, before any operation can exist.
 const bool g_waits_told = [] {
@@ -109,22 +123,25 @@ void destroy(Record* r) {
   CommContext* ctx = r->persistent ? r->ctx : nullptr;
   recycle(r);
   // The last persistent request of a communicator the application has freed: its context goes.
-  if (ctx && --ctx->persistent_requests == 0 && ctx->released && g_delete_released) g_delete_released(ctx);
+  if (!ctx) return;
+  CommQueue& queue = queue_of(*ctx);
+  if (--queue.persistent_requests == 0 && queue.released && g_delete_released) g_delete_released(ctx);
 }
+
 
 void leave_busy(CommContext& ctx);
 
 void enqueue(Record* r) {
-  CommContext& ctx = *r->ctx;
+  CommQueue& queue = queue_of(*r->ctx);
   r->next = nullptr;
   r->stalled = 0;
   r->state = RecordState::queued;
-  if (ctx.queue_tail) ctx.queue_tail->next = r;
-  else ctx.queue_head = r;
-  ctx.queue_tail = r;
-  if (!ctx.busy) {
-    ctx.busy = true;
-    g_busy.push_back(&ctx);
+  if (queue.tail) queue.tail->next = r;
+  else queue.head = r;
+  queue.tail = r;
+  if (!queue.busy) {
+    queue.busy = true;
+    g_busy.push_back(r->ctx);
   }
   g_queued.fetch_add(1, std::memory_order_release);
 }
@@ -132,7 +149,8 @@ void enqueue(Record* r) {
 // Steps the queue's first operations while they end their steps. True when one did.
 bool advance(CommContext& ctx, bool may_call_mpi) {
   bool ended = false;
-  while (Record* r = ctx.queue_head) {
+  CommQueue& queue = queue_of(ctx);
+  while (Record* r = queue.head) {
     Operation& op = *r->op;
     op.waiting_on = -1;
     if (!op.step(may_call_mpi)) {
@@ -143,15 +161,15 @@ bool advance(CommContext& ctx, bool may_call_mpi) {
         ring(ctx, op.waiting_on);
       break;
     }
-    ctx.queue_head = r->next;
-    if (!ctx.queue_head) {
-      ctx.queue_tail = nullptr;
+    queue.head = r->next;
+    if (!queue.head) {
+      queue.tail = nullptr;
       leave_busy(ctx);
     }
     r->next = nullptr;
     r->rc = op.rc;
     r->state = RecordState::stepped;
-    ++ctx.unsettled;
+    ++queue.unsettled;
     g_unsettled.push_back(r);
     g_unsettled_n.fetch_add(1, std::memory_order_relaxed);
     g_queued.fetch_sub(1, std::memory_order_release);
@@ -161,8 +179,9 @@ bool advance(CommContext& ctx, bool may_call_mpi) {
 }
 
 void leave_busy(CommContext& ctx) {
-  if (!ctx.busy) return;
-  ctx.busy = false;
+  CommQueue& queue = queue_of(ctx);
+  if (!queue.busy) return;
+  queue.busy = false;
   for (std::size_t i = 0; i < g_busy.size(); ++i)
     if (g_busy[i] == &ctx) {
       g_busy[i] = g_busy.back();
@@ -177,7 +196,7 @@ bool advance_all(bool may_call_mpi) {
   for (std::size_t i = 0; i < g_busy.size();) {
     CommContext& ctx = *g_busy[i];
     ended = advance(ctx, may_call_mpi) || ended;
-    if (ctx.queue_head) ++i;
+    if (queue_of(ctx).head) ++i;
     else leave_busy(ctx);  // the last one takes its place
   }
   return ended;
@@ -227,7 +246,7 @@ bool settle(Record* r) {
     r->op->finish();
     if (r->rc == MPI_SUCCESS) r->rc = r->op->rc;
     r->state = RecordState::done;
-    --r->ctx->unsettled;
+    --queue_of(*r->ctx).unsettled;
     drop_unsettled(r);
     if (r->freed) {  // the application let go of the handle: nothing waits for it
       destroy(r);
@@ -278,7 +297,7 @@ int start_record(Record* r) {
   if (r->counted.on) count_call(r->counted.collective, r->counted.path, r->counted.bytes, CallKind::persistent);
   r->op->begin();
   r->rc = MPI_SUCCESS;
-  const bool first = r->ctx->queue_head == nullptr;
+  const bool first = queue_of(*r->ctx).head == nullptr;
   enqueue(r);
   if (first && advance(*r->ctx, true)) settle_all();
   return MPI_SUCCESS;
@@ -307,7 +326,7 @@ int post_operation(std::unique_ptr<Operation> op, const Config& config, MPI_Requ
   g_table.insert(r->carrier, r);
   g_handles.fetch_add(1, std::memory_order_release);
   *request = r->carrier;
-  const bool first = r->ctx->queue_head == nullptr;
+  const bool first = queue_of(*r->ctx).head == nullptr;
   enqueue(r);
   // Its first steps now: a message that fits the shared cells is out before the call returns.
   if (first && advance(*r->ctx, true)) settle_all();
@@ -328,7 +347,7 @@ int make_persistent_request(std::unique_ptr<Operation> op, const Config& config,
     recycle(r);
     return MPI_ERR_INTERN;
   }
-  ++r->ctx->persistent_requests;
+  ++queue_of(*r->ctx).persistent_requests;
   g_table.insert(r->carrier, r);
   g_handles.fetch_add(1, std::memory_order_release);
   *request = r->carrier;
@@ -353,7 +372,16 @@ bool engine_idle() {
 bool operations_pending_on(const CommContext& ctx) {
   if (!operations_pending() && g_unsettled_n.load(std::memory_order_acquire) == 0) return false;
   EngineLock lock;
-  return ctx.queue_head != nullptr || ctx.unsettled > 0;
+  const CommQueue* queue = ctx.kept.find<CommQueue>();
+  return queue && (queue->head != nullptr || queue->unsettled > 0);
+}
+
+bool kept_for_persistent_requests(CommContext& ctx) {
+  EngineLock lock;
+  CommQueue& queue = queue_of(ctx);
+  if (queue.persistent_requests == 0) return false;
+  queue.released = true;
+  return true;
 }
 
 bool progress_operations(bool may_call_mpi, bool settle) {

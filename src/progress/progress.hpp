@@ -63,6 +63,10 @@ bool last_round_waited_for_peer();
 // their steps and finished: before a blocking call on it (they share its state), and before
 // its context goes.
 void complete_operations_on(const CommContext& ctx);
+// MPI_Comm_free of a communicator whose persistent requests still use its context: the context
+// is marked to go with the last of them (set_released_context_deleter()), and true; false
+// where none does (the caller lets it go now).
+bool kept_for_persistent_requests(CommContext& ctx);
 // A context goes: out of the engine's lists (its operations are complete).
 void forget_context(CommContext& ctx);
 // Who deletes the context of a freed communicator once its last persistent request went (the

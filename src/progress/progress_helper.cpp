@@ -150,10 +150,10 @@ void stop_progress_sources() {
 }
 
 void ring(const CommContext& ctx, int node_rank) {
-  if (!ctx.shm || node_rank < 0 || node_rank == ctx.node_rank) return;
-  const std::uint64_t slot = ctx.shm->bell_slot(node_rank).load(std::memory_order_acquire);
+  if (!ctx.channel.shm || node_rank < 0 || node_rank == ctx.node_rank) return;
+  const std::uint64_t slot = ctx.channel.shm->bell_slot(node_rank).load(std::memory_order_acquire);
   if (slot == 0) return;
-  wake(ctx.shm->pool().bell(static_cast<int>(slot - 1)));
+  wake(ctx.channel.shm->pool().bell(static_cast<int>(slot - 1)));
 }
 
 unsigned progress_spin_polls() { return g_spin.load(std::memory_order_relaxed); }

@@ -4,6 +4,7 @@
 #include "node/wait.hpp"
 #include "reduction/fold.hpp"
 #include "node/comm_context.hpp"
+#include "reduction/reduction_rooms.hpp"
 
 namespace mcorecoll {
 
@@ -150,9 +151,9 @@ int reduce_across_nodes(CommContext& ctx, const Config& config, const void* send
                         MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout,
                         std::uint64_t bytes) {
   if (count == 0) return MPI_SUCCESS;
+  ReductionRooms& kept = reduction_rooms(ctx);
   ReduceAcrossNodesRounds rounds(ctx, config, sendbuf, recvbuf, count, type, op, root, layout, bytes,
-                                 {ctx.reduce_partial, ctx.reduce_gathered, ctx.reduce_scratch, ctx.reduce_packed},
-                                 true);
+                                 {kept.node_partial, kept.nodes_gathered, kept.running, kept.packed}, true);
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
   run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });

@@ -3,6 +3,7 @@
 #include "reduction/fold.hpp"
 #include "reduction/reduce_shm.hpp"
 #include "node/comm_context.hpp"
+#include "reduction/reduction_rooms.hpp"
 
 namespace mcorecoll {
 
@@ -10,11 +11,11 @@ int reduce_scatter_shm(CommContext& ctx, const Config& config, const void* input
                        int first, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& whole,
                        const ElementLayout& block) {
   // Scratch of the whole result's image (kept from call to call: no allocation once grown).
-  char* result = scratch_room(ctx.reduce_scatter_scratch, whole.image_bytes(static_cast<std::size_t>(total)));
+  char* result = scratch_room(reduction_rooms(ctx).reduce_scatter_result, whole.image_bytes(static_cast<std::size_t>(total)));
   int rc = reduce_shm(ctx, config, input, result, total, type, op, -1, whole);
   if (rc == MPI_SUCCESS && count > 0)
     rc = deliver(result + static_cast<std::size_t>(first) * whole.extent, static_cast<char*>(recvbuf), count, block,
-                 type, ctx.comm, ctx.reduce_packed);
+                 type, ctx.comm, reduction_rooms(ctx).packed);
   return rc;
 }
 

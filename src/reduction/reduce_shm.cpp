@@ -10,13 +10,14 @@
 #include "reduction/fold.hpp"
 #include "node/record_lines.hpp"
 #include "node/comm_context.hpp"
+#include "reduction/reduction_rooms.hpp"
 
 namespace mcorecoll {
 namespace {
 
 // The communicator's scratch for the image of k elements (kept from call to call).
 char* scratch_for(CommContext& ctx, const ElementLayout& layout, int k) {
-  return scratch_room(ctx.reduce_scratch, layout.image_bytes(static_cast<std::size_t>(k)));
+  return scratch_room(reduction_rooms(ctx).running, layout.image_bytes(static_cast<std::size_t>(k)));
 }
 
 // Node rank waited for, or -1 once every rank has reached `seq` on `flag_of(r)`.
@@ -49,7 +50,7 @@ bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
     // Two halves, each of a round's image per rank: the whole image spread over the peers.
     const std::size_t image = layout_.image_bytes(static_cast<std::size_t>(count_));
     if (!try_reduce_staging_areas(ctx_, config_, (image + n - 1) / static_cast<std::size_t>(n), &staging_)) {
-      *waiting_on = ctx_.lease_waits_for;
+      *waiting_on = ctx_.channel.lease_waits_for;
       return false;
     }
     // Every rank holds the same areas (the lease protocol), so all agree on this.
@@ -66,7 +67,7 @@ bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
       case Stage::lease:
       case Stage::stage:
         if (!stage_round()) {
-          *waiting_on = rank_using_half(ctx_, *ctx_.shm, round_);
+          *waiting_on = rank_using_half(ctx_, *ctx_.channel.shm, round_);
           return false;
         }
         break;
@@ -104,7 +105,7 @@ bool ReduceRounds::line_step(bool may_call_mpi, int* waiting_on) {
   char* acc = fold_in_place_ ? recv_ : scratch_for(ctx_, layout_, count_);
   int folded = fold(n, count_, layout_, type_, op_, acc, [&](int r) { return line_data(ctx_, r, line_); });
   if (folded == MPI_SUCCESS && !fold_in_place_)
-    folded = deliver(acc, recv_, count_, layout_, type_, ctx_.comm, ctx_.reduce_packed);
+    folded = deliver(acc, recv_, count_, layout_, type_, ctx_.comm, reduction_rooms(ctx_).packed);
   rc = folded;
   return true;
 }
@@ -112,7 +113,7 @@ bool ReduceRounds::line_step(bool may_call_mpi, int* waiting_on) {
 // The round's image of this rank's contribution, at the same offsets as in its buffer, once
 // the half is free (every rank done with the round that last used it).
 bool ReduceRounds::stage_round() {
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   if (!have_round_) {
     k_ = std::min(per_round_, count_ - first_);
     round_ = next_round(ctx_, staging_, layout_.image_bytes(static_cast<std::size_t>(k_)));
@@ -129,7 +130,7 @@ bool ReduceRounds::stage_round() {
 }
 
 bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   const int n = ctx_.node_size, me = ctx_.node_rank;
   if (!slices_ && !gets_result_) {
     end_round();
@@ -146,7 +147,7 @@ bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
     char* acc = fold_in_place_ ? recv_ + at : scratch_for(ctx_, layout_, k_);
     int folded = fold(n, k_, layout_, type_, op_, acc, [&](int r) { return round_.staged_by(r); });
     if (folded == MPI_SUCCESS && !fold_in_place_)
-      folded = deliver(acc, recv_ + at, k_, layout_, type_, ctx_.comm, ctx_.reduce_packed);
+      folded = deliver(acc, recv_ + at, k_, layout_, type_, ctx_.comm, reduction_rooms(ctx_).packed);
     if (rc == MPI_SUCCESS) rc = folded;
     end_round();
     return true;
@@ -176,7 +177,7 @@ bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
 
 // Every slice's result into the receive buffer, staggered like every read of the node.
 bool ReduceRounds::gather_slices(bool may_call_mpi, int* waiting_on) {
-  NodeShm& shm = *ctx_.shm;
+  NodeShm& shm = *ctx_.channel.shm;
   const int n = ctx_.node_size, me = ctx_.node_rank;
   if (!layout_.contiguous && !may_call_mpi) return false;
   for (; slice_next_ < n; ++slice_next_) {
@@ -191,7 +192,7 @@ bool ReduceRounds::gather_slices(bool may_call_mpi, int* waiting_on) {
     const std::size_t from = static_cast<std::size_t>(first_ + sa) * layout_.extent;
     const std::size_t in_round = static_cast<std::size_t>(sa) * layout_.extent;
     const int delivered = deliver(round_.staged_by(s) + in_round, recv_ + from, sb - sa, layout_, type_, ctx_.comm,
-                                  ctx_.reduce_packed);
+                                  reduction_rooms(ctx_).packed);
     if (rc == MPI_SUCCESS) rc = delivered;
   }
   end_round();
@@ -200,8 +201,8 @@ bool ReduceRounds::gather_slices(bool may_call_mpi, int* waiting_on) {
 
 void ReduceRounds::end_round() {
   ++moves_;
-  ctx_.shm->done(ctx_.node_rank).store(round_.seq, std::memory_order_release);
-  ctx_.last_stage_seq[round_.h] = round_.seq;
+  ctx_.channel.shm->done(ctx_.node_rank).store(round_.seq, std::memory_order_release);
+  ctx_.channel.last_stage_seq[round_.h] = round_.seq;
   first_ += k_;
   have_round_ = false;
   stage_ = Stage::stage;

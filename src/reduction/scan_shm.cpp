@@ -2,6 +2,7 @@
 
 #include "reduction/fold.hpp"
 #include "node/comm_context.hpp"
+#include "reduction/reduction_rooms.hpp"
 
 namespace mcorecoll {
 
@@ -40,12 +41,12 @@ int scan_shm(CommContext& ctx, const Config& config, bool exclusive, const void*
   const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
   const std::size_t me = static_cast<std::size_t>(ctx.node_rank);
   // Operands 0..me-1 as images, then room for the result.
-  char* operands = scratch_room(ctx.scan_scratch, image * (me + 1));
+  char* operands = scratch_room(reduction_rooms(ctx).scan_operands, image * (me + 1));
   const char* own = static_cast<const char*>(input);
   ExchangeRounds rounds = scan_rounds(ctx, config, own, operands, image);
   run_to_end(rounds, ctx, config);
   return fold_prefix(ctx, exclusive, own, operands, operands + me * image, image, count, type, op, layout, recvbuf,
-                     ctx.reduce_packed);
+                     reduction_rooms(ctx).packed);
 }
 
 }  // namespace mcorecoll

@@ -1,0 +1,22 @@
+// The reductions' scratch on a communicator, kept from one call to the next (no allocation per
+// call; collectives on one communicator never run at once), in the context's kept states.
+#pragma once
+
+#include <vector>
+
+#include "node/comm_context.hpp"
+
+namespace mcorecoll {
+
+struct ReductionRooms {
+  std::vector<char> running;  // the running result of a round
+  std::vector<char> packed;   // a result packed for delivering it (fold.hpp's deliver())
+  std::vector<char> reduce_scatter_result, scan_operands;  // their whole results, their operands
+  // Across nodes, at node leaders: the node's partial result where the receive buffer is not
+  // the leader's to write, and every node's, gathered.
+  std::vector<char> node_partial, nodes_gathered;
+};
+
+inline ReductionRooms& reduction_rooms(CommContext& ctx) { return ctx.kept.get<ReductionRooms>(); }
+
+}  // namespace mcorecoll
