@@ -9,6 +9,7 @@
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
+#include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "node/comm_context.hpp"
@@ -54,37 +55,39 @@ std::unique_ptr<Operation> make_operation(const Decision& d, const void* sendbuf
 int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm) {
   const Decision d = route_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::blocking);
-  complete_earlier_operations(d);
-  if (d.count) count_call(Collective::allgather, d.path, d.bytes);
-  if (d.path == kPmpiPath) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  if (d.ctx->node_count > 1)
-    return allgather_across_nodes(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                  recvtype, block_of(d));
-  return allgather_shm(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                       block_of(d));
+  return blocking_call(
+      Collective::allgather, d,
+      [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
+      [&] {
+        const Config& config = process_config().config;
+        if (d.ctx->node_count > 1)
+          return allgather_across_nodes(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                        block_of(d));
+        return allgather_shm(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                             block_of(d));
+      });
 }
 
 int iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   const Decision d = route_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                      Form::nonblocking);
-  if (d.count) count_call(Collective::allgather, d.path, d.bytes, CallKind::nonblocking);
-  if (d.path == kPmpiPath)
-    return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-  return post(d, make_operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
+  return nonblocking_call(
+      Collective::allgather, d, request,
+      [&] { return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request); },
+      [&] { return make_operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); });
 }
 
 int allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   const Decision d = route_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                      Form::persistent);
-  complete_earlier_operations(d);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(Collective::allgather, d.path, d.bytes, CallKind::persistent);
-    return pmpi_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
-  }
-  return make_persistent(Collective::allgather, d,
-                         make_operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
+  return persistent_call(
+      Collective::allgather, d, request,
+      [&] {
+        return pmpi_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+      },
+      [&] { return make_operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); });
 }
 
 }  // namespace mcorecoll

@@ -6,6 +6,7 @@
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
+#include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "allgather/iallgatherv_shm.hpp"
@@ -45,24 +46,25 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   std::uint64_t own = 0;
   const Decision d = route_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                                       Form::blocking, &own);
-  complete_earlier_operations(d);
-  if (d.count) count_call(Collective::allgatherv, d.path, d.bytes);
-  if (d.path == kPmpiPath)
-    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-  if (d.bytes == 0) return MPI_SUCCESS;
-  BlockBytes recv(recvbuf, d.ctx->size, recvcounts, displs, recvtype);
-  const int me = d.ctx->rank;
-  if (sendbuf == MPI_IN_PLACE) {
-    recv.pack(me);
-    allgatherv_node_bytes(*d.ctx, process_config().config, recv.data(me), recv);
-    recv.unpack_all_but(me);
-  } else {
-    MessageBytes send(const_cast<void*>(sendbuf), sendcount, sendtype, own);
-    send.pack();
-    allgatherv_node_bytes(*d.ctx, process_config().config, send.data(), recv);
-    recv.unpack_all_but(-1);
-  }
-  return MPI_SUCCESS;
+  return blocking_call(
+      Collective::allgatherv, d,
+      [&] { return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm); },
+      [&] {
+        if (d.bytes == 0) return MPI_SUCCESS;
+        BlockBytes recv(recvbuf, d.ctx->size, recvcounts, displs, recvtype);
+        const int me = d.ctx->rank;
+        if (sendbuf == MPI_IN_PLACE) {
+          recv.pack(me);
+          allgatherv_node_bytes(*d.ctx, process_config().config, recv.data(me), recv);
+          recv.unpack_all_but(me);
+        } else {
+          MessageBytes send(const_cast<void*>(sendbuf), sendcount, sendtype, own);
+          send.pack();
+          allgatherv_node_bytes(*d.ctx, process_config().config, send.data(), recv);
+          recv.unpack_all_but(-1);
+        }
+        return MPI_SUCCESS;
+      });
 }
 
 int iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
@@ -70,12 +72,15 @@ int iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   std::uint64_t own = 0;
   const Decision d = route_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                                       Form::nonblocking, &own);
-  if (d.count) count_call(Collective::allgatherv, d.path, d.bytes, CallKind::nonblocking);
-  if (d.path == kPmpiPath)
-    return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
-  return post(d, make_iallgatherv(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, own, recvbuf,
-                                  recvcounts, displs, recvtype),
-              request);
+  return nonblocking_call(
+      Collective::allgatherv, d, request,
+      [&] {
+        return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+      },
+      [&] {
+        return make_iallgatherv(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, own, recvbuf,
+                                recvcounts, displs, recvtype);
+      });
 }
 
 int allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
@@ -83,16 +88,16 @@ int allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
   std::uint64_t own = 0;
   const Decision d = route_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                                       Form::persistent, &own);
-  complete_earlier_operations(d);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(Collective::allgatherv, d.path, d.bytes, CallKind::persistent);
-    return pmpi_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info,
-                                request);
-  }
-  return make_persistent(Collective::allgatherv, d,
-                         make_iallgatherv(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, own, recvbuf,
-                                          recvcounts, displs, recvtype),
-                         request);
+  return persistent_call(
+      Collective::allgatherv, d, request,
+      [&] {
+        return pmpi_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info,
+                                    request);
+      },
+      [&] {
+        return make_iallgatherv(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, own, recvbuf,
+                                recvcounts, displs, recvtype);
+      });
 }
 
 }  // namespace mcorecoll

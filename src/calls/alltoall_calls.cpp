@@ -5,6 +5,7 @@
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
+#include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "node/call_areas.hpp"
@@ -71,39 +72,40 @@ std::unique_ptr<Operation> operation(const Decision& d, const void* sendbuf, int
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   const Decision d = route_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::blocking);
-  complete_earlier_operations(d);
-  if (d.count) count_call(Collective::alltoall, d.path, d.bytes);
-  if (d.path == kPmpiPath)
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return alltoall_shm(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                      block_of(d), d.path == kAlltoallCma);
+  return blocking_call(
+      Collective::alltoall, d,
+      [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
+      [&] {
+        return alltoall_shm(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, block_of(d), d.path == kAlltoallCma);
+      });
 }
 
 int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   const Decision d = route_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::nonblocking);
-  if (d.count) count_call(Collective::alltoall, d.path, d.bytes, CallKind::nonblocking);
-  if (d.path == kPmpiPath)
-    return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-  return post(d, operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
+  return nonblocking_call(
+      Collective::alltoall, d, request,
+      [&] { return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request); },
+      [&] { return operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); });
 }
 
 int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   const Decision d = route_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::persistent);
-  complete_earlier_operations(d);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(Collective::alltoall, d.path, d.bytes, CallKind::persistent);
-    return pmpi_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
-  }
-  // The staging lease for this size now, while the initialization may wait: the starts find it held.
-  if (d.path == kAlltoallShm && d.bytes > 0) {
-    Waiter waiter = Waiter::for_context(*d.ctx, process_config().config);
-    staging_areas(*d.ctx, process_config().config, waiter, block_of(d));
-  }
-  return make_persistent(Collective::alltoall, d, operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                                            recvtype),
-                         request);
+  return persistent_call(
+      Collective::alltoall, d, request,
+      [&] {
+        return pmpi_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+      },
+      [&] {
+        // The staging lease for this size now, while the initialization may wait.
+        if (d.path == kAlltoallShm && d.bytes > 0) {
+          Waiter waiter = Waiter::for_context(*d.ctx, process_config().config);
+          staging_areas(*d.ctx, process_config().config, waiter, block_of(d));
+        }
+        return operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      });
 }
 
 }  // namespace mcorecoll

@@ -11,6 +11,7 @@
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
+#include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "alltoall/ialltoallv_shm.hpp"
@@ -152,15 +153,16 @@ int alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispl
   if (!valid_arguments(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size, &mine))
     mine = kNotOurs;
   const Decision d = decide_persistent_v(Collective::alltoallv, comm, mine, &largest);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(Collective::alltoallv, d.path, d.bytes, CallKind::persistent);
-    return pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                               info, request);
-  }
-  return make_persistent(Collective::alltoallv, d,
-                         make_ialltoallv(*d.ctx, process_config().config, sendbuf, sendcounts, sdispls, sendtype,
-                                         recvbuf, recvcounts, rdispls, recvtype, largest),
-                         request);
+  return persistent_call(
+      Collective::alltoallv, d, request,
+      [&] {
+        return pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   comm, info, request);
+      },
+      [&] {
+        return make_ialltoallv(*d.ctx, process_config().config, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                               recvcounts, rdispls, recvtype, largest);
+      });
 }
 
 }  // namespace mcorecoll

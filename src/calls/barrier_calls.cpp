@@ -5,6 +5,7 @@
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
+#include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "progress/operation.hpp"
@@ -21,27 +22,20 @@ Decision route_barrier(MPI_Comm comm, Form form) {
 
 int barrier(MPI_Comm comm) {
   const Decision d = route_barrier(comm, Form::blocking);
-  complete_earlier_operations(d);
-  if (d.count) count_call(Collective::barrier, d.path, 0);
-  if (d.path == kPmpiPath) return PMPI_Barrier(comm);
-  return barrier_shm(*d.ctx, process_config().config);
+  return blocking_call(Collective::barrier, d, [&] { return PMPI_Barrier(comm); },
+                       [&] { return barrier_shm(*d.ctx, process_config().config); });
 }
 
 int ibarrier(MPI_Comm comm, MPI_Request* request) {
   const Decision d = route_barrier(comm, Form::nonblocking);
-  if (d.count) count_call(Collective::barrier, d.path, 0, CallKind::nonblocking);
-  if (d.path == kPmpiPath) return PMPI_Ibarrier(comm, request);
-  return post(d, make_ibarrier(*d.ctx, process_config().config), request);
+  return nonblocking_call(Collective::barrier, d, request, [&] { return PMPI_Ibarrier(comm, request); },
+                          [&] { return make_ibarrier(*d.ctx, process_config().config); });
 }
 
 int barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   const Decision d = route_barrier(comm, Form::persistent);
-  complete_earlier_operations(d);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(Collective::barrier, d.path, 0, CallKind::persistent);
-    return pmpi_barrier_init(comm, info, request);
-  }
-  return make_persistent(Collective::barrier, d, make_ibarrier(*d.ctx, process_config().config), request);
+  return persistent_call(Collective::barrier, d, request, [&] { return pmpi_barrier_init(comm, info, request); },
+                         [&] { return make_ibarrier(*d.ctx, process_config().config); });
 }
 
 }  // namespace mcorecoll

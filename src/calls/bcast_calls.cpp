@@ -5,6 +5,7 @@
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
+#include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "node/call_areas.hpp"
@@ -38,34 +39,33 @@ std::unique_ptr<Operation> operation(const Decision& d, void* buffer, int count,
 
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   const Decision d = route_bcast(buffer, count, datatype, root, comm, Form::blocking);
-  complete_earlier_operations(d);
-  if (d.count) count_call(Collective::bcast, d.path, d.bytes);
-  if (d.path == kPmpiPath) return PMPI_Bcast(buffer, count, datatype, root, comm);
-  return bcast_shm(*d.ctx, process_config().config, buffer, count, datatype, root, d.bytes, d.path == kBcastCma);
+  return blocking_call(Collective::bcast, d, [&] { return PMPI_Bcast(buffer, count, datatype, root, comm); }, [&] {
+    return bcast_shm(*d.ctx, process_config().config, buffer, count, datatype, root, d.bytes, d.path == kBcastCma);
+  });
 }
 
 int ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
   const Decision d = route_bcast(buffer, count, datatype, root, comm, Form::nonblocking);
-  if (d.count) count_call(Collective::bcast, d.path, d.bytes, CallKind::nonblocking);
-  if (d.path == kPmpiPath) return PMPI_Ibcast(buffer, count, datatype, root, comm, request);
-  return post(d, operation(d, buffer, count, datatype, root), request);
+  return nonblocking_call(Collective::bcast, d, request,
+                          [&] { return PMPI_Ibcast(buffer, count, datatype, root, comm, request); },
+                          [&] { return operation(d, buffer, count, datatype, root); });
 }
 
 int bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                MPI_Request* request) {
   const Decision d = route_bcast(buffer, count, datatype, root, comm, Form::persistent);
-  complete_earlier_operations(d);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(Collective::bcast, d.path, d.bytes, CallKind::persistent);
-    return pmpi_bcast_init(buffer, count, datatype, root, comm, info, request);
-  }
-  // The ring's lease for this size now, while the initialization may wait: the starts find it held.
-  CommContext& ctx = *d.ctx;
-  if (d.path == kBcastShm && d.bytes > 0 && ctx.node_size > 1) {
-    Waiter waiter = Waiter::for_context(ctx, process_config().config);
-    ring_cells(ctx, process_config().config, waiter, d.bytes);
-  }
-  return make_persistent(Collective::bcast, d, operation(d, buffer, count, datatype, root), request);
+  return persistent_call(
+      Collective::bcast, d, request,
+      [&] { return pmpi_bcast_init(buffer, count, datatype, root, comm, info, request); },
+      [&] {
+        // The ring's lease for this size now, while the initialization may wait.
+        CommContext& ctx = *d.ctx;
+        if (d.path == kBcastShm && d.bytes > 0 && ctx.node_size > 1) {
+          Waiter waiter = Waiter::for_context(ctx, process_config().config);
+          ring_cells(ctx, process_config().config, waiter, d.bytes);
+        }
+        return operation(d, buffer, count, datatype, root);
+      });
 }
 
 }  // namespace mcorecoll

@@ -10,6 +10,7 @@
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
+#include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "exchange/staged_exchange.hpp"
@@ -90,13 +91,15 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
   std::uint64_t block = 0;
   const Decision d = route_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                                   Form::blocking, &block);
-  complete_earlier_operations(d);
-  if (d.count) count_call(Collective::gather, d.path, d.bytes);
-  if (d.path == kPmpiPath) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  if (block == 0) return MPI_SUCCESS;
-  if (d.ctx->rank != root) return run_gather(d, root, false, sendbuf, sendcount, sendtype, block, block, nullptr);
-  BlockBytes recv(recvbuf, d.ctx->size, recvcount, recvtype);
-  return run_gather(d, root, true, sendbuf, sendcount, sendtype, block, block, &recv);
+  return blocking_call(
+      Collective::gather, d,
+      [&] { return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); },
+      [&] {
+        if (block == 0) return MPI_SUCCESS;
+        if (d.ctx->rank != root) return run_gather(d, root, false, sendbuf, sendcount, sendtype, block, block, nullptr);
+        BlockBytes recv(recvbuf, d.ctx->size, recvcount, recvtype);
+        return run_gather(d, root, true, sendbuf, sendcount, sendtype, block, block, &recv);
+      });
 }
 
 int igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -104,12 +107,13 @@ int igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   std::uint64_t block = 0;
   const Decision d = route_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                                   Form::nonblocking, &block);
-  if (d.count) count_call(Collective::gather, d.path, d.bytes, CallKind::nonblocking);
-  if (d.path == kPmpiPath)
-    return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-  return post(d, make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, block, recvbuf,
-                              {recvcount}, recvtype, block),
-              request);
+  return nonblocking_call(
+      Collective::gather, d, request,
+      [&] { return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request); },
+      [&] {
+        return make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, block, recvbuf,
+                            {recvcount}, recvtype, block);
+      });
 }
 
 int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -117,15 +121,16 @@ int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   std::uint64_t block = 0;
   const Decision d = route_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                                   Form::persistent, &block);
-  complete_earlier_operations(d);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(Collective::gather, d.path, d.bytes, CallKind::persistent);
-    return pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
-  }
-  return make_persistent(Collective::gather, d,
-                         make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, block,
-                                      recvbuf, {recvcount}, recvtype, block),
-                         request);
+  return persistent_call(
+      Collective::gather, d, request,
+      [&] {
+        return pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                                request);
+      },
+      [&] {
+        return make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, block, recvbuf,
+                            {recvcount}, recvtype, block);
+      });
 }
 
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
@@ -216,15 +221,16 @@ int gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                                      : own.valid ? own.bytes : kNotOurs;
   std::uint64_t largest = 0;
   const Decision d = decide_persistent_v(Collective::gatherv, comm, mine, &largest);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(Collective::gatherv, d.path, d.bytes, CallKind::persistent);
-    return pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info,
-                             request);
-  }
-  return make_persistent(Collective::gatherv, d,
-                         make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, own.bytes,
-                                      recvbuf, {0, recvcounts, displs}, recvtype, largest),
-                         request);
+  return persistent_call(
+      Collective::gatherv, d, request,
+      [&] {
+        return pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                                 info, request);
+      },
+      [&] {
+        return make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, own.bytes, recvbuf,
+                            {0, recvcounts, displs}, recvtype, largest);
+      });
 }
 
 }  // namespace mcorecoll

@@ -5,6 +5,7 @@
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
+#include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "common/shm_layout.hpp"
@@ -73,13 +74,12 @@ int pmpi(Collective c, const Reduction& a) {
 int blocking(Collective c, const Reduction& a) {
   ElementLayout layout;
   const Decision d = route(c, a, Form::blocking, &layout);
-  complete_earlier_operations(d);
-  if (d.count) count_call(c, d.path, d.bytes);
-  if (d.path == kPmpiPath) return pmpi(c, a);
-  if (d.ctx->node_count > 1)
-    return reduce_across_nodes(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root,
-                               layout, d.bytes);
-  return reduce_shm(*d.ctx, process_config().config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
+  return blocking_call(c, d, [&] { return pmpi(c, a); }, [&] {
+    const Config& config = process_config().config;
+    if (d.ctx->node_count > 1)
+      return reduce_across_nodes(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout, d.bytes);
+    return reduce_shm(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
+  });
 }
 
 // The operation of a non-blocking or persistent call that route() kept.
@@ -94,25 +94,27 @@ std::unique_ptr<Operation> make_operation(const Reduction& a, const Decision& d,
 int nonblocking(Collective c, const Reduction& a, MPI_Request* request) {
   ElementLayout layout;
   const Decision d = route(c, a, Form::nonblocking, &layout);
-  if (d.count) count_call(c, d.path, d.bytes, CallKind::nonblocking);
-  if (d.path == kPmpiPath)
-    return c == Collective::allreduce
-               ? PMPI_Iallreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, request)
-               : PMPI_Ireduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, request);
-  return post(d, make_operation(a, d, layout), request);
+  return nonblocking_call(
+      c, d, request,
+      [&] {
+        return c == Collective::allreduce
+                   ? PMPI_Iallreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, request)
+                   : PMPI_Ireduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, request);
+      },
+      [&] { return make_operation(a, d, layout); });
 }
 
 int persistent(Collective c, const Reduction& a, MPI_Info info, MPI_Request* request) {
   ElementLayout layout;
   const Decision d = route(c, a, Form::persistent, &layout);
-  complete_earlier_operations(d);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(c, d.path, d.bytes, CallKind::persistent);
-    return c == Collective::allreduce
-               ? pmpi_allreduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, request)
-               : pmpi_reduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, info, request);
-  }
-  return make_persistent(c, d, make_operation(a, d, layout), request);
+  return persistent_call(
+      c, d, request,
+      [&] {
+        return c == Collective::allreduce
+                   ? pmpi_allreduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, request)
+                   : pmpi_reduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, info, request);
+      },
+      [&] { return make_operation(a, d, layout); });
 }
 
 }  // namespace

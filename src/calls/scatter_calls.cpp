@@ -9,6 +9,7 @@
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
+#include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "exchange/staged_exchange.hpp"
@@ -80,15 +81,16 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   std::uint64_t block = 0;
   const Decision d = route_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                                    Form::blocking, &block);
-  complete_earlier_operations(d);
-  if (d.count) count_call(Collective::scatter, d.path, d.bytes);
-  if (d.path == kPmpiPath)
-    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  if (block == 0) return MPI_SUCCESS;
-  const bool is_root = d.ctx->rank == root;
-  std::unique_ptr<BlockBytes> send;
-  if (is_root) send.reset(new BlockBytes(const_cast<void*>(sendbuf), d.ctx->size, sendcount, sendtype));
-  return run_scatter(d, root, is_root, recvbuf, recvcount, recvtype, block, block, send.get());
+  return blocking_call(
+      Collective::scatter, d,
+      [&] { return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); },
+      [&] {
+        if (block == 0) return MPI_SUCCESS;
+        const bool is_root = d.ctx->rank == root;
+        std::unique_ptr<BlockBytes> send;
+        if (is_root) send.reset(new BlockBytes(const_cast<void*>(sendbuf), d.ctx->size, sendcount, sendtype));
+        return run_scatter(d, root, is_root, recvbuf, recvcount, recvtype, block, block, send.get());
+      });
 }
 
 int iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -96,12 +98,13 @@ int iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   std::uint64_t block = 0;
   const Decision d = route_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                                    Form::nonblocking, &block);
-  if (d.count) count_call(Collective::scatter, d.path, d.bytes, CallKind::nonblocking);
-  if (d.path == kPmpiPath)
-    return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-  return post(d, make_iscatter(*d.ctx, process_config().config, root, sendbuf, {sendcount}, sendtype, recvbuf,
-                               recvcount, recvtype, block, block),
-              request);
+  return nonblocking_call(
+      Collective::scatter, d, request,
+      [&] { return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request); },
+      [&] {
+        return make_iscatter(*d.ctx, process_config().config, root, sendbuf, {sendcount}, sendtype, recvbuf,
+                             recvcount, recvtype, block, block);
+      });
 }
 
 int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -109,15 +112,16 @@ int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   std::uint64_t block = 0;
   const Decision d = route_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                                    Form::persistent, &block);
-  complete_earlier_operations(d);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(Collective::scatter, d.path, d.bytes, CallKind::persistent);
-    return pmpi_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
-  }
-  return make_persistent(Collective::scatter, d,
-                         make_iscatter(*d.ctx, process_config().config, root, sendbuf, {sendcount}, sendtype,
-                                       recvbuf, recvcount, recvtype, block, block),
-                         request);
+  return persistent_call(
+      Collective::scatter, d, request,
+      [&] {
+        return pmpi_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                                 request);
+      },
+      [&] {
+        return make_iscatter(*d.ctx, process_config().config, root, sendbuf, {sendcount}, sendtype, recvbuf,
+                             recvcount, recvtype, block, block);
+      });
 }
 
 int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype, void* recvbuf,
@@ -202,15 +206,16 @@ int scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs,
                                      : own_valid ? own : kNotOurs;
   std::uint64_t largest = 0;
   const Decision d = decide_persistent_v(Collective::scatterv, comm, mine, &largest);
-  if (d.path == kPmpiPath) {
-    if (d.count) count_call(Collective::scatterv, d.path, d.bytes, CallKind::persistent);
-    return pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
-                              request);
-  }
-  return make_persistent(Collective::scatterv, d,
-                         make_iscatter(*d.ctx, process_config().config, root, sendbuf, {0, sendcounts, displs},
-                                       sendtype, recvbuf, recvcount, recvtype, own, largest),
-                         request);
+  return persistent_call(
+      Collective::scatterv, d, request,
+      [&] {
+        return pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                  info, request);
+      },
+      [&] {
+        return make_iscatter(*d.ctx, process_config().config, root, sendbuf, {0, sendcounts, displs}, sendtype,
+                             recvbuf, recvcount, recvtype, own, largest);
+      });
 }
 
 }  // namespace mcorecoll

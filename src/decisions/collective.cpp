@@ -5,25 +5,10 @@
 namespace mcorecoll {
 
 const char* collective_name(Collective c) {
-  switch (c) {
-    case Collective::barrier: return "barrier";
-    case Collective::bcast: return "bcast";
-    case Collective::alltoall: return "alltoall";
-    case Collective::allreduce: return "allreduce";
-    case Collective::reduce: return "reduce";
-    case Collective::allgather: return "allgather";
-    case Collective::alltoallv: return "alltoallv";
-    case Collective::allgatherv: return "allgatherv";
-    case Collective::gather: return "gather";
-    case Collective::gatherv: return "gatherv";
-    case Collective::scatter: return "scatter";
-    case Collective::scatterv: return "scatterv";
-    case Collective::reduce_scatter_block: return "reduce_scatter_block";
-    case Collective::reduce_scatter: return "reduce_scatter";
-    case Collective::scan: return "scan";
-    case Collective::exscan: return "exscan";
-  }
-  return "?";
+#define MCORECOLL_NAME(name, node_only) #name,
+  static constexpr const char* kNames[kCollectiveCount] = {MCORECOLL_ROUTED_COLLECTIVES(MCORECOLL_NAME)};
+#undef MCORECOLL_NAME
+  return kNames[static_cast<int>(c)];
 }
 
 std::string setting_name(Collective c) {
@@ -33,21 +18,12 @@ std::string setting_name(Collective c) {
 }
 
 const std::vector<std::string>& algorithm_names(Collective c) {
-  static const std::vector<std::string> barrier = {"shm"};
-  static const std::vector<std::string> bcast = {"shm", "cma"};
-  static const std::vector<std::string> alltoall = {"shm", "cma"};
-  switch (c) {
-    case Collective::barrier: return barrier;
-    case Collective::bcast: return bcast;
-    case Collective::alltoall: return alltoall;
-    // Staging (the reductions: contributions staged, combined in rank order; allgather: one
-    // block staged for all).
-    case Collective::allreduce:
-    case Collective::reduce:
-    case Collective::allgather: return barrier;
-    default: return barrier;  // the node-only collectives: staging
-  }
-  return barrier;
+  // Staging (the barrier's flags, the reductions' contributions combined in rank order, the
+  // allgather's one block for all, the node-only collectives' exchange), and for bcast and
+  // alltoall also single copy (Cross Memory Attach).
+  static const std::vector<std::string> staging = {"shm"};
+  static const std::vector<std::string> staging_or_single_copy = {"shm", "cma"};
+  return c == Collective::bcast || c == Collective::alltoall ? staging_or_single_copy : staging;
 }
 
 }  // namespace mcorecoll

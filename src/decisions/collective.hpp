@@ -1,27 +1,35 @@
-// The intercepted collectives and the paths a call can take.
+// The routed collectives and the paths a call can take.
 #pragma once
 
 #include <array>
 #include <string>
 #include <vector>
 
+#include "collective_list.hpp"  // generated from wrappers/collectives.txt (src/meson.build)
+
 namespace mcorecoll {
 
-enum class Collective {
-  barrier, bcast, alltoall, allreduce, reduce, allgather,
-  // Inside one node only; across nodes the MPI library's, and the non-blocking forms of
-  // alltoallv, gatherv and scatterv (doc/design/node-only-collectives.md).
-  alltoallv, allgatherv, gather, gatherv, scatter, scatterv, reduce_scatter_block, reduce_scatter, scan, exscan
-};
-constexpr int kCollectiveCount = 16;
-constexpr std::array<Collective, kCollectiveCount> kAllCollectives = {
-    Collective::barrier,   Collective::bcast,      Collective::alltoall, Collective::allreduce,
-    Collective::reduce,    Collective::allgather,  Collective::alltoallv, Collective::allgatherv,
-    Collective::gather,    Collective::gatherv,    Collective::scatter,  Collective::scatterv,
-    Collective::reduce_scatter_block, Collective::reduce_scatter, Collective::scan, Collective::exscan};
+#define MCORECOLL_ENUMERATOR(name, node_only) name,
+#define MCORECOLL_ONE(name, node_only) +1
+#define MCORECOLL_ELEMENT(name, node_only) Collective::name,
+#define MCORECOLL_NODE_ONLY(name, node_only) node_only,
 
-// The collectives that take the node machinery only inside one node, blocking (issue #31's).
-inline bool node_only(Collective c) { return static_cast<int>(c) >= static_cast<int>(Collective::alltoallv); }
+enum class Collective { MCORECOLL_ROUTED_COLLECTIVES(MCORECOLL_ENUMERATOR) };
+constexpr int kCollectiveCount = 0 MCORECOLL_ROUTED_COLLECTIVES(MCORECOLL_ONE);
+constexpr std::array<Collective, kCollectiveCount> kAllCollectives = {
+    MCORECOLL_ROUTED_COLLECTIVES(MCORECOLL_ELEMENT)};
+
+// The collectives that take the node machinery only inside one node, blocking
+// (doc/design/node-only-collectives.md; collectives.txt's node-only).
+inline bool node_only(Collective c) {
+  constexpr bool kNodeOnly[kCollectiveCount] = {MCORECOLL_ROUTED_COLLECTIVES(MCORECOLL_NODE_ONLY)};
+  return kNodeOnly[static_cast<int>(c)];
+}
+
+#undef MCORECOLL_ENUMERATOR
+#undef MCORECOLL_ONE
+#undef MCORECOLL_ELEMENT
+#undef MCORECOLL_NODE_ONLY
 
 // Lower-case name used in settings and statistics ("barrier", "bcast", "alltoall", ...).
 const char* collective_name(Collective c);

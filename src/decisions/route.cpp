@@ -1,97 +1,57 @@
 #include "decisions/route.hpp"
 
+#include <array>
 #include <sstream>
+#include <string>
 
 namespace mcorecoll {
 namespace {
 
-// Reasons are static strings: routing runs on every call and must not allocate.
-constexpr const char* kForcedPmpi[kCollectiveCount] = {
-    "MCORECOLL_BARRIER=pmpi", "MCORECOLL_BCAST=pmpi", "MCORECOLL_ALLTOALL=pmpi",
-    "MCORECOLL_ALLREDUCE=pmpi", "MCORECOLL_REDUCE=pmpi", "MCORECOLL_ALLGATHER=pmpi",
-    "MCORECOLL_ALLTOALLV=pmpi",
-    "MCORECOLL_ALLGATHERV=pmpi",
-    "MCORECOLL_GATHER=pmpi",
-    "MCORECOLL_GATHERV=pmpi",
-    "MCORECOLL_SCATTER=pmpi",
-    "MCORECOLL_SCATTERV=pmpi",
-    "MCORECOLL_REDUCE_SCATTER_BLOCK=pmpi",
-    "MCORECOLL_REDUCE_SCATTER=pmpi",
-    "MCORECOLL_SCAN=pmpi",
-    "MCORECOLL_EXSCAN=pmpi"};
-constexpr const char* kNoAlgorithm[kCollectiveCount] = {
-    "no shared-memory barrier in this version of mcorecoll",
-    "no shared-memory bcast in this version of mcorecoll",
-    "no shared-memory alltoall in this version of mcorecoll",
-    "no shared-memory allreduce in this version of mcorecoll",
-    "no shared-memory reduce in this version of mcorecoll",
-    "no shared-memory allgather in this version of mcorecoll",
-    "no shared-memory alltoallv in this version of mcorecoll",
-    "no shared-memory allgatherv in this version of mcorecoll",
-    "no shared-memory gather in this version of mcorecoll",
-    "no shared-memory gatherv in this version of mcorecoll",
-    "no shared-memory scatter in this version of mcorecoll",
-    "no shared-memory scatterv in this version of mcorecoll",
-    "no shared-memory reduce_scatter_block in this version of mcorecoll",
-    "no shared-memory reduce_scatter in this version of mcorecoll",
-    "no shared-memory scan in this version of mcorecoll",
-    "no shared-memory exscan in this version of mcorecoll"};
-// Without a table row for the node size (or bounds given), sizes above the bound go to PMPI.
-constexpr const char* kAboveMax[kCollectiveCount] = {
-    "", "bcast message above MCORECOLL_BCAST_MAX_BYTES",
-    "alltoall block above MCORECOLL_ALLTOALL_MAX_BYTES",
-    "allreduce message above MCORECOLL_ALLREDUCE_MAX_BYTES (no measured row for this node size)",
-    "reduce message above MCORECOLL_REDUCE_MAX_BYTES (no measured row for this node size)",
-    "allgather block above MCORECOLL_ALLGATHER_MAX_BYTES (no measured row for this node size)",
-    "alltoallv above MCORECOLL_ALLTOALLV_MAX_BYTES (no measured row for this node size)",
-    "allgatherv above MCORECOLL_ALLGATHERV_MAX_BYTES (no measured row for this node size)",
-    "gather above MCORECOLL_GATHER_MAX_BYTES (no measured row for this node size)",
-    "gatherv above MCORECOLL_GATHERV_MAX_BYTES (no measured row for this node size)",
-    "scatter above MCORECOLL_SCATTER_MAX_BYTES (no measured row for this node size)",
-    "scatterv above MCORECOLL_SCATTERV_MAX_BYTES (no measured row for this node size)",
-    "reduce_scatter_block above MCORECOLL_REDUCE_SCATTER_BLOCK_MAX_BYTES (no measured row for this node size)",
-    "reduce_scatter above MCORECOLL_REDUCE_SCATTER_MAX_BYTES (no measured row for this node size)",
-    "scan above MCORECOLL_SCAN_MAX_BYTES (no measured row for this node size)",
-    "exscan above MCORECOLL_EXSCAN_MAX_BYTES (no measured row for this node size)"};
-constexpr const char* kTablePmpi[kCollectiveCount] = {
-    "", "the decision table gives this bcast size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this alltoall block size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this allreduce size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this reduce size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this allgather block size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this alltoallv size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this allgatherv size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this gather size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this gatherv size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this scatter size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this scatterv size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this reduce_scatter_block size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this reduce_scatter size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this scan size to PMPI (mcorecoll-info shows the bands)",
-    "the decision table gives this exscan size to PMPI (mcorecoll-info shows the bands)"};
-
-// Across nodes, in auto mode: the largest size that takes mcorecoll's path (~0: any).
-std::uint64_t nodes_max_bytes(Collective c, const Config& config) {
-  if (c == Collective::alltoall) return config.alltoall_nodes_max_bytes;
-  if (c == Collective::allreduce || c == Collective::reduce) return config.reduce_nodes_max_bytes;
-  if (c == Collective::allgather) return config.allgather_nodes_max_bytes;
-  return ~0ull;
+// Why a call goes to PMPI, per collective, made once from its names: routing runs on every
+// call and must not allocate.
+struct Reasons {
+  std::string forced_pmpi, above_given_bound, above_bound, table_pmpi;
+};
+const Reasons& reasons(Collective c) {
+  static const std::array<Reasons, kCollectiveCount> all = [] {
+    std::array<Reasons, kCollectiveCount> made;
+    for (Collective k : kAllCollectives) {
+      const std::string name = collective_name(k), setting = "MCORECOLL_" + setting_name(k);
+      const bool by_block = k == Collective::alltoall || k == Collective::allgather;
+      Reasons& r = made[static_cast<std::size_t>(k)];
+      r.forced_pmpi = setting + "=pmpi";
+      r.above_given_bound = name + (by_block ? " block" : " message") + " above " + setting + "_MAX_BYTES";
+      r.above_bound = r.above_given_bound + " (no measured row for this node size)";
+      r.table_pmpi = "the decision table gives this " + name + (by_block ? " block" : "") +
+                     " size to PMPI (mcorecoll-info shows the bands)";
+    }
+    return made;
+  }();
+  return all[static_cast<std::size_t>(c)];
 }
-constexpr const char* kAboveNodesMax[kCollectiveCount] = {
-    "", "", "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES",
-    "allreduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES",
-    "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES",
-    "allgather across nodes with blocks above MCORECOLL_ALLGATHER_NODES_MAX_BYTES",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    "",
-    ""};
+
+// Across nodes, in auto mode: the largest size that takes mcorecoll's path (~0: any), and why
+// a larger one goes to PMPI.
+struct NodesBound {
+  std::uint64_t max_bytes;
+  const char* reason;
+};
+NodesBound nodes_bound(Collective c, const Config& config) {
+  switch (c) {
+    case Collective::alltoall:
+      return {config.alltoall_nodes_max_bytes,
+              "alltoall across nodes with blocks above MCORECOLL_ALLTOALL_NODES_MAX_BYTES"};
+    case Collective::allreduce:
+      return {config.reduce_nodes_max_bytes, "allreduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES"};
+    case Collective::reduce:
+      return {config.reduce_nodes_max_bytes, "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES"};
+    case Collective::allgather:
+      return {config.allgather_nodes_max_bytes,
+              "allgather across nodes with blocks above MCORECOLL_ALLGATHER_NODES_MAX_BYTES"};
+    default:
+      return {~0ull, ""};
+  }
+}
 
 // Across nodes, a bcast the table or the bounds leave to PMPI takes the ring up to
 // MCORECOLL_BCAST_NODES_RING_BYTES (never where the user's own bounds decide).
@@ -107,20 +67,24 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   const int i = static_cast<int>(c);
   if (config.disable) return {0, "MCORECOLL_DISABLE is set"};
   const int forced = config.forced_path[i];
-  if (forced == 0) return {0, kForcedPmpi[i]};
+  if (forced == 0) return {0, reasons(c).forced_pmpi.c_str()};
   if (forced > 0) return {forced, ""};
-  if (algorithm_names(c).empty()) return {0, kNoAlgorithm[i]};
   if (c == Collective::barrier) return {1, ""};
-  if (spans_nodes && bytes > nodes_max_bytes(c, config)) return {0, kAboveNodesMax[i]};
+  if (spans_nodes) {
+    const NodesBound bound = nodes_bound(c, config);
+    if (bytes > bound.max_bytes) return {0, bound.reason};
+  }
   if (row && !config.bounds_set[i]) {
     int path = band_path(row->bands, bytes);
     // Across nodes the leaders exchange staged tiles: no single copy.
     if (c == Collective::alltoall && spans_nodes && path == kAlltoallCma) path = kAlltoallShm;
     if (path == 0 && bcast_ring_across_nodes(c, config, bytes, spans_nodes)) path = kBcastShm;
-    return {path, path == 0 ? kTablePmpi[i] : ""};
+    return {path, path == 0 ? reasons(c).table_pmpi.c_str() : ""};
   }
   if (bytes > config.max_bytes[i])
-    return bcast_ring_across_nodes(c, config, bytes, spans_nodes) ? Route{kBcastShm, ""} : Route{0, kAboveMax[i]};
+    return bcast_ring_across_nodes(c, config, bytes, spans_nodes)
+               ? Route{kBcastShm, ""}
+               : Route{0, (config.bounds_set[i] ? reasons(c).above_given_bound : reasons(c).above_bound).c_str()};
   if (c == Collective::bcast && bytes >= config.bcast_cma_min_bytes) return {kBcastCma, ""};
   if (c == Collective::alltoall && !spans_nodes && bytes >= config.alltoall_cma_min_bytes)
     return {kAlltoallCma, ""};
@@ -131,7 +95,6 @@ std::uint64_t pmpi_below(Collective c, const Config& config, bool spans_nodes, c
   const int forced = config.forced_path[static_cast<int>(c)];
   if (config.disable || forced == 0) return kEverySize;
   if (forced > 0) return 0;
-  if (algorithm_names(c).empty()) return kEverySize;
   if (c == Collective::barrier) return 0;
   const std::vector<Band> bands = auto_bands(c, config, spans_nodes, row);
   // Sizes past the last band go to PMPI (auto_bands()), as do those of leading PMPI bands.
@@ -161,7 +124,7 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
     if (cma_min > 0) bands.push_back({std::min(max, cma_min - 1), 1});
     if (cma_min <= max) bands.push_back({max, c == Collective::bcast ? kBcastCma : kAlltoallCma});
   }
-  const std::uint64_t nodes_max = nodes_max_bytes(c, config);
+  const std::uint64_t nodes_max = nodes_bound(c, config).max_bytes;
   if (spans_nodes && nodes_max != ~0ull) {  // PMPI above the bound across nodes
     std::vector<Band> capped;
     for (Band b : bands) {

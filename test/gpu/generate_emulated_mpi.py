@@ -27,7 +27,7 @@ def main():
         name, *fields = line.split()
         if "forward" in fields:
             continue  # handed on untouched by mcorecoll: nothing to emulate
-        args = [tuple(f.split(":", 1)) for f in fields if "=" not in f]  # size=: not an argument
+        args = [tuple(f.split(":", 1)) for f in fields if ":" in f and "=" not in f]  # size=, node-only: not arguments
         nonblocking = "I" + name[0].lower() + name[1:]
         functions.append(("PMPI_" + name, args))
         functions.append(("PMPI_" + nonblocking, args + [("request", "request")]))

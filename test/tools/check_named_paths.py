@@ -27,7 +27,7 @@ PATTERN = re.compile(r"[<>*{}]|\.\.\.|XXX")
 # File names of other projects (the MPI libraries' sources), and the files the build generates
 # (wrappers/generate_bindings.py, test/gpu/generate_emulated_mpi.py).
 FOREIGN = {"coll_xhc.c", "osu_util.c", "osu_util_mpi.c", "mpir_localproc.c"}
-GENERATED = {"collective_entries.hpp", "pmpi_persistent.hpp", "c_collectives.c", "raw_collectives.cpp", "fortran_collectives.cpp",
+GENERATED = {"collective_entries.hpp", "collective_list.hpp", "pmpi_persistent.hpp", "c_collectives.c", "raw_collectives.cpp", "fortran_collectives.cpp",
              "emulated_cuda_aware.c"}
 # Stems this short are code (self.cpp, st.c: members) or examples (app.c), not file names.
 SHORTEST_STEM = 5

@@ -1,0 +1,175 @@
+// MPI_Reduce_scatter_block and MPI_Reduce_scatter, and their non-blocking and persistent forms:
+// routed (staged_reduction_route.hpp) and checked, then the staged algorithm inside one node
+// (reduce_scatter_shm.hpp; the other forms' operation, ireduce_scatter_shm.hpp) or PMPI.
+#include <climits>
+
+#include "calls/staged_reduction_route.hpp"
+#include "decisions/config.hpp"
+#include "entry/call_decision.hpp"
+#include "entry/call_forms.hpp"
+#include "entry/dispatch.hpp"
+#include "node/comm_context.hpp"
+#include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
+#include "reduction/ireduce_scatter_shm.hpp"
+#include "reduction/reduce_scatter_shm.hpp"
+
+namespace mcorecoll {
+namespace {
+
+// A reduce-scatter once its counts are known: the whole vector of `total` elements on every
+// rank, this rank's block of `count` elements from element `first`.
+struct ReduceScatter {
+  const void* sendbuf;
+  void* recvbuf;
+  std::uint64_t total;
+  int first, count;
+  MPI_Datatype type;
+  MPI_Op op;
+  MPI_Comm comm;
+  const void* input() const { return sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf; }
+};
+
+Decision route_reduce_scatter(Collective c, const ReduceScatter& a, Form form, ElementLayout* whole,
+                              ElementLayout* block) {
+  Decision d = staged_reduction_route(c, a.comm, a.total, a.type, a.op, a.input(), whole, form);
+  std::uint64_t block_bytes = 0;
+  if (d.path != kPmpiPath && (!signature_bytes(a.count, a.type, &block_bytes) ||
+                               !element_layout(a.type, a.count, static_cast<std::size_t>(block_bytes), block) ||
+                               null_buffer(a.recvbuf, block_bytes, a.type)))
+    fall_back(d, c, "invalid receive arguments");
+  return d;
+}
+
+// The three forms of a reduce-scatter whose arguments are known; `pmpi` is the call as the
+// application made it.
+template <typename Pmpi>
+int blocking(Collective c, const ReduceScatter& a, Pmpi pmpi) {
+  ElementLayout whole, block;
+  const Decision d = route_reduce_scatter(c, a, Form::blocking, &whole, &block);
+  return blocking_call(c, d, pmpi, [&] {
+    if (a.total == 0) return MPI_SUCCESS;
+    return reduce_scatter_shm(*d.ctx, process_config().config, a.input(), a.recvbuf, static_cast<int>(a.total),
+                              a.first, a.count, a.type, a.op, whole, block);
+  });
+}
+
+std::unique_ptr<Operation> make_operation(const Decision& d, const ReduceScatter& a, const ElementLayout& whole,
+                                          const ElementLayout& block) {
+  return make_ireduce_scatter(*d.ctx, process_config().config, a.input(), a.recvbuf, static_cast<int>(a.total),
+                              a.first, a.count, a.type, a.op, whole, block);
+}
+
+template <typename Pmpi>
+int nonblocking(Collective c, const ReduceScatter& a, MPI_Request* request, Pmpi pmpi) {
+  ElementLayout whole, block;
+  const Decision d = route_reduce_scatter(c, a, Form::nonblocking, &whole, &block);
+  return nonblocking_call(c, d, request, pmpi, [&] { return make_operation(d, a, whole, block); });
+}
+
+template <typename Pmpi>
+int persistent(Collective c, const ReduceScatter& a, MPI_Request* request, Pmpi pmpi) {
+  ElementLayout whole, block;
+  const Decision d = route_reduce_scatter(c, a, Form::persistent, &whole, &block);
+  return persistent_call(c, d, request, pmpi, [&] { return make_operation(d, a, whole, block); });
+}
+
+// The arguments of MPI_Reduce_scatter_block; false where the MPI library must judge them (an
+// intercommunicator, a negative count), as it does without mcorecoll.
+bool block_arguments(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                     ReduceScatter* a) {
+  const CommContext* intra = intra_context(comm);
+  if (!intra || recvcount < 0) return false;
+  const int size = intra->size, rank = intra->rank;
+  const std::uint64_t total = static_cast<std::uint64_t>(recvcount) * static_cast<std::uint64_t>(size);
+  if (total > static_cast<std::uint64_t>(INT_MAX)) return false;  // also keeps rank * recvcount an int
+  *a = {sendbuf, recvbuf, total, rank * recvcount, recvcount, type, op, comm};
+  return true;
+}
+
+// The arguments of MPI_Reduce_scatter: recvcounts are the same on every rank, so whether they
+// are valid is too.
+bool counts_arguments(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op,
+                      MPI_Comm comm, ReduceScatter* a) {
+  const CommContext* intra = intra_context(comm);
+  if (!intra || !recvcounts) return false;
+  const int size = intra->size, rank = intra->rank;
+  std::uint64_t total = 0, first = 0;
+  for (int r = 0; r < size; ++r) {
+    if (recvcounts[r] < 0) return false;
+    if (r == rank) first = total;
+    total += static_cast<std::uint64_t>(recvcounts[r]);
+  }
+  if (total > static_cast<std::uint64_t>(INT_MAX)) return false;
+  *a = {sendbuf, recvbuf, total, static_cast<int>(first), recvcounts[rank], type, op, comm};
+  return true;
+}
+
+}  // namespace
+
+int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm) {
+  const auto pmpi = [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm); };
+  ReduceScatter a{};
+  if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a))
+    return blocking(Collective::reduce_scatter_block, a, pmpi);
+  count_handed_on(Collective::reduce_scatter_block, comm, CallKind::blocking);
+  return pmpi();
+}
+
+int reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm) {
+  const auto pmpi = [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm); };
+  ReduceScatter a{};
+  if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a))
+    return blocking(Collective::reduce_scatter, a, pmpi);
+  count_handed_on(Collective::reduce_scatter, comm, CallKind::blocking);
+  return pmpi();
+}
+
+int ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm, MPI_Request* request) {
+  const auto pmpi = [&] {
+    return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+  };
+  ReduceScatter a{};
+  if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a))
+    return nonblocking(Collective::reduce_scatter_block, a, request, pmpi);
+  count_handed_on(Collective::reduce_scatter_block, comm, CallKind::nonblocking);
+  return pmpi();
+}
+
+int reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const auto pmpi = [&] {
+    return pmpi_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+  };
+  ReduceScatter a{};
+  if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a))
+    return persistent(Collective::reduce_scatter_block, a, request, pmpi);
+  count_handed_on(Collective::reduce_scatter_block, comm, CallKind::persistent);
+  return pmpi();
+}
+
+int ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request* request) {
+  const auto pmpi = [&] { return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request); };
+  ReduceScatter a{};
+  if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a))
+    return nonblocking(Collective::reduce_scatter, a, request, pmpi);
+  count_handed_on(Collective::reduce_scatter, comm, CallKind::nonblocking);
+  return pmpi();
+}
+
+int reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  const auto pmpi = [&] {
+    return pmpi_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+  };
+  ReduceScatter a{};
+  if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a))
+    return persistent(Collective::reduce_scatter, a, request, pmpi);
+  count_handed_on(Collective::reduce_scatter, comm, CallKind::persistent);
+  return pmpi();
+}
+
+}  // namespace mcorecoll

@@ -1,0 +1,39 @@
+// The one skeleton of the entry points, for each form, after the family's routing
+// (call_decision.hpp): earlier operations on the communicator complete before a blocking call
+// or a persistent initialization (they share its state, and peers may wait for them first),
+// the call is counted (a persistent call's starts are counted by the engine where the path is
+// mcorecoll's), then it goes to the MPI library (`pmpi`) or to the family's algorithm (`run`)
+// or operation (`operation`, made only where the path is mcorecoll's; a persistent one's takes
+// what its areas need first, while the initialization may wait, so that the starts find it).
+#pragma once
+
+#include <mpi.h>
+
+#include "decisions/collective.hpp"
+#include "decisions/stats.hpp"
+#include "entry/call_decision.hpp"
+
+namespace mcorecoll {
+
+template <typename Pmpi, typename Run>
+int blocking_call(Collective c, const Decision& d, Pmpi pmpi, Run run) {
+  complete_earlier_operations(d);
+  if (d.count) count_call(c, d.path, d.bytes);
+  return d.path == kPmpiPath ? pmpi() : run();
+}
+
+template <typename Pmpi, typename MakeOperation>
+int nonblocking_call(Collective c, const Decision& d, MPI_Request* request, Pmpi pmpi, MakeOperation operation) {
+  if (d.count) count_call(c, d.path, d.bytes, CallKind::nonblocking);
+  return d.path == kPmpiPath ? pmpi() : post(d, operation(), request);
+}
+
+template <typename Pmpi, typename MakeOperation>
+int persistent_call(Collective c, const Decision& d, MPI_Request* request, Pmpi pmpi, MakeOperation operation) {
+  complete_earlier_operations(d);
+  if (d.path != kPmpiPath) return make_persistent(c, d, operation(), request);
+  if (d.count) count_call(c, d.path, d.bytes, CallKind::persistent);
+  return pmpi();
+}
+
+}  // namespace mcorecoll
