@@ -42,25 +42,11 @@ void NodeOrder::place_by_rank(const CommContext& ctx, const char* all, char* rec
 AllgatherAcrossNodesRounds::AllgatherAcrossNodesRounds(CommContext& ctx, const Config& config, const char* out,
                                                        char* all, const NodeOrder& order, std::uint64_t block,
                                                        bool blocking)
-    : ctx_(ctx), all_(all), order_(order), block_(block), blocking_(blocking),
+    : AcrossNodesPhases(ctx.node_rank == 0), ctx_(ctx), all_(all), order_(order), block_(block), blocking_(blocking),
       node_(ctx, config, out, all + static_cast<std::size_t>(order.first[static_cast<std::size_t>(ctx.node_index)]) * block,
             block),
-      ring_(ctx, config) {}
-
-bool AllgatherAcrossNodesRounds::advance(bool may_call_mpi, int* waiting_on) {
-  if (block_ == 0) return true;
-  // Phase 1: this node's blocks, in node-rank order, on every rank of the node.
-  if (phase_ == Phase::node) {
-    if (!node_.advance(waiting_on)) return false;
-    phase_ = ctx_.node_rank == 0 ? Phase::leaders : Phase::hand_out;
-  }
-  // Phase 2, then the leader's view to its node (also after an error, so that no rank waits for
-  // ever).
-  if (phase_ == Phase::leaders) {
-    if (!may_call_mpi || !leaders_step()) return false;
-    phase_ = Phase::hand_out;
-  }
-  return ring_.step(all_, static_cast<std::uint64_t>(ctx_.size) * block_, 0, waiting_on);
+      ring_(ctx, config) {
+  if (block == 0) nothing_to_do();
 }
 
 // The leaders swap their nodes' blocks: few nodes, each leader's blocks to every other leader,

@@ -6,9 +6,10 @@
 //  3. each leader hands every node's blocks to its node through the node's ring
 //     (node/ring_steps.hpp), and each rank puts them in rank order (nodes of scattered ranks: a
 //     block at a time).
-// Written once, as resumable rounds (AllgatherAcrossNodesRounds): the blocking allgather waits
-// between steps, the non-blocking and persistent ones (iallgather_across_nodes.hpp) take them
-// as the progress engine gives them.
+// Written once, as resumable rounds run by the across-nodes driver (AllgatherAcrossNodesRounds,
+// progress/across_nodes_phases.hpp): the blocking allgather waits between steps, the
+// non-blocking and persistent ones (iallgather_across_nodes.hpp) take them as the progress
+// engine gives them.
 #pragma once
 
 #include <mpi.h>
@@ -18,6 +19,7 @@
 
 #include "allgather/allgather_shm.hpp"
 #include "node/ring_steps.hpp"
+#include "progress/across_nodes_phases.hpp"
 #include "progress/leader_messages.hpp"
 
 namespace mcorecoll {
@@ -35,24 +37,25 @@ struct NodeOrder {
   void place_by_rank(const CommContext& ctx, const char* all, char* recv, std::uint64_t block) const;
 };
 
-class AllgatherAcrossNodesRounds {
+class AllgatherAcrossNodesRounds : public AcrossNodesPhases<AllgatherAcrossNodesRounds> {
  public:
   // `out`: this rank's block (`block` bytes); `all`: room for every block in `order`.
   // `blocking`: the leaders' exchange may wait (beyond kDirectExchangeMaxNodes nodes
   // PMPI_Allgatherv; else PMPI_Iallgatherv).
   AllgatherAcrossNodesRounds(CommContext& ctx, const Config& config, const char* out, char* all,
                              const NodeOrder& order, std::uint64_t block, bool blocking);
-  // Does what it can without waiting; true once this rank's part is over (then rc is final).
-  // Where it waits for a node rank, *waiting_on says which; it stops where it would call MPI
-  // unless `may_call_mpi`.
-  bool advance(bool may_call_mpi, int* waiting_on);
   // What this rank has done so far (run_rounds, node/wait.hpp).
-  std::uint64_t moves() const { return node_.moves() + ring_.moves() + static_cast<std::uint64_t>(phase_); }
-  int rc = MPI_SUCCESS;
+  std::uint64_t moves() const { return node_.moves() + ring_.moves() + phases_moved(); }
 
  private:
-  enum class Phase { node, leaders, hand_out };
+  friend class AcrossNodesPhases<AllgatherAcrossNodesRounds>;
+  // Phase 1: this node's blocks, in node-rank order, on every rank of the node.
+  bool node_step(bool, int* waiting_on) { return node_.advance(waiting_on); }
   bool leaders_step();
+  // Phase 3: the leader's view of every node's blocks to its node.
+  bool hand_out_step(bool, int* waiting_on) {
+    return ring_.step(all_, static_cast<std::uint64_t>(ctx_.size) * block_, 0, waiting_on);
+  }
 
   CommContext& ctx_;
   char* all_;
@@ -61,7 +64,6 @@ class AllgatherAcrossNodesRounds {
   bool blocking_;
   AllgatherRounds node_;
   NodeRingSteps ring_;
-  Phase phase_ = Phase::node;
   bool posted_ = false;
   LeaderMessages leaders_;
 };

@@ -12,12 +12,11 @@ ReduceAcrossNodesRounds::ReduceAcrossNodesRounds(CommContext& ctx, const Config&
                                                  void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                                                  const ElementLayout& layout, std::uint64_t bytes, ReduceRooms rooms,
                                                  bool blocking)
-    : ctx_(ctx), count_(count), type_(type), op_(op), root_(root),
+    : AcrossNodesPhases(ctx.node_rank == 0), ctx_(ctx), count_(count), type_(type), op_(op), root_(root),
       root_node_(root < 0 ? -1 : ctx.places[static_cast<std::size_t>(root)].node), layout_(layout), bytes_(bytes),
       rooms_(rooms), blocking_(blocking), ring_(ctx, config) {
   const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
   const bool gets_result = root < 0 || ctx.rank == root;
-  leader_ = ctx.node_rank == 0;
   node_gets_result_ = root < 0 || ctx.node_index == root_node_;
   // Phase 3 runs on every node for allreduce, on the root's node for reduce when the root is
   // not its leader.
@@ -29,44 +28,35 @@ ReduceAcrossNodesRounds::ReduceAcrossNodesRounds(CommContext& ctx, const Config&
   // The partial goes where the result will be: the receive buffer when the result is this
   // rank's, else room (a reduce's non-root receive buffer is not ours to write).
   target_ = gets_result ? static_cast<char*>(recvbuf)
-            : leader_ || hands_out_ ? scratch_room(rooms.partial, image)
+            : leader() || hands_out_ ? scratch_room(rooms.partial, image)
                                     : nullptr;
   if (count == 0) {
-    phase_ = Phase::done;
+    nothing_to_do();
     return;
   }
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  fold_.emplace(ctx, config, mine, leader_ ? target_ : nullptr, count, type, op, /*node rank*/ 0, layout);
+  fold_.emplace(ctx, config, mine, leader() ? target_ : nullptr, count, type, op, /*node rank*/ 0, layout);
   if (hands_out_) result_.emplace(target_, count, type, bytes);
 }
 
-// After an error the later phases still run, so that no rank waits for ever; the error is
-// returned where it happened.
-bool ReduceAcrossNodesRounds::advance(bool may_call_mpi, int* waiting_on) {
-  // Phase 1: this node's ranks folded in rank order at the node leader.
-  if (phase_ == Phase::fold) {
-    if (!fold_->advance(may_call_mpi, waiting_on)) return false;
-    // The extent is at most a line (the caller checks), and every staging half holds one.
-    keep(fold_->too_small() ? MPI_ERR_INTERN : fold_->rc);
-    phase_ = leader_ ? Phase::leaders : Phase::hand_out;
-  }
-  if (phase_ == Phase::leaders) {
-    if (!may_call_mpi || !leaders_step()) return false;
-    phase_ = Phase::hand_out;
-  }
-  // Phase 3: the leader hands the result to its node (for reduce, to the root; the root's
-  // node-mates read it into room, their receive buffers not being significant), as bytes in
-  // signature order. (Packing needs MPI only for a derived datatype, which only the blocking
-  // forms take.)
-  if (phase_ == Phase::hand_out) {
-    if (hands_out_) {
-      if (!result_->contiguous() && !may_call_mpi) return false;
-      if (leader_ && !packed_) result_->pack(), packed_ = true;
-      if (!ring_.step(result_->data(), bytes_, 0, waiting_on)) return false;
-      if (!leader_) result_->unpack();
-    }
-    phase_ = Phase::done;
-  }
+// Phase 1: this node's ranks folded in rank order at the node leader.
+bool ReduceAcrossNodesRounds::node_step(bool may_call_mpi, int* waiting_on) {
+  if (!fold_->advance(may_call_mpi, waiting_on)) return false;
+  // The extent is at most a line (the caller checks), and every staging half holds one.
+  keep(fold_->too_small() ? MPI_ERR_INTERN : fold_->rc);
+  return true;
+}
+
+// Phase 3: the leader hands the result to its node (for reduce, to the root; the root's
+// node-mates read it into room, their receive buffers not being significant), as bytes in
+// signature order. (Packing needs MPI only for a derived datatype, which only the blocking
+// forms take.)
+bool ReduceAcrossNodesRounds::hand_out_step(bool may_call_mpi, int* waiting_on) {
+  if (!hands_out_) return true;
+  if (!result_->contiguous() && !may_call_mpi) return false;
+  if (leader() && !packed_) result_->pack(), packed_ = true;
+  if (!ring_.step(result_->data(), bytes_, 0, waiting_on)) return false;
+  if (!leader()) result_->unpack();
   return true;
 }
 

@@ -11,9 +11,9 @@
 //  3. the result goes from the leader to its node through the node's ring
 //     (node/ring_steps.hpp; allreduce: every node; reduce: the root's node, when the root is
 //     not its leader).
-// Written once, as resumable rounds (ReduceAcrossNodesRounds): the blocking forms wait between
-// steps, the non-blocking and persistent ones (ireduce_across_nodes.hpp) take them as the
-// progress engine gives them.
+// Written once, as resumable rounds run by the across-nodes driver (ReduceAcrossNodesRounds,
+// progress/across_nodes_phases.hpp): the blocking forms wait between steps, the non-blocking
+// and persistent ones (ireduce_across_nodes.hpp) take them as the progress engine gives them.
 #pragma once
 
 #include <mpi.h>
@@ -25,6 +25,7 @@
 
 #include "common/message_bytes.hpp"
 #include "node/ring_steps.hpp"
+#include "progress/across_nodes_phases.hpp"
 #include "progress/leader_messages.hpp"
 #include "reduction/element_layout.hpp"
 #include "reduction/reduce_shm.hpp"
@@ -48,7 +49,7 @@ struct ReduceRooms {
   std::vector<char>& packed;
 };
 
-class ReduceAcrossNodesRounds {
+class ReduceAcrossNodesRounds : public AcrossNodesPhases<ReduceAcrossNodesRounds> {
  public:
   // `root`: a rank of the communicator, or -1 (allreduce); `bytes`: the signature's size. The
   // datatype's extent is at most kLineBytes, 128 (the smallest staging half any node can fall
@@ -57,22 +58,16 @@ class ReduceAcrossNodesRounds {
   ReduceAcrossNodesRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                           MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout, std::uint64_t bytes,
                           ReduceRooms rooms, bool blocking);
-  // Does what it can without waiting; true once this rank's part is over (then rc is final).
-  // Where it waits for a node rank, *waiting_on says which; it stops where it would call MPI
-  // unless `may_call_mpi`.
-  bool advance(bool may_call_mpi, int* waiting_on);
   // What this rank has done so far (run_rounds, node/wait.hpp).
-  std::uint64_t moves() const { return (fold_ ? fold_->moves() : 0) + ring_.moves() + static_cast<std::uint64_t>(phase_); }
-  int rc = MPI_SUCCESS;
+  std::uint64_t moves() const { return (fold_ ? fold_->moves() : 0) + ring_.moves() + phases_moved(); }
 
  private:
-  enum class Phase { fold, leaders, hand_out, done };
+  friend class AcrossNodesPhases<ReduceAcrossNodesRounds>;
+  bool node_step(bool may_call_mpi, int* waiting_on);
   bool leaders_step();
+  bool hand_out_step(bool may_call_mpi, int* waiting_on);
   bool post_leaders();
   void combine();
-  void keep(int error) {
-    if (rc == MPI_SUCCESS) rc = error;
-  }
 
   CommContext& ctx_;
   int count_;
@@ -83,12 +78,11 @@ class ReduceAcrossNodesRounds {
   std::uint64_t bytes_;
   ReduceRooms rooms_;
   bool blocking_;
-  bool leader_, node_gets_result_, hands_out_, gather_fold_, direct_;
+  bool node_gets_result_, hands_out_, gather_fold_, direct_;
   char* target_;  // where this rank's partial, then the result, lies
   std::optional<ReduceRounds> fold_;
   NodeRingSteps ring_;
   std::optional<MessageBytes> result_;
-  Phase phase_ = Phase::fold;
   bool posted_ = false, packed_ = false;
   LeaderMessages leaders_;
 };
