@@ -191,6 +191,10 @@ std::vector<Setting> make_settings() {
   s.push_back(int_setting("BARRIER_ALL_POLL_MAX",
                           "an integer from 0 to 64 (ranks; 0: always the tree)", 0, 64,
                           &Config::barrier_all_poll_max));
+  s.push_back(int_setting("REDUCE_FLAT_MAX",
+                          "an integer from 0 to 4096 (ranks; 0: always the tree)", 0, 4096,
+                          &Config::reduce_flat_max));
+  s.push_back(int_setting("REDUCE_TREE_RADIX", "an integer from 2 to 64", 2, 64, &Config::reduce_tree_radix));
   s.push_back(int_setting("SETUP_AFTER", "an integer from 1 to 1000000 (a communicator's Nth collective sets it up)",
                           1, 1000000, &Config::setup_after));
   s.push_back({"SETUP_WORLD_AT_INIT", "0 or 1 (also yes/no, true/false, on/off)",
@@ -425,6 +429,11 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.barrier_all_poll_max = 8;
   c.spin_us = 1000;
   c.setup_after = 16;
+  // Every rank folds every rank's line up to 16 ranks, measured on the lent 16-core machine
+  // (doc/performance.md); the tree beyond, of 8 (a core complex of an EPYC shares an L3), is
+  // predicted (doc/design/reductions.md), not measured: no machine here has more cores.
+  c.reduce_flat_max = 16;
+  c.reduce_tree_radix = 8;
   for (Collective coll : kAllCollectives) c.tables[static_cast<int>(coll)] = default_rows(coll);
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
@@ -499,6 +508,8 @@ std::uint64_t Config::fingerprint() const {
   }
   h = fnv1a(h, std::to_string(barrier_radix));
   h = fnv1a(h, std::to_string(barrier_all_poll_max));
+  h = fnv1a(h, std::to_string(reduce_flat_max));
+  h = fnv1a(h, std::to_string(reduce_tree_radix));
   h = fnv1a(h, std::to_string(bcast_cma_min_bytes));
   h = fnv1a(h, std::to_string(bcast_segment_bytes));
   h = fnv1a(h, std::to_string(bcast_relay_max_bytes));
@@ -538,6 +549,8 @@ std::string Config::describe() const {
   }
   out << "MCORECOLL_BARRIER_RADIX = " << barrier_radix << "\n";
   out << "MCORECOLL_BARRIER_ALL_POLL_MAX = " << barrier_all_poll_max << "\n";
+  out << "MCORECOLL_REDUCE_FLAT_MAX = " << reduce_flat_max << "\n";
+  out << "MCORECOLL_REDUCE_TREE_RADIX = " << reduce_tree_radix << "\n";
   out << "MCORECOLL_SPIN_US = " << spin_us << "\n";
   out << "MCORECOLL_BCAST_CMA_MIN_BYTES = " << bcast_cma_min_bytes << "\n";
   out << "MCORECOLL_BCAST_SEGMENT_BYTES = " << bcast_segment_bytes << "\n";

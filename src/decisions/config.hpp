@@ -63,6 +63,11 @@ struct Config {
   int barrier_radix = 0;
   // Communicators on one node of at most this many ranks use the all-poll barrier instead.
   int barrier_all_poll_max = 0;
+  // Small reductions (a contribution of one record line) on a node of more ranks than this fold
+  // over a tree of consecutive ranks of this fan-in instead of every rank folding every line
+  // (reduction/reduce_shm.hpp); 0: always the tree.
+  int reduce_flat_max = 0;
+  int reduce_tree_radix = 0;
   // Microseconds a waiting rank polls a flag before it starts yielding the CPU (ignored, as if
   // 0, when the ranks of a node outnumber its CPUs).
   int spin_us = 0;

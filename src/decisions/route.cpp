@@ -233,6 +233,13 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     if ((c == Collective::allreduce || c == Collective::reduce) && spans)
       out << "; across nodes: up to MCORECOLL_REDUCE_NODES_MAX_BYTES (" << size_words(config.reduce_nodes_max_bytes)
           << ")";
+    if (c == Collective::allreduce || c == Collective::reduce) {
+      const bool tree = view.node_size > config.reduce_flat_max;
+      out << "; calls of up to 248 B: " << (tree ? "a tree of " + std::to_string(config.reduce_tree_radix) + "s"
+                                                : std::string("every rank's record folded"))
+          << " on " << view.node_size << " ranks (tree above MCORECOLL_REDUCE_FLAT_MAX, " << config.reduce_flat_max
+          << ")";
+    }
     if (bcast_ring_across_nodes(c, config, 0, spans))
       out << "; across nodes: the ring at least up to MCORECOLL_BCAST_NODES_RING_BYTES ("
           << size_words(config.bcast_nodes_ring_bytes) << ")";

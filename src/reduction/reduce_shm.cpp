@@ -40,11 +40,13 @@ ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* s
       // A contiguous result is folded straight into the receive buffer (its staged copy is
       // taken before); otherwise in scratch, then delivered data byte by data byte.
       fold_in_place_(layout.contiguous && layout.data_begin == 0),
-      use_lines_(layout.image_bytes(static_cast<std::size_t>(count)) <= kReduceLineBytes) {}
+      use_lines_(layout.image_bytes(static_cast<std::size_t>(count)) <= kReduceLineBytes),
+      tree_radix_(use_lines_ && ctx.node_size > config.reduce_flat_max ? config.reduce_tree_radix : 0) {}
 
 bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (count_ == 0) return true;
   const int n = ctx_.node_size;
+  if (tree_radix_ > 0) return tree_line_step(may_call_mpi, waiting_on);
   if (use_lines_) return line_step(may_call_mpi, waiting_on);
   if (stage_ == Stage::lease) {
     // Two halves, each of a round's image per rank: the whole image spread over the peers.
@@ -66,6 +68,7 @@ bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
     switch (stage_) {
       case Stage::lease:
       case Stage::stage:
+      case Stage::result:  // the small reductions' tree only
         if (!stage_round()) {
           *waiting_on = rank_using_half(ctx_, *ctx_.channel.shm, round_);
           return false;
@@ -107,6 +110,70 @@ bool ReduceRounds::line_step(bool may_call_mpi, int* waiting_on) {
   if (folded == MPI_SUCCESS && !fold_in_place_)
     folded = deliver(acc, recv_, count_, layout_, type_, ctx_.comm, reduction_rooms(ctx_).packed);
   rc = folded;
+  return true;
+}
+
+// A small reduction over the tree of consecutive node ranks. At level k (span s = radix^k),
+// node rank r with r % (s x radix) == 0 folds its partial (ranks [r, r + s)) with those of
+// r + j s, j = 1 .. radix - 1 (where below n), each covering s ranks, in rank order:
+// p_r op (p_{r+s} op (... op p_{r+(radix-1)s})). A rank posts its partial on its line at the
+// level where it stops leading, once; node rank 0's is the result, which the other ranks of an
+// allreduce, or the root of a reduce, read. The bracketing follows from n and the radix alone:
+// every rank gets the same bits, in every run (doc/design/reductions.md). Each rank posts every
+// call exactly once and reads a call's lines before it posts the next: record_lines.hpp's reuse
+// rule holds.
+bool ReduceRounds::tree_line_step(bool may_call_mpi, int* waiting_on) {
+  const int n = ctx_.node_size, me = ctx_.node_rank, radix = tree_radix_;
+  const std::size_t bytes = layout_.image_bytes(static_cast<std::size_t>(count_));
+  if (stage_ == Stage::lease) {
+    if (line_.seq == 0) line_ = next_line_call(ctx_);
+    const int behind = line_reader_behind(ctx_, line_);
+    if (behind >= 0) {
+      *waiting_on = behind;
+      return false;
+    }
+    partial_ = mine_;
+    stage_ = Stage::fold;
+  }
+  if (stage_ == Stage::fold) {
+    for (; span_ < n && me % (span_ * radix) == 0; span_ *= radix) {
+      int parts = 1;
+      for (; parts < radix && me + parts * span_ < n; ++parts)
+        if (!line_posted(ctx_, me + parts * span_, line_)) {
+          *waiting_on = me + parts * span_;
+          return false;
+        }
+      if (parts == 1) continue;
+      if (needs_mpi_ && !may_call_mpi) return false;
+      std::vector<char>& room = reduction_rooms(ctx_).tree[room_];
+      room_ ^= 1;
+      char* folded = scratch_room(room, bytes);
+      const int rc_fold = fold(parts, count_, layout_, type_, op_, folded,
+                               [&](int j) { return j == 0 ? partial_ : line_data(ctx_, me + j * span_, line_); });
+      if (rc == MPI_SUCCESS) rc = rc_fold;
+      partial_ = folded;
+      ++moves_;
+    }
+    post_line(ctx_, line_, partial_, bytes);
+    ++moves_;
+    stage_ = Stage::result;
+  }
+  if (!gets_result_) return true;
+  const char* result = partial_;
+  if (me != 0) {
+    if (!line_posted(ctx_, 0, line_)) {
+      *waiting_on = 0;
+      return false;
+    }
+    result = line_data(ctx_, 0, line_);
+  }
+  if (needs_mpi_ && !may_call_mpi) return false;
+  if (fold_in_place_) {
+    if (result != recv_) std::memcpy(recv_, result, bytes);
+  } else {
+    const int delivered = deliver(result, recv_, count_, layout_, type_, ctx_.comm, reduction_rooms(ctx_).packed);
+    if (rc == MPI_SUCCESS) rc = delivered;
+  }
   return true;
 }
 

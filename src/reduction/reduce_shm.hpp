@@ -1,13 +1,18 @@
 // MPI_Reduce and MPI_Allreduce inside one node. A contribution of one line goes through the
-// ranks' reduction lines (node/record_lines.hpp); larger ones through the staging areas (node/call_areas):
+// ranks' reduction lines (node/record_lines.hpp): up to MCORECOLL_REDUCE_FLAT_MAX ranks the
+// rank(s) that need the result fold every rank's line in rank order; on more, over a tree of
+// consecutive ranks (MCORECOLL_REDUCE_TREE_RADIX of them a group, then as many groups, and so
+// on: see tree_line_step()), each group's first rank folding its group's lines in rank order
+// and posting that on its own line, node rank 0 the result, which the others read. Larger
+// contributions go through the staging areas (node/call_areas):
 // in rounds of as many elements as half a staging area holds, every rank stages the image of
 // its contribution, then
 //  - small rounds: the rank(s) that need the result fold every contribution in rank order;
 //  - large rounds (every rank's slice at least kSliceMinBytes): reduce-scatter by slices, rank
 //    s folds slice s of every contribution in rank order and leaves the result in its own
 //    staging area, from which the rank(s) that need it copy every slice (an allgather).
-// Either way each element is folded once, in one order (combine.hpp), so every rank gets the
-// same bits, run after run. The rounds are resumable (ReduceRounds): the blocking call waits
+// Each way each element is folded once, in one order fixed by the node's size (combine.hpp),
+// so every rank gets the same bits, run after run. The rounds are resumable (ReduceRounds): the blocking call waits
 // between its steps, the non-blocking and persistent forms (ireduce_shm.hpp) take them as the
 // progress engine gives them.
 #pragma once
@@ -46,7 +51,9 @@ class ReduceRounds {
   int rc = MPI_SUCCESS;
 
  private:
-  enum class Stage { lease, stage, fold, slices_out };
+  // The staged rounds' stages; the small reductions use lease (not posted yet), fold and, on
+  // the tree, result (posted: the result to read).
+  enum class Stage { lease, stage, fold, slices_out, result };
   bool stage_round();
   bool fold_round(bool may_call_mpi, int* waiting_on);
   bool gather_slices(bool may_call_mpi, int* waiting_on);
@@ -62,11 +69,16 @@ class ReduceRounds {
   int root_;
   ElementLayout layout_;
   bool line_step(bool may_call_mpi, int* waiting_on);
+  bool tree_line_step(bool may_call_mpi, int* waiting_on);
 
   bool gets_result_, needs_mpi_, fold_in_place_, use_lines_;
   LineCall line_{};
   StagingAreas staging_{};
   int per_round_ = 0, first_ = 0, k_ = 0, slice_next_ = 0;
+  // The tree of small reductions: its fan-in (0: every line folded flat), the ranks this rank's
+  // partial covers so far, the partial, and which of the two rooms holds it.
+  int tree_radix_ = 0, span_ = 1, room_ = 0;
+  const char* partial_ = nullptr;
   bool too_small_ = false, slices_ = false, have_round_ = false;
   Stage stage_ = Stage::lease;
   Round round_{};

@@ -15,6 +15,8 @@ struct ReductionRooms {
   // Across nodes, at node leaders: the node's partial result where the receive buffer is not
   // the leader's to write, and every node's, gathered.
   std::vector<char> node_partial, nodes_gathered;
+  // The tree of small reductions: a leader's partial, folded from one room into the other.
+  std::vector<char> tree[2];
 };
 
 inline ReductionRooms& reduction_rooms(CommContext& ctx) { return ctx.kept.get<ReductionRooms>(); }

@@ -12,7 +12,9 @@
  * floating-point results may differ in the last bits (the MPI library's own order): relative
  * 1e-4. Every byte of a receive buffer that is not data (gaps, the guard after it) must keep
  * its marker, and send buffers must not change. Under pretend nodes (MCORECOLL_TEST_NODE_SIZE)
- * the reference folds each node's ranks, then the nodes in order (reference()); the non-blocking
+ * the reference folds each node's ranks, then the nodes in order (reference()). A node of more
+ * ranks than MCORECOLL_REDUCE_FLAT_MAX folds a contribution of one record line over its tree of
+ * consecutive ranks: the reference follows that bracketing (fold_node()). The non-blocking
  * and persistent forms are checked bitwise across nodes too where they take the library's path
  * (Open MPI: its progress hook), loosely elsewhere (the MPI library's order).
  *
@@ -287,15 +289,62 @@ static void fold_ranks(const layout_t* l, MPI_Op op, int count, int first, int l
   }
 }
 
+/* The small reductions' tree (reduction/reduce_shm.hpp), as doc/design/reductions.md gives it:
+ * on a node of more than `flat_max` ranks, a contribution of at most kLineData bytes of image
+ * is folded over groups of `radix` consecutive ranks, then groups of `radix` groups, and so
+ * on; each group's parts in rank order, p0 op (p1 op (...)). The library's defaults unless
+ * the run sets them. */
+enum { kLineData = 248 };
+static int flat_max = 16, radix = 8;
+
+/* The image of `count` elements: the last element's data end after count - 1 extents. */
+static size_t image_bytes(const layout_t* l, int count) {
+  MPI_Aint true_lb = 0, true_extent = 0;
+  MPI_Type_get_true_extent(l->type, &true_lb, &true_extent);
+  return count == 0 ? 0 : (size_t)(count - 1) * (size_t)l->extent + (size_t)(true_lb + true_extent);
+}
+
+/* Node ranks [r, min(r + span, n)) of the node starting at rank `base`, over the tree. */
+static void tree_partial(const layout_t* l, MPI_Op op, int count, int base, int r, int span, int n, char* out) {
+  const size_t bytes = buffer_bytes(l, count);
+  if (span == 1) {
+    memset(out, kMarker, bytes);
+    fill(l, op, base + r, count, out);
+    return;
+  }
+  const int sub = span / radix;
+  int last = 0;
+  while (last + 1 < radix && r + (last + 1) * sub < n) ++last;
+  tree_partial(l, op, count, base, r + last * sub, sub, n, out);
+  char* part = malloc(bytes);
+  for (int j = last - 1; j >= 0; --j) {
+    tree_partial(l, op, count, base, r + j * sub, sub, n, part);
+    if (count) MPI_Reduce_local(part, out, count, l->type, op);
+  }
+  free(part);
+}
+
+/* One node's ranks first..last, as mcorecoll folds them there. */
+static void fold_node(const layout_t* l, MPI_Op op, int count, int first, int last, char* out, char* c) {
+  const int n = last - first + 1;
+  if (n <= flat_max || count == 0 || image_bytes(l, count) > kLineData) {
+    fold_ranks(l, op, count, first, last, out, c);
+    return;
+  }
+  int span = 1;
+  while (span < n) span *= radix;
+  tree_partial(l, op, count, first, 0, span, n, out);
+}
+
 /* The reference: c0 op (c1 op (... op c(n-1))), folded with MPI_Reduce_local from the last.
  * Across nodes of consecutive ranks, what the fold across nodes gives: each node's ranks so,
  * then the nodes' results in node order, p0 op (p1 op ...). */
 static void reference(const layout_t* l, MPI_Op op, int count, char* out) {
   const size_t bytes = buffer_bytes(l, count);
   char *c = malloc(bytes), *node = malloc(bytes);
-  fold_ranks(l, op, count, node_first[nodes - 1], nranks - 1, out, c);
+  fold_node(l, op, count, node_first[nodes - 1], nranks - 1, out, c);
   for (int k = nodes - 2; k >= 0; --k) {
-    fold_ranks(l, op, count, node_first[k], node_first[k + 1] - 1, node, c);
+    fold_node(l, op, count, node_first[k], node_first[k + 1] - 1, node, c);
     if (count) MPI_Reduce_local(node, out, count, l->type, op);
   }
   free(c), free(node);
@@ -528,6 +577,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   exact = argc > 1 && strcmp(argv[1], "exact") == 0;
+  if (getenv("MCORECOLL_REDUCE_FLAT_MAX")) flat_max = atoi(getenv("MCORECOLL_REDUCE_FLAT_MAX"));
+  if (getenv("MCORECOLL_REDUCE_TREE_RADIX")) radix = atoi(getenv("MCORECOLL_REDUCE_TREE_RADIX"));
   const int bitwise = exact;
   trace = getenv("TEST_TRACE") != NULL;
   /* Hosts whose ranks are not consecutive: no fold in rank order across them (commutative ops
