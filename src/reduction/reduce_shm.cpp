@@ -41,7 +41,8 @@ ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* s
       // taken before); otherwise in scratch, then delivered data byte by data byte.
       fold_in_place_(layout.contiguous && layout.data_begin == 0),
       use_lines_(layout.image_bytes(static_cast<std::size_t>(count)) <= kReduceLineBytes),
-      tree_radix_(use_lines_ && ctx.node_size > config.reduce_flat_max ? config.reduce_tree_radix : 0) {}
+      tree_radix_(use_lines_ && ctx.node_size > config.reduce_flat_max ? config.reduce_tree_radix : 0),
+      slice_min_(ctx.node_size > config.reduce_flat_max ? kLineBytes : kSliceMinBytes) {}
 
 bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (count_ == 0) return true;
@@ -190,7 +191,7 @@ bool ReduceRounds::stage_round() {
   std::memcpy(const_cast<char*>(round_.staged_by(ctx_.node_rank)), mine_ + static_cast<std::size_t>(first_) * layout_.extent,
               layout_.image_bytes(static_cast<std::size_t>(k_)));
   shm.post(ctx_.node_rank).store(round_.seq, std::memory_order_release);
-  slices_ = static_cast<std::size_t>(k_) * layout_.extent >= static_cast<std::size_t>(ctx_.node_size) * kSliceMinBytes;
+  slices_ = static_cast<std::size_t>(k_) * layout_.extent >= static_cast<std::size_t>(ctx_.node_size) * slice_min_;
   stage_ = Stage::fold;
   ++moves_;
   return true;

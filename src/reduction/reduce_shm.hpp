@@ -8,7 +8,9 @@
 // in rounds of as many elements as half a staging area holds, every rank stages the image of
 // its contribution, then
 //  - small rounds: the rank(s) that need the result fold every contribution in rank order;
-//  - large rounds (every rank's slice at least kSliceMinBytes): reduce-scatter by slices, rank
+//  - large rounds (every rank's slice at least kSliceMinBytes; on a node of more than
+//    MCORECOLL_REDUCE_FLAT_MAX ranks at least kLineBytes, where folding everything would read
+//    n contributions for one): reduce-scatter by slices, rank
 //    s folds slice s of every contribution in rank order and leaves the result in its own
 //    staging area, from which the rank(s) that need it copy every slice (an allgather).
 // Each way each element is folded once, in one order fixed by the node's size (combine.hpp),
@@ -30,7 +32,8 @@ namespace mcorecoll {
 class CommContext;
 struct Config;
 
-// Bytes of a slice below which a round is folded whole by the rank(s) that need it.
+// Bytes of a slice below which a round is folded whole by the rank(s) that need it, on a node
+// of at most MCORECOLL_REDUCE_FLAT_MAX ranks (measured up to 16; beyond, a line: predicted).
 constexpr std::size_t kSliceMinBytes = 2048;
 
 // One activation's rounds. `root`: the rank that gets the result, or -1 for every rank
@@ -78,6 +81,7 @@ class ReduceRounds {
   // The tree of small reductions: its fan-in (0: every line folded flat), the ranks this rank's
   // partial covers so far, the partial, and which of the two rooms holds it.
   int tree_radix_ = 0, span_ = 1, room_ = 0;
+  std::size_t slice_min_ = kSliceMinBytes;  // a slice's least bytes (the node's size decides)
   const char* partial_ = nullptr;
   bool too_small_ = false, slices_ = false, have_round_ = false;
   Stage stage_ = Stage::lease;
