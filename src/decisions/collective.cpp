@@ -8,7 +8,8 @@ const char* collective_name(Collective c) {
 #define MCORECOLL_NAME(name, node_only) #name,
   static constexpr const char* kNames[kCollectiveCount] = {MCORECOLL_ROUTED_COLLECTIVES(MCORECOLL_NAME)};
 #undef MCORECOLL_NAME
-  return kNames[static_cast<int>(c)];
+  const int i = static_cast<int>(c);
+  return i >= 0 && i < kCollectiveCount ? kNames[i] : "?";
 }
 
 std::string setting_name(Collective c) {

@@ -274,10 +274,10 @@ void CommContext::set_up_now(const Config& config, bool calls_while_blocked) {
   if (ctx->pmpi_reason.empty()) choose_table_rows(*ctx, config);
 }
 
-// The engine has forgotten it already (entry/runtime.cpp's end_context()).
 NodeChannel::NodeChannel() = default;
 NodeChannel::~NodeChannel() = default;
 
+// The engine has forgotten it already (entry/runtime.cpp's end_context()).
 CommContext::~CommContext() {
   drop_leases(*this);
   channel.shm.reset();
