@@ -91,28 +91,19 @@ std::unique_ptr<Operation> make_operation(const Reduction& a, const Decision& d,
   return make_ireduce(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
 }
 
-int nonblocking(Collective c, const Reduction& a, MPI_Request* request) {
+// The non-blocking (`info` unused) or persistent form.
+int with_operation(Form form, Collective c, const Reduction& a, MPI_Info info, MPI_Request* request) {
   ElementLayout layout;
-  const Decision d = route(c, a, Form::nonblocking, &layout);
-  return nonblocking_call(
-      c, d, request,
+  const Decision d = route(c, a, form, &layout);
+  const bool all = c == Collective::allreduce;
+  return operation_call(
+      form, c, d, request,
       [&] {
-        return c == Collective::allreduce
-                   ? PMPI_Iallreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, request)
+        if (form == Form::persistent)
+          return all ? pmpi_allreduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, request)
+                     : pmpi_reduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, info, request);
+        return all ? PMPI_Iallreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, request)
                    : PMPI_Ireduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, request);
-      },
-      [&] { return make_operation(a, d, layout); });
-}
-
-int persistent(Collective c, const Reduction& a, MPI_Info info, MPI_Request* request) {
-  ElementLayout layout;
-  const Decision d = route(c, a, Form::persistent, &layout);
-  return persistent_call(
-      c, d, request,
-      [&] {
-        return c == Collective::allreduce
-                   ? pmpi_allreduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, request)
-                   : pmpi_reduce_init(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, info, request);
       },
       [&] { return make_operation(a, d, layout); });
 }
@@ -130,22 +121,26 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
 
 int iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                MPI_Request* request) {
-  return nonblocking(Collective::allreduce, {sendbuf, recvbuf, count, datatype, op, -1, comm}, request);
+  return with_operation(Form::nonblocking, Collective::allreduce, {sendbuf, recvbuf, count, datatype, op, -1, comm},
+                        MPI_INFO_NULL, request);
 }
 
 int ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
             MPI_Comm comm, MPI_Request* request) {
-  return nonblocking(Collective::reduce, {sendbuf, recvbuf, count, datatype, op, root, comm}, request);
+  return with_operation(Form::nonblocking, Collective::reduce, {sendbuf, recvbuf, count, datatype, op, root, comm},
+                        MPI_INFO_NULL, request);
 }
 
 int allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Info info, MPI_Request* request) {
-  return persistent(Collective::allreduce, {sendbuf, recvbuf, count, datatype, op, -1, comm}, info, request);
+  return with_operation(Form::persistent, Collective::allreduce, {sendbuf, recvbuf, count, datatype, op, -1, comm},
+                        info, request);
 }
 
 int reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                 MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return persistent(Collective::reduce, {sendbuf, recvbuf, count, datatype, op, root, comm}, info, request);
+  return with_operation(Form::persistent, Collective::reduce, {sendbuf, recvbuf, count, datatype, op, root, comm},
+                        info, request);
 }
 
 }  // namespace mcorecoll

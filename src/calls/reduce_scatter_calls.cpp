@@ -40,7 +40,7 @@ Decision route_reduce_scatter(Collective c, const ReduceScatter& a, Form form, E
   return d;
 }
 
-// The three forms of a reduce-scatter whose arguments are known; `pmpi` is the call as the
+// The forms of a reduce-scatter whose arguments are known; `pmpi` is the call as the
 // application made it.
 template <typename Pmpi>
 int blocking(Collective c, const ReduceScatter& a, Pmpi pmpi) {
@@ -53,24 +53,15 @@ int blocking(Collective c, const ReduceScatter& a, Pmpi pmpi) {
   });
 }
 
-std::unique_ptr<Operation> make_operation(const Decision& d, const ReduceScatter& a, const ElementLayout& whole,
-                                          const ElementLayout& block) {
-  return make_ireduce_scatter(*d.ctx, process_config().config, a.input(), a.recvbuf, static_cast<int>(a.total),
-                              a.first, a.count, a.type, a.op, whole, block);
-}
-
+// The non-blocking or persistent form (`form`).
 template <typename Pmpi>
-int nonblocking(Collective c, const ReduceScatter& a, MPI_Request* request, Pmpi pmpi) {
+int with_operation(Form form, Collective c, const ReduceScatter& a, MPI_Request* request, Pmpi pmpi) {
   ElementLayout whole, block;
-  const Decision d = route_reduce_scatter(c, a, Form::nonblocking, &whole, &block);
-  return nonblocking_call(c, d, request, pmpi, [&] { return make_operation(d, a, whole, block); });
-}
-
-template <typename Pmpi>
-int persistent(Collective c, const ReduceScatter& a, MPI_Request* request, Pmpi pmpi) {
-  ElementLayout whole, block;
-  const Decision d = route_reduce_scatter(c, a, Form::persistent, &whole, &block);
-  return persistent_call(c, d, request, pmpi, [&] { return make_operation(d, a, whole, block); });
+  const Decision d = route_reduce_scatter(c, a, form, &whole, &block);
+  return operation_call(form, c, d, request, pmpi, [&] {
+    return make_ireduce_scatter(*d.ctx, process_config().config, a.input(), a.recvbuf, static_cast<int>(a.total),
+                                a.first, a.count, a.type, a.op, whole, block);
+  });
 }
 
 // The arguments of MPI_Reduce_scatter_block; false where the MPI library must judge them (an
@@ -133,7 +124,7 @@ int ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI
   };
   ReduceScatter a{};
   if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a))
-    return nonblocking(Collective::reduce_scatter_block, a, request, pmpi);
+    return with_operation(Form::nonblocking, Collective::reduce_scatter_block, a, request, pmpi);
   count_handed_on(Collective::reduce_scatter_block, comm, CallKind::nonblocking);
   return pmpi();
 }
@@ -145,7 +136,7 @@ int reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
   };
   ReduceScatter a{};
   if (block_arguments(sendbuf, recvbuf, recvcount, datatype, op, comm, &a))
-    return persistent(Collective::reduce_scatter_block, a, request, pmpi);
+    return with_operation(Form::persistent, Collective::reduce_scatter_block, a, request, pmpi);
   count_handed_on(Collective::reduce_scatter_block, comm, CallKind::persistent);
   return pmpi();
 }
@@ -155,7 +146,7 @@ int ireduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, M
   const auto pmpi = [&] { return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request); };
   ReduceScatter a{};
   if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a))
-    return nonblocking(Collective::reduce_scatter, a, request, pmpi);
+    return with_operation(Form::nonblocking, Collective::reduce_scatter, a, request, pmpi);
   count_handed_on(Collective::reduce_scatter, comm, CallKind::nonblocking);
   return pmpi();
 }
@@ -167,7 +158,7 @@ int reduce_scatter_init(const void* sendbuf, void* recvbuf, const int* recvcount
   };
   ReduceScatter a{};
   if (counts_arguments(sendbuf, recvbuf, recvcounts, datatype, op, comm, &a))
-    return persistent(Collective::reduce_scatter, a, request, pmpi);
+    return with_operation(Form::persistent, Collective::reduce_scatter, a, request, pmpi);
   count_handed_on(Collective::reduce_scatter, comm, CallKind::persistent);
   return pmpi();
 }

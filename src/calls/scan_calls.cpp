@@ -24,7 +24,7 @@ Decision route_scan(Collective c, const void* sendbuf, void* recvbuf, int count,
   return d;
 }
 
-// The three forms of MPI_Scan (c scan) and MPI_Exscan (c exscan); `pmpi` is the call as the
+// The forms of MPI_Scan (c scan) and MPI_Exscan (c exscan); `pmpi` is the call as the
 // application made it.
 template <typename Pmpi>
 int blocking(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -39,23 +39,13 @@ int blocking(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Da
   });
 }
 
+// The non-blocking or persistent form (`form`).
 template <typename Pmpi>
-int nonblocking(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                MPI_Comm comm, MPI_Request* request, Pmpi pmpi) {
+int with_operation(Form form, Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                   MPI_Op op, MPI_Comm comm, MPI_Request* request, Pmpi pmpi) {
   ElementLayout layout;
-  const Decision d = route_scan(c, sendbuf, recvbuf, count, type, op, comm, Form::nonblocking, &layout);
-  return nonblocking_call(c, d, request, pmpi, [&] {
-    return make_iscan(*d.ctx, process_config().config, c == Collective::exscan, sendbuf, recvbuf, count, type, op,
-                      layout);
-  });
-}
-
-template <typename Pmpi>
-int persistent(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-               MPI_Comm comm, MPI_Request* request, Pmpi pmpi) {
-  ElementLayout layout;
-  const Decision d = route_scan(c, sendbuf, recvbuf, count, type, op, comm, Form::persistent, &layout);
-  return persistent_call(c, d, request, pmpi, [&] {
+  const Decision d = route_scan(c, sendbuf, recvbuf, count, type, op, comm, form, &layout);
+  return operation_call(form, c, d, request, pmpi, [&] {
     return make_iscan(*d.ctx, process_config().config, c == Collective::exscan, sendbuf, recvbuf, count, type, op,
                       layout);
   });
@@ -75,25 +65,25 @@ int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
 
 int iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
           MPI_Request* request) {
-  return nonblocking(Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, request,
+  return with_operation(Form::nonblocking, Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, request,
                      [&] { return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request); });
 }
 
 int iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
             MPI_Request* request) {
-  return nonblocking(Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, request,
+  return with_operation(Form::nonblocking, Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, request,
                      [&] { return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request); });
 }
 
 int scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
               MPI_Info info, MPI_Request* request) {
-  return persistent(Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, request,
+  return with_operation(Form::persistent, Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, request,
                     [&] { return pmpi_scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request); });
 }
 
 int exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                 MPI_Info info, MPI_Request* request) {
-  return persistent(Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, request,
+  return with_operation(Form::persistent, Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, request,
                     [&] { return pmpi_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request); });
 }
 

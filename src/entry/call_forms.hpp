@@ -36,4 +36,12 @@ int persistent_call(Collective c, const Decision& d, MPI_Request* request, Pmpi 
   return pmpi();
 }
 
+// The non-blocking or the persistent form, as `form` says, for a family that writes both alike.
+template <typename Pmpi, typename MakeOperation>
+int operation_call(Form form, Collective c, const Decision& d, MPI_Request* request, Pmpi pmpi,
+                   MakeOperation operation) {
+  return form == Form::persistent ? persistent_call(c, d, request, pmpi, operation)
+                                  : nonblocking_call(c, d, request, pmpi, operation);
+}
+
 }  // namespace mcorecoll
