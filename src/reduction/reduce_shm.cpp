@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "node/call_areas.hpp"
+#include "node/line_tree.hpp"
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "reduction/fold.hpp"
@@ -137,11 +138,12 @@ bool ReduceRounds::tree_line_step(bool may_call_mpi, int* waiting_on) {
     stage_ = Stage::fold;
   }
   if (stage_ == Stage::fold) {
-    for (; span_ < n && me % (span_ * radix) == 0; span_ *= radix) {
-      int parts = 1;
-      for (; parts < radix && me + parts * span_ < n; ++parts)
-        if (!line_posted(ctx_, me + parts * span_, line_)) {
-          *waiting_on = me + parts * span_;
+    const LineTree tree{n, radix};
+    for (; tree.leads(me, span_); span_ *= radix) {
+      const int parts = tree.parts(me, span_);
+      for (int j = 1; j < parts; ++j)
+        if (!line_posted(ctx_, me + j * span_, line_)) {
+          *waiting_on = me + j * span_;
           return false;
         }
       if (parts == 1) continue;
