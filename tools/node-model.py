@@ -40,10 +40,11 @@ NODES = [
 ]
 
 
-def read_measured(mpi):
-    """{(collective, bytes): (mcorecoll us, the MPI library's us)} of the np 16 run."""
+def read_measured(mpi, group="reductions"):
+    """{(collective, bytes): (mcorecoll us, the MPI library's us)} of the np 16 run's group
+    (reductions, node-only)."""
     out = {}
-    with open(os.path.join(MEASURED, f"{mpi}-np16-reductions.csv")) as f:
+    with open(os.path.join(MEASURED, f"{mpi}-np16-{group}.csv")) as f:
         for row in csv.DictReader(f):
             out[(row["collective"], int(row["bytes"]))] = (float(row["mcorecoll_us"]), float(row["pmpi_us"]))
     return out
@@ -126,15 +127,6 @@ def calibrate(measured, coll):
     return {"o_line": o_line, "read": read, "bw_whole": bw_whole, "o_whole": o_whole, "slices": slices}
 
 
-def read_node_only(mpi):
-    """{(collective, bytes): (mcorecoll us, the MPI library's us)} of the np 16 node-only run."""
-    out = {}
-    with open(os.path.join(MEASURED, f"{mpi}-np16-node-only.csv")) as f:
-        for row in csv.DictReader(f):
-            out[(row["collective"], int(row["bytes"]))] = (float(row["mcorecoll_us"]), float(row["pmpi_us"]))
-    return out
-
-
 def scan_us(measured, coll, n, m):
     """mcorecoll's scan at n ranks: the last rank reads n - 1 images, so its whole np 16 time
     grows as (n - 1) / 15 (the fixed part with it: pessimistic); the MPI library's (MPICH:
@@ -192,7 +184,7 @@ def main():
                     _, before = both.get((mpi, coll, n), (sizes, [True] * len(sizes)))
                     both[(mpi, coll, n)] = (sizes, [w and x for w, x in zip(wins, before)])
     # The scans, MPICH (Open MPI's are the MPI library's at np 16: the rows follow it).
-    measured = read_node_only("mpich")
+    measured = read_measured("mpich", "node-only")
     powers_scan = [2 ** k for k in range(0, 23, 2)]  # the measured sizes, 1 B to 4 MiB
     for coll in ("scan", "exscan"):
         for n in (16, 32, 64, 128):
