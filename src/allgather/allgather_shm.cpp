@@ -20,12 +20,7 @@ AllgatherRounds::AllgatherRounds(CommContext& ctx, const Config& config, const c
 bool AllgatherRounds::line_step(int* waiting_on) {
   const int n = ctx_.node_size;
   if (!posted_) {
-    if (line_.seq == 0) line_ = next_line_call(ctx_);
-    const int behind = line_reader_behind(ctx_, line_);
-    if (behind >= 0) {
-      *waiting_on = behind;
-      return false;
-    }
+    if (!record_ready(ctx_, line_, waiting_on)) return false;
     post_line(ctx_, line_, out_, block_);
     posted_ = true;
     read_.assign(static_cast<std::size_t>(n), 0);

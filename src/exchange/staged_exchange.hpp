@@ -116,9 +116,7 @@ class ExchangeRounds {
 
   bool line_step(int* waiting_on) {
     if (!posted_) {
-      if (line_.seq == 0) line_ = next_line_call(ctx_);
-      const int behind = line_reader_behind(ctx_, line_);
-      if (behind >= 0) return *waiting_on = behind, false;
+      if (!record_ready(ctx_, line_, waiting_on)) return false;
       // Every rank posts, giver or not: a record is written again only once every rank has
       // posted a later call (node/record_lines.hpp).
       if (shape_.gives) give_(ctx_.channel.shm->reduce_record(ctx_.node_rank, line_.line), 0, shape_.max_block);

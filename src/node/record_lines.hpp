@@ -52,6 +52,16 @@ inline int line_reader_behind(CommContext& ctx, const LineCall& call) {
   return -1;
 }
 
+// This rank's record for its next small call, numbered on the first try: true once the record's
+// last reader is done with it, else false with *waiting_on the rank behind.
+inline bool record_ready(CommContext& ctx, LineCall& call, int* waiting_on) {
+  if (call.seq == 0) call = next_line_call(ctx);
+  const int behind = line_reader_behind(ctx, call);
+  if (behind < 0) return true;
+  *waiting_on = behind;
+  return false;
+}
+
 inline void post_line(CommContext& ctx, const LineCall& call, const void* image, std::size_t bytes) {
   std::memcpy(ctx.channel.shm->reduce_record(ctx.node_rank, call.line), image, bytes);
   ctx.channel.shm->reduce_record_seq(ctx.node_rank, call.line).store(call.seq, std::memory_order_release);

@@ -128,7 +128,6 @@ void destroy(Record* r) {
   if (--queue.persistent_requests == 0 && queue.released && g_delete_released) g_delete_released(ctx);
 }
 
-
 void leave_busy(CommContext& ctx);
 
 void enqueue(Record* r) {

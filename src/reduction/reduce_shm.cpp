@@ -91,12 +91,7 @@ bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
 bool ReduceRounds::line_step(bool may_call_mpi, int* waiting_on) {
   const int n = ctx_.node_size;
   if (stage_ == Stage::lease) {
-    if (line_.seq == 0) line_ = next_line_call(ctx_);
-    const int behind = line_reader_behind(ctx_, line_);
-    if (behind >= 0) {
-      *waiting_on = behind;
-      return false;
-    }
+    if (!record_ready(ctx_, line_, waiting_on)) return false;
     post_line(ctx_, line_, mine_, layout_.image_bytes(static_cast<std::size_t>(count_)));
     stage_ = Stage::fold;
   }
@@ -128,12 +123,7 @@ bool ReduceRounds::tree_line_step(bool may_call_mpi, int* waiting_on) {
   const int n = ctx_.node_size, me = ctx_.node_rank, radix = tree_radix_;
   const std::size_t bytes = layout_.image_bytes(static_cast<std::size_t>(count_));
   if (stage_ == Stage::lease) {
-    if (line_.seq == 0) line_ = next_line_call(ctx_);
-    const int behind = line_reader_behind(ctx_, line_);
-    if (behind >= 0) {
-      *waiting_on = behind;
-      return false;
-    }
+    if (!record_ready(ctx_, line_, waiting_on)) return false;
     partial_ = mine_;
     stage_ = Stage::fold;
   }
