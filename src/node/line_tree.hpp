@@ -1,8 +1,10 @@
-// The shape of the small reductions' tree over a node's consecutive ranks
-// (reduction/reduce_shm.hpp): at the level of span s (1, radix, radix^2, ...), node rank r leads
-// while r % (s x radix) == 0 and s < n, and then reads parts r + j s, j = 1 .. radix - 1, below
-// n. Pure, so that its counts are unit-tested for node sizes no machine here has
-// (test/unit/test_line_tree.cpp).
+// The shapes of the small calls' trees over a node's consecutive ranks, pure, so that their
+// counts are unit-tested for node sizes no machine here has (test/unit/test_line_tree.cpp):
+//  - LineTree, the small reductions' (reduction/reduce_shm.hpp): at the level of span s (1,
+//    radix, radix^2, ...), node rank r leads while r % (s x radix) == 0 and s < n, and then
+//    reads parts r + j s, j = 1 .. radix - 1, below n;
+//  - PrefixBlocks, the small scans' (reduction/scan_lines.hpp): a binary indexed (Fenwick)
+//    tree over the ranks.
 #pragma once
 
 namespace mcorecoll {
@@ -26,6 +28,21 @@ struct LineTree {
     for (int span = 1; leads(0, span); span *= radix) reads += parts(0, span) - 1;
     return reads + (allreduce && n > 1 ? 1 : 0);
   }
+};
+
+// Node rank i posts its block: the fold of ranks [i + 1 - low(i + 1), i], low(j) being j's
+// lowest set bit. It makes it from its own contribution and the blocks of ranks i - 1, i - 2,
+// i - 4, ..., i - low(i + 1) / 2, which tile the rest. The prefix [0, e] is the fold of the
+// blocks of e, e - low(e + 1), ... down to the one starting at rank 0. Each rank reads at most
+// log2 n blocks for its own and log2 n for its prefix, and a block waits for a chain of at
+// most log2 n others, not for every rank before it.
+struct PrefixBlocks {
+  static int low(int j) { return j & -j; }
+  // How many ranks rank i's block covers; it folds in the blocks of ranks i - d, d = 1, 2, 4,
+  // ... below that, nearest first.
+  static int block_size(int i) { return low(i + 1); }
+  // The rank whose block comes before that of rank q in a prefix (-1: q's starts at rank 0).
+  static int before(int q) { return q - low(q + 1); }
 };
 
 }  // namespace mcorecoll

@@ -6,8 +6,10 @@
 
 #include "common/block_bytes.hpp"
 #include "exchange/exchange_operation.hpp"
-#include "reduction/scan_shm.hpp"
 #include "node/comm_context.hpp"
+#include "progress/rounds_operation.hpp"
+#include "reduction/scan_lines.hpp"
+#include "reduction/scan_shm.hpp"
 
 namespace mcorecoll {
 namespace {
@@ -53,11 +55,35 @@ class Iscan final : public ExchangeOperation {
   std::vector<char> operands_, packed_;
 };
 
+// A contribution of one line: the lines' tree (scan_lines.hpp), new rounds for each activation.
+class IscanLines final : public RoundsOperation<ScanLineRounds> {
+ public:
+  IscanLines(CommContext& ctx, bool exclusive, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+             MPI_Op op, const ElementLayout& layout)
+      : RoundsOperation(ctx), exclusive_(exclusive), input_(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf),
+        recv_(recvbuf), count_(count), type_(type), op_(op), layout_(layout) {}
+  void begin() override {
+    rc = MPI_SUCCESS;
+    rounds_.emplace(ctx_, exclusive_, input_, recv_, count_, type_, op_, layout_);
+  }
+
+ private:
+  bool exclusive_;
+  const void* input_;
+  void* recv_;
+  int count_;
+  MPI_Datatype type_;
+  MPI_Op op_;
+  ElementLayout layout_;
+};
+
 }  // namespace
 
 std::unique_ptr<Operation> make_iscan(CommContext& ctx, const Config& config, bool exclusive, const void* sendbuf,
                                       void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                                       const ElementLayout& layout) {
+  if (scan_on_lines(layout, count))
+    return std::make_unique<IscanLines>(ctx, exclusive, sendbuf, recvbuf, count, type, op, layout);
   return std::make_unique<Iscan>(ctx, config, exclusive, sendbuf, recvbuf, count, type, op, layout);
 }
 

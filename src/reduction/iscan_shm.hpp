@@ -1,5 +1,6 @@
 // The non-blocking and persistent scan and exscan inside one node: an operation of the progress
-// engine over the staged exchange (exchange/exchange_operation.hpp).
+// engine over the lines' tree (scan_lines.hpp) for a contribution of one line, else over the
+// staged exchange (exchange/exchange_operation.hpp).
 #pragma once
 
 #include <mpi.h>

@@ -3,6 +3,8 @@
 #include "reduction/fold.hpp"
 #include "node/comm_context.hpp"
 #include "reduction/reduction_rooms.hpp"
+#include "reduction/scan_lines.hpp"
+#include "node/wait.hpp"
 
 namespace mcorecoll {
 
@@ -38,6 +40,13 @@ int fold_prefix(const CommContext& ctx, bool exclusive, const char* own, const c
 
 int scan_shm(CommContext& ctx, const Config& config, bool exclusive, const void* input, void* recvbuf, int count,
              MPI_Datatype type, MPI_Op op, const ElementLayout& layout) {
+  if (scan_on_lines(layout, count)) {
+    ScanLineRounds rounds(ctx, exclusive, input, recvbuf, count, type, op, layout);
+    Waiter waiter = Waiter::for_context(ctx, config);
+    int waiting_on = -1;
+    run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+    return rounds.rc;
+  }
   const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
   const std::size_t me = static_cast<std::size_t>(ctx.node_rank);
   // Operands 0..me-1 as images, then room for the result.

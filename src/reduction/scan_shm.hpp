@@ -1,4 +1,5 @@
-// MPI_Scan and MPI_Exscan inside one node: every rank but the last stages the image of its
+// MPI_Scan and MPI_Exscan inside one node. A contribution of one record line goes over the
+// lines' tree (scan_lines.hpp). Larger ones: every rank but the last stages the image of its
 // contribution once (exchange/staged_exchange.hpp, one tile for all readers), rank r copies
 // the images of ranks 0..r-1 and folds them with its own (scan) in rank order,
 // c0 op (c1 op (... op cr)) as the other staged reductions do (combine.hpp): the same bits in

@@ -1,7 +1,7 @@
-/* The value matrix of MPI_Allreduce, MPI_Reduce and MPI_Allgather: every predefined op on every
- * predefined type the standard allows it for (integers of every width, floating point with long
- * double, complex, bool, byte, the pair types with MAXLOC/MINLOC), derived types of one
- * predefined type (contiguous, strided with gaps, resized), user ops commutative and not;
+/* The value matrix of MPI_Allreduce, MPI_Reduce, MPI_Scan, MPI_Exscan and MPI_Allgather: every
+ * predefined op on every predefined type the standard allows it for (integers of every width,
+ * floating point with long double, complex, bool, byte, the pair types with MAXLOC/MINLOC),
+ * derived types of one predefined type (contiguous, strided with gaps, resized), user ops commutative and not;
  * counts 0, 1, 2, 3, 17 and one of several rounds (sliced); every root; in place.
  *
  * Every rank computes every rank's contribution itself (a function of rank, element and type)
@@ -14,7 +14,8 @@
  * its marker, and send buffers must not change. Under pretend nodes (MCORECOLL_TEST_NODE_SIZE)
  * the reference folds each node's ranks, then the nodes in order (reference()). A node of more
  * ranks than MCORECOLL_REDUCE_FLAT_MAX folds a contribution of one record line over its tree of
- * consecutive ranks: the reference follows that bracketing (fold_node()). The non-blocking
+ * consecutive ranks: the reference follows that bracketing (fold_node()), and the small scans'
+ * over their binary indexed tree (scan_reference()). The non-blocking
  * and persistent forms are checked bitwise across nodes too where they take the library's path
  * (Open MPI: its progress hook), loosely elsewhere (the MPI library's order).
  *
@@ -336,6 +337,44 @@ static void fold_node(const layout_t* l, MPI_Op op, int count, int first, int la
   tree_partial(l, op, count, first, 0, span, n, out);
 }
 
+/* The small scans' blocks (reduction/scan_lines.hpp, node/line_tree.hpp's PrefixBlocks): rank
+ * i's block is P op c_i, P the blocks of ranks i - 1, i - 2, i - 4, ... below low(i + 1) folded
+ * nearest first, each from the left. */
+static int low_bit(int j) { return j & -j; }
+static void scan_block(const layout_t* l, MPI_Op op, int count, int i, char* out) {
+  const size_t bytes = buffer_bytes(l, count);
+  memset(out, kMarker, bytes);
+  fill(l, op, i, count, out);
+  if (low_bit(i + 1) == 1) return;
+  char *parts = malloc(bytes), *part = malloc(bytes);
+  scan_block(l, op, count, i - 1, parts);
+  for (int d = 2; d < low_bit(i + 1); d *= 2) {
+    scan_block(l, op, count, i - d, part);
+    MPI_Reduce_local(part, parts, count, l->type, op);
+  }
+  MPI_Reduce_local(parts, out, count, l->type, op);
+  free(parts), free(part);
+}
+
+/* The prefix of ranks 0..last as mcorecoll folds it on one node: a contribution of at most
+ * kLineData bytes of image over the blocks of last, last - low(last + 1), ..., each folded in
+ * from the left (an exscan's rank last + 1 folds the same blocks so); larger ones
+ * c0 op (... op c_last). One node only: across nodes scans go to the MPI library. */
+static void scan_reference(const layout_t* l, MPI_Op op, int count, int last, char* out) {
+  const size_t bytes = buffer_bytes(l, count);
+  char* part = malloc(bytes);
+  if (count == 0 || image_bytes(l, count) > kLineData) {
+    fold_ranks(l, op, count, 0, last, out, part);
+  } else {
+    scan_block(l, op, count, last, out);
+    for (int q = last - low_bit(last + 1); q >= 0; q -= low_bit(q + 1)) {
+      scan_block(l, op, count, q, part);
+      MPI_Reduce_local(part, out, count, l->type, op);
+    }
+  }
+  free(part);
+}
+
 /* The reference: c0 op (c1 op (... op c(n-1))), folded with MPI_Reduce_local from the last.
  * Across nodes of consecutive ranks, what the fold across nodes gives: each node's ranks so,
  * then the nodes' results in node order, p0 op (p1 op ...). */
@@ -418,6 +457,29 @@ static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* o
         for (size_t b = 0; b < bytes; ++b) untouched &= (unsigned char)recv[b] == kMarker;
         CHECK(untouched, "%s: a non-root's receive buffer was written", what);
       }
+    }
+  }
+  /* scan and exscan: node-only, so across nodes the MPI library's own, not checked here */
+  for (int exclusive = 0; exclusive < 2 && nodes == 1; ++exclusive) {
+    if (exclusive && me == 0) {
+      /* rank 0's exscan result is undefined: only that the call completes */
+    } else {
+      scan_reference(l, op, count, exclusive ? me - 1 : me, want);
+    }
+    for (int in_place = 0; in_place < 2; ++in_place) {
+      memset(send, kMarker, bytes);
+      fill(l, op, me, count, send);
+      memcpy(send_copy, send, bytes);
+      memset(recv, kMarker, bytes);
+      if (in_place) fill(l, op, me, count, recv);
+      snprintf(what, sizeof what, "%s %s %s count %d%s", exclusive ? "exscan" : "scan", l->name, opname, count,
+               in_place ? " in place" : "");
+      if (trace) fprintf(stderr, "rank %d: %s\n", me, what);
+      const void* from = in_place ? MPI_IN_PLACE : send;
+      CHECK((exclusive ? MPI_Exscan(from, recv, count, l->type, op, MPI_COMM_WORLD)
+                       : MPI_Scan(from, recv, count, l->type, op, MPI_COMM_WORLD)) == MPI_SUCCESS, "%s", what);
+      if (!exclusive || me > 0) check_result(l, count, recv, want, what);
+      CHECK(memcmp(send, send_copy, bytes) == 0, "%s: send buffer changed", what);
     }
   }
   free(send), free(send_copy), free(recv), free(want);

@@ -1,6 +1,7 @@
-// The small reductions' tree (node/line_tree.hpp), counted for node sizes no machine here has:
-// every rank's record is read by exactly one leader, each leader's parts cover consecutive
-// ranks in order, and the records read on the critical path grow with log n.
+// The small calls' trees (node/line_tree.hpp), counted for node sizes no machine here has. The
+// reductions': every rank's record is read by exactly one leader, each leader's parts cover
+// consecutive ranks in order, and the records read on the critical path grow with log n. The
+// scans': every prefix made of consecutive blocks, and log2 n reads and hand-offs.
 #include "catch.hpp"
 
 #include <cmath>
@@ -62,4 +63,73 @@ TEST_CASE("line tree: records read on the critical path grow with log n", "[line
   CHECK(LineTree{128, 8}.path_reads(true) == 16);
   // Radix 2 on 32 ranks: within 2 log2(n) hand-offs.
   CHECK(LineTree{32, 2}.path_reads(true) <= 2 * 5);
+}
+
+namespace {
+
+using mcorecoll::PrefixBlocks;
+
+// The small scans' counts (PrefixBlocks) on n ranks, as a run would make them with every rank
+// reading the records it needs nearest first: the longest chain of line hand-offs (a read
+// costs one after the later of the reader's clock and the record's post), and the most
+// records one rank reads. The same for scan and exscan: an exscan reads the same blocks.
+struct ScanCounts {
+  int path = 0, reads = 0;
+};
+ScanCounts scan_counts(int n) {
+  std::vector<int> posted(static_cast<std::size_t>(n), 0);
+  ScanCounts counts;
+  for (int i = 0; i < n; ++i) {
+    int t = 0, reads = 0;
+    for (int d = 1; d < PrefixBlocks::block_size(i); d *= 2, ++reads)
+      t = std::max(t, posted[static_cast<std::size_t>(i - d)]) + 1;
+    posted[static_cast<std::size_t>(i)] = t;
+    for (int q = PrefixBlocks::before(i); q >= 0; q = PrefixBlocks::before(q), ++reads)
+      t = std::max(t, posted[static_cast<std::size_t>(q)]) + 1;
+    counts.path = std::max(counts.path, t);
+    counts.reads = std::max(counts.reads, reads);
+  }
+  return counts;
+}
+
+}  // namespace
+
+TEST_CASE("prefix blocks: each rank's prefix is its blocks, consecutive and in rank order", "[line_tree]") {
+  for (int n = 1; n <= 1100; ++n) {
+    INFO("n " << n);
+    for (int i = 0; i < n; ++i) {
+      // Rank i's block [i + 1 - size, i] is its own rank and the blocks of i - d, d = 1, 2, 4,
+      // ... < size, which end where the next nearer one starts.
+      const int size = PrefixBlocks::block_size(i);
+      REQUIRE(size >= 1);
+      REQUIRE(i + 1 - size >= 0);
+      int first = i;  // the block so far: [first, i]
+      for (int d = 1; d < size; d *= 2) {
+        const int part = i - d;
+        CHECK(part == first - 1);  // ends just before what is folded so far
+        first = part + 1 - PrefixBlocks::block_size(part);
+      }
+      CHECK(first == i + 1 - size);
+      // The prefix [0, i] from the blocks of i, before(i), ...: each ends where the last began.
+      int start = i + 1;
+      for (int q = i; q >= 0; q = PrefixBlocks::before(q)) {
+        CHECK(q == start - 1);
+        start = q + 1 - PrefixBlocks::block_size(q);
+        CHECK(PrefixBlocks::before(q) == start - 1);
+      }
+      CHECK(start == 0);
+    }
+  }
+}
+
+TEST_CASE("prefix blocks: the critical path and every rank's reads grow with log2 n", "[line_tree]") {
+  for (int n = 2; n <= 4096; ++n) {
+    INFO("n " << n);
+    const ScanCounts counts = scan_counts(n);
+    CHECK(counts.path <= ceil_log(n, 2) + 1);
+    CHECK(counts.reads <= 2 * ceil_log(n, 2));
+  }
+  // 32 ranks: the issue's bound is 2 log2 n = 10; a flat scan's last rank reads 31.
+  CHECK(scan_counts(32).path == 5);
+  CHECK(scan_counts(128).path == 7);
 }
