@@ -127,11 +127,38 @@ def calibrate(measured, coll):
     return {"o_line": o_line, "read": read, "bw_whole": bw_whole, "o_whole": o_whole, "slices": slices}
 
 
-def scan_us(measured, coll, n, m):
-    """mcorecoll's scan at n ranks: the last rank reads n - 1 images, so its whole np 16 time
-    grows as (n - 1) / 15 (the fixed part with it: pessimistic); the MPI library's (MPICH:
-    recursive doubling) as log2(n) / 4. Open MPI's scan is left to it at np 16 already."""
-    ours = interpolate({b: t[0] for (c, b), t in measured.items() if c == coll}, m) * (n - 1) / 15
+def scan_line_reads(node, n):
+    """Record reads on the longest chain of the small scans' tree (reduction/scan_lines.hpp):
+    rank i reads the blocks of i - 1, i - 2, i - 4, ... below low(i + 1), posts its own, then
+    the blocks of its prefix; each read ends one read (at its distance) after the later of the
+    reader's clock and the block's post. Exscans read the same blocks."""
+    def low(j):
+        return j & -j
+    posted, longest = [0.0] * n, 0.0
+    for i in range(n):
+        t, d = 0.0, 1
+        while d < low(i + 1):
+            t = max(t, posted[i - d]) + distance(node, i, i - d)
+            d *= 2
+        posted[i] = t
+        q = i - low(i + 1)
+        while q >= 0:
+            t = max(t, posted[q]) + distance(node, i, q)
+            q -= low(q + 1)
+        longest = max(longest, t)
+    return longest
+
+
+def scan_us(measured, cal, node, coll, n, m):
+    """mcorecoll's scan at n ranks. One record line: the tree's longest chain of reads, with
+    the allreduce's figures for a line's fixed part and a read (the same records). Larger: the
+    last rank reads n - 1 images, so its whole np 16 time grows as (n - 1) / 15 (the fixed part
+    with it: pessimistic). The MPI library's (MPICH: recursive doubling) as log2(n) / 4. Open
+    MPI's scan is left to it at np 16 already."""
+    if m <= LINE_DATA:
+        ours = cal["o_line"] + cal["read"] * scan_line_reads(node, n)
+    else:
+        ours = interpolate({b: t[0] for (c, b), t in measured.items() if c == coll}, m) * (n - 1) / 15
     theirs = interpolate({b: t[1] for (c, b), t in measured.items() if c == coll}, m) * math.log2(n) / 4
     return ours, theirs
 
@@ -185,15 +212,20 @@ def main():
                     both[(mpi, coll, n)] = (sizes, [w and x for w, x in zip(wins, before)])
     # The scans, MPICH (Open MPI's are the MPI library's at np 16: the rows follow it).
     measured = read_measured("mpich", "node-only")
-    powers_scan = [2 ** k for k in range(0, 23, 2)]  # the measured sizes, 1 B to 4 MiB
+    line_cal = calibrate(read_measured("mpich"), "allreduce")
+    # The measured sizes, 1 B to 4 MiB, and each side of the record line's end.
+    sizes_scan = sorted(set([2 ** k for k in range(0, 23, 2)] + [LINE_DATA, LINE_DATA + 1]))
     for coll in ("scan", "exscan"):
-        for n in (16, 32, 64, 128):
-            wins = []
-            for m in powers_scan:
-                ours, theirs = scan_us(measured, coll, n, m)
-                rows.append(["any", "mpich", coll, n, m, f"{ours:.3f}", f"{theirs:.3f}", f"{ours / theirs:.3f}"])
-                wins.append(ours < MARGIN * theirs)
-            both[("mpich", coll, n)] = (powers_scan, wins)
+        for node in NODES:
+            for n in (16, 32, 64, 128):
+                wins = []
+                for m in sizes_scan:
+                    ours, theirs = scan_us(measured, line_cal, node, coll, n, m)
+                    rows.append([node[0], "mpich", coll, n, m, f"{ours:.3f}", f"{theirs:.3f}", f"{ours / theirs:.3f}"])
+                    wins.append(ours < MARGIN * theirs)
+                row_lines.append(f"mpich {coll} np{n} {node[0]}: {row_text(sizes_scan, wins)}")
+                _, before = both.get(("mpich", coll, n), (sizes_scan, [True] * len(sizes_scan)))
+                both[("mpich", coll, n)] = (sizes_scan, [w and x for w, x in zip(wins, before)])
     row_lines.append("# The rows shipped for 32, 64 and 128 ranks (src/decisions/decision_table.cpp): a win on both")
     for (mpi, coll, n), (sizes, wins) in sorted(both.items()):
         if n > 16:
