@@ -24,7 +24,7 @@ MEASURED = os.path.join(HERE, "..", "bench", "results", "np16-device", "6-defaul
 
 LINE_DATA = 248        # bytes of image a record line holds (node/record_lines.hpp)
 FLAT_MAX = 16          # MCORECOLL_REDUCE_FLAT_MAX
-RADIX = 8              # MCORECOLL_REDUCE_TREE_RADIX
+RADIX = 4              # MCORECOLL_REDUCE_TREE_RADIX
 SLICE_MIN_FLAT = 2048  # a slice's least bytes up to FLAT_MAX ranks (reduce_shm.hpp), then:
 SLICE_MIN_TREE = 128
 # A predicted row takes mcorecoll's path only where the model has it at most this fraction of

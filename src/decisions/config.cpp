@@ -433,7 +433,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   // (doc/performance.md); the tree beyond, of 8 (a core complex of an EPYC shares an L3), is
   // predicted (doc/design/reductions.md), not measured: no machine here has more cores.
   c.reduce_flat_max = 16;
-  c.reduce_tree_radix = 8;
+  c.reduce_tree_radix = 4;
   for (Collective coll : kAllCollectives) c.tables[static_cast<int>(coll)] = default_rows(coll);
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;

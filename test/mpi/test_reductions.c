@@ -296,7 +296,7 @@ static void fold_ranks(const layout_t* l, MPI_Op op, int count, int first, int l
  * on; each group's parts in rank order, p0 op (p1 op (...)). The library's defaults unless
  * the run sets them. */
 enum { kLineData = 248 };
-static int flat_max = 16, radix = 8;
+static int flat_max = 16, radix = 4;
 
 /* The image of `count` elements: the last element's data end after count - 1 extents. */
 static size_t image_bytes(const layout_t* l, int count) {
