@@ -4,7 +4,7 @@
 # "N passed, N failed". Exit status 0 only if nothing failed.
 # Configurations: openmpi, mpich (every suite), openmpi-sanitize (the unit suite and the MPI
 # tests test/sanitizers/mpi-subset.txt names, with the library and the test programs under
-# AddressSanitizer, LeakSanitizer and UBSan).
+# AddressSanitizer, LeakSanitizer and UBSan; the library counted: -Dcount_transfers=true).
 # Usage: tools/run-tests.sh [openmpi|mpich|openmpi-sanitize ...]   (default: all three)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,8 +28,10 @@ for config in "${configs[@]}"; do
   if [ "$config" != "$flavor" ]; then
     # Frame pointers and DWARF unwinding give leak reports whole stacks, so that
     # test/sanitizers/lsan.supp can tell the MPI library's allocations from ours.
+    # Counted too (-Dcount_transfers=true, for test_transfer_counts): this build is only for tests anyway, and
+    # CI has no time for a build of its own. The other tests record nothing (recording starts at a clear).
     options+=(-Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false -Dfortran=false
-              -Dc_args=-fno-omit-frame-pointer -Dcpp_args=-fno-omit-frame-pointer)
+              -Dc_args=-fno-omit-frame-pointer -Dcpp_args=-fno-omit-frame-pointer -Dcount_transfers=true)
     # The unit tests and the MPI tests test/sanitizers/mpi-subset.txt names (chosen below,
     # once the build has defined them).
     suites=(unit)

@@ -4,8 +4,15 @@
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "node/comm_context.hpp"
+#include "node/transfer_count.hpp"
 
 namespace mcorecoll {
+namespace {
+
+// What a barrier reads of a peer's line: its flag and the vote beside it.
+constexpr std::size_t kBarrierReadBytes = 16;
+
+}  // namespace
 
 BarrierRounds::BarrierRounds(CommContext& ctx, const Config& config, bool mine, Waiter* waiter)
     : ctx_(ctx),
@@ -16,14 +23,18 @@ BarrierRounds::BarrierRounds(CommContext& ctx, const Config& config, bool mine, 
 void BarrierRounds::arrive() {
   NodeShm& shm = *ctx_.channel.shm;
   shm.arrive_vote(ctx_.node_rank, turn_).store(bit_, std::memory_order_relaxed);
-  shm.arrive(ctx_.node_rank).store(seq_, std::memory_order_release);
+  std::atomic<std::uint64_t>& flag = shm.arrive(ctx_.node_rank);
+  flag.store(seq_, std::memory_order_release);
+  count_post(ctx_, flag, seq_);
 }
 
 void BarrierRounds::release_children() {
   if (ctx_.tree_children.empty()) return;
   NodeShm& shm = *ctx_.channel.shm;
   shm.release_vote(ctx_.node_rank, turn_).store(bit_, std::memory_order_relaxed);
-  shm.release(ctx_.node_rank).store(seq_, std::memory_order_release);
+  std::atomic<std::uint64_t>& flag = shm.release(ctx_.node_rank);
+  flag.store(seq_, std::memory_order_release);
+  count_post(ctx_, flag, seq_);
 }
 
 bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
@@ -44,6 +55,7 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
     for (; next_ + 1 < ctx_.node_size; ++next_) {
       const int peer = (ctx_.node_rank + next_ + 1) % ctx_.node_size;
       if (!arrived(waiter_, shm.arrive(peer), seq_, peer, waiting_on)) return false;
+      count_read(ctx_, shm.arrive(peer), seq_, peer, kBarrierReadBytes);
       bit_ |= shm.arrive_vote(peer, turn_).load(std::memory_order_relaxed);
     }
     phase_ = Phase::done;
@@ -53,6 +65,7 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
     for (; next_ < children; ++next_) {
       const int child = ctx_.tree_children[static_cast<std::size_t>(next_)];
       if (!arrived(waiter_, shm.arrive(child), seq_, child, waiting_on)) return false;
+      count_read(ctx_, shm.arrive(child), seq_, child, kBarrierReadBytes);
       bit_ |= shm.arrive_vote(child, turn_).load(std::memory_order_relaxed);
     }
     if (ctx_.node_rank != 0) {
@@ -88,6 +101,7 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (phase_ == Phase::wait_release) {
     const int parent = ctx_.tree_parent;
     if (!arrived(waiter_, shm.release(parent), seq_, parent, waiting_on)) return false;
+    count_read(ctx_, shm.release(parent), seq_, parent, kBarrierReadBytes);
     bit_ = shm.release_vote(parent, turn_).load(std::memory_order_relaxed);
     release_children();
     phase_ = Phase::done;

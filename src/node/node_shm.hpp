@@ -148,6 +148,9 @@ class NodeShm {
 
   // Where this communicator's leases come from.
   NodePool& pool() { return *pool_; }
+  // The segment's first byte in this process: offsets from it are alike on every node rank
+  // (node/transfer_count.hpp names flags by them).
+  const char* base() const { return base_; }
 
  private:
   NodeShm(void* base, std::size_t bytes, int ranks, const SegmentExtras& extras)

@@ -18,6 +18,7 @@
 #include "node/node_shm.hpp"
 #include "common/shm_layout.hpp"
 #include "node/comm_context.hpp"
+#include "node/transfer_count.hpp"
 
 namespace mcorecoll {
 
@@ -64,7 +65,9 @@ inline bool record_ready(CommContext& ctx, LineCall& call, int* waiting_on) {
 
 inline void post_line(CommContext& ctx, const LineCall& call, const void* image, std::size_t bytes) {
   std::memcpy(ctx.channel.shm->reduce_record(ctx.node_rank, call.line), image, bytes);
-  ctx.channel.shm->reduce_record_seq(ctx.node_rank, call.line).store(call.seq, std::memory_order_release);
+  std::atomic<std::uint64_t>& seq = ctx.channel.shm->reduce_record_seq(ctx.node_rank, call.line);
+  seq.store(call.seq, std::memory_order_release);
+  count_post(ctx, seq, call.seq);
 }
 
 inline bool line_posted(CommContext& ctx, int r, const LineCall& call) {
@@ -75,7 +78,10 @@ inline bool line_posted(CommContext& ctx, int r, const LineCall& call) {
   return seen >= call.seq;
 }
 
+// Node rank r's record of `call`, once line_posted() said so. Every caller takes it once per
+// record it reads (the counted build records each call as a read of r's line).
 inline const char* line_data(CommContext& ctx, int r, const LineCall& call) {
+  count_read(ctx, ctx.channel.shm->reduce_record_seq(r, call.line), call.seq, r, kReduceLineBytes);
   return ctx.channel.shm->reduce_record(r, call.line);
 }
 

@@ -11,6 +11,7 @@
 #include "reduction/fold.hpp"
 #include "node/record_lines.hpp"
 #include "node/comm_context.hpp"
+#include "node/transfer_count.hpp"
 #include "reduction/reduction_rooms.hpp"
 
 namespace mcorecoll {
@@ -27,6 +28,15 @@ int first_behind(int ranks, std::uint64_t seq, Flag flag_of) {
   for (int r = 0; r < ranks; ++r)
     if (!reached(flag_of(r).load(std::memory_order_acquire), seq)) return r;
   return -1;
+}
+
+// Node rank r's image in `round` from byte `from` on, of which the caller reads `bytes`; `flag`
+// (r's post or reduced word) reached the round's sequence number. Counted as a read
+// (node/transfer_count.hpp).
+const char* staged_image(CommContext& ctx, const Round& round, const std::atomic<std::uint64_t>& flag, int r,
+                         std::size_t from, std::size_t bytes) {
+  count_read(ctx, flag, round.seq, r, bytes);
+  return round.staged_by(r) + from;
 }
 
 }  // namespace
@@ -183,6 +193,7 @@ bool ReduceRounds::stage_round() {
   std::memcpy(const_cast<char*>(round_.staged_by(ctx_.node_rank)), mine_ + static_cast<std::size_t>(first_) * layout_.extent,
               layout_.image_bytes(static_cast<std::size_t>(k_)));
   shm.post(ctx_.node_rank).store(round_.seq, std::memory_order_release);
+  count_post(ctx_, shm.post(ctx_.node_rank), round_.seq);
   slices_ = static_cast<std::size_t>(k_) * layout_.extent >= static_cast<std::size_t>(ctx_.node_size) * slice_min_;
   stage_ = Stage::fold;
   ++moves_;
@@ -205,7 +216,9 @@ bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
   const std::size_t at = static_cast<std::size_t>(first_) * layout_.extent;
   if (!slices_) {
     char* acc = fold_in_place_ ? recv_ + at : scratch_for(ctx_, layout_, k_);
-    int folded = fold(n, k_, layout_, type_, op_, acc, [&](int r) { return round_.staged_by(r); });
+    const std::size_t image = layout_.image_bytes(static_cast<std::size_t>(k_));
+    int folded = fold(n, k_, layout_, type_, op_, acc,
+                      [&](int r) { return staged_image(ctx_, round_, shm.post(r), r, 0, image); });
     if (folded == MPI_SUCCESS && !fold_in_place_)
       folded = deliver(acc, recv_ + at, k_, layout_, type_, ctx_.comm, reduction_rooms(ctx_).packed);
     if (rc == MPI_SUCCESS) rc = folded;
@@ -219,12 +232,14 @@ bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
   if (b > a) {
     char* acc = scratch_for(ctx_, layout_, b - a);
     const std::size_t from = static_cast<std::size_t>(a) * layout_.extent;
-    const int folded = fold(n, b - a, layout_, type_, op_, acc, [&](int r) { return round_.staged_by(r) + from; });
+    const std::size_t slice = layout_.image_bytes(static_cast<std::size_t>(b - a));
+    const int folded = fold(n, b - a, layout_, type_, op_, acc,
+                            [&](int r) { return staged_image(ctx_, round_, shm.post(r), r, from, slice); });
     if (rc == MPI_SUCCESS) rc = folded;
-    std::memcpy(const_cast<char*>(round_.staged_by(me)) + static_cast<std::size_t>(a) * layout_.extent, acc,
-                layout_.image_bytes(static_cast<std::size_t>(b - a)));
+    std::memcpy(const_cast<char*>(round_.staged_by(me)) + static_cast<std::size_t>(a) * layout_.extent, acc, slice);
   }
   shm.reduced(me).store(round_.seq, std::memory_order_release);
+  count_post(ctx_, shm.reduced(me), round_.seq);
   ++moves_;
   if (!gets_result_) {
     end_round();
@@ -251,8 +266,10 @@ bool ReduceRounds::gather_slices(bool may_call_mpi, int* waiting_on) {
     }
     const std::size_t from = static_cast<std::size_t>(first_ + sa) * layout_.extent;
     const std::size_t in_round = static_cast<std::size_t>(sa) * layout_.extent;
-    const int delivered = deliver(round_.staged_by(s) + in_round, recv_ + from, sb - sa, layout_, type_, ctx_.comm,
-                                  reduction_rooms(ctx_).packed);
+    const std::size_t bytes = layout_.image_bytes(static_cast<std::size_t>(sb - sa));
+    const char* slice = staged_image(ctx_, round_, shm.reduced(s), s, in_round, bytes);
+    const int delivered =
+        deliver(slice, recv_ + from, sb - sa, layout_, type_, ctx_.comm, reduction_rooms(ctx_).packed);
     if (rc == MPI_SUCCESS) rc = delivered;
   }
   end_round();

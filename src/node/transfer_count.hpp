@@ -1,0 +1,31 @@
+// The counted build (meson option count_transfers, test/mpi/test_transfer_counts.c): every
+// algorithm says where it posts a flag and where it reads another rank's area after waiting for
+// one, so that a test can replay the hand-offs of one call across ranks: the longest chain of
+// waits and the lines each rank reads. Off, the hooks are empty inline functions.
+//
+// Each event is recorded per process, in program order (node/transfer_events.h); the progress
+// helper thread may run algorithms too, so the record is locked. A read of a rank's own area is
+// no transfer and is not recorded, nor are the waits for a reader to be done with an area (they
+// hold a later call back, not this one).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace mcorecoll {
+
+class CommContext;
+
+#if MCORECOLL_COUNT_TRANSFERS
+// This rank stored `value` into `word` of its communicator's segment (ctx.channel.shm).
+void count_post(CommContext& ctx, const std::atomic<std::uint64_t>& word, std::uint64_t value);
+// This rank read `bytes` of node rank `from`'s area, which `word` reaching `value` made legal.
+void count_read(CommContext& ctx, const std::atomic<std::uint64_t>& word, std::uint64_t value, int from,
+                std::size_t bytes);
+#else
+inline void count_post(CommContext&, const std::atomic<std::uint64_t>&, std::uint64_t) {}
+inline void count_read(CommContext&, const std::atomic<std::uint64_t>&, std::uint64_t, int, std::size_t) {}
+#endif
+
+}  // namespace mcorecoll

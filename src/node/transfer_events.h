@@ -1,0 +1,39 @@
+/* The events of the counted build (meson option count_transfers; src/node/transfer_count.hpp),
+ * as its C functions hand them out. Kept here, not in include/: include/ is the installed public
+ * API, and these functions exist only in a test-only build. test/mpi/test_transfer_counts.c
+ * includes this file and finds the functions with dlsym (a library without them fails it).
+ *
+ * Offsets are of a flag word inside the communicator's segment (node/node_shm.hpp), counted from
+ * its base: alike on every node rank, so that a read on one rank names the post on another. */
+#ifndef MCORECOLL_TRANSFER_EVENTS_H
+#define MCORECOLL_TRANSFER_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { MCORECOLL_TRANSFER_POST = 0, MCORECOLL_TRANSFER_READ = 1 };
+
+/* 32 bytes without padding: the test gathers them as bytes. */
+struct mcorecoll_transfer_event {
+  uint64_t offset; /* the flag word's offset in the segment */
+  uint64_t value;  /* post: the value stored; read: the value waited for */
+  uint64_t bytes;  /* read: the bytes read from the other rank's area; post: 0 */
+  int32_t kind;    /* MCORECOLL_TRANSFER_POST or MCORECOLL_TRANSFER_READ */
+  int32_t from;    /* read: the node rank read from; post: -1 */
+};
+
+/* Copies up to `capacity` of this process's events, in program order, into `out`; returns how
+ * many there are. The process records from its first mcorecoll_transfer_events_clear() on. */
+size_t mcorecoll_transfer_events(struct mcorecoll_transfer_event* out, size_t capacity);
+/* Forgets the events so far, and turns recording on. */
+void mcorecoll_transfer_events_clear(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

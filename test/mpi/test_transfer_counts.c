@@ -1,0 +1,261 @@
+/* The hand-offs of one call, counted (the counted build: meson option count_transfers,
+ * src/node/transfer_count.hpp). The library records, per process and in program order, every
+ * flag a rank posts and every read of another rank's area that a posted flag made legal. For
+ * each call measured, every rank copies its events right after the call (before any other MPI
+ * call adds to them) and rank 0 gathers them and replays the call:
+ *  - the critical path in line hand-offs: each rank's events in order with a clock t from 0; a
+ *    post takes the rank's t; a read sets t = max(t, t of the post it waited for) + 1. So a
+ *    rank that reads 7 lines one after another pays 7, as node/line_tree.hpp's path_reads()
+ *    counts. Posts depend on other ranks' reads, so the replay runs to a fixed point;
+ *  - the reads (events) and bytes each rank read from other ranks' areas.
+ * Checks: every call shows reads, each matched by a post (else a path the library does not
+ * count: the call is named); 8-byte allreduce, reduce (to node rank 0 and to the last),
+ * scan, exscan and barrier within 2 ceil(log2 n) hand-offs; the small allreduce and reduces
+ * exactly as many as the tree's model predicts (flat up to MCORECOLL_REDUCE_FLAT_MAX ranks:
+ * n - 1; else LineTree::path_reads()); the 64 KiB allreduce and reduce read at most their
+ * share per rank: a slice of every contribution, then every slice of the result (2 x the
+ * message, and n x 64 bytes for the slices' rounding).
+ * Run one node, every collective forced onto shared memory.
+ * Usage: test_transfer_counts */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "node/transfer_events.h"
+
+typedef struct mcorecoll_transfer_event event_t;
+typedef size_t (*events_fn)(event_t* out, size_t capacity);
+typedef void (*clear_fn)(void);
+
+static events_fn copy_events;
+static clear_fn clear_events;
+static int me, nranks;
+/* The small reductions' shape, as the library's settings give it (decisions/config.cpp). */
+static int flat_max = 16, radix = 8;
+
+enum call_kind { ALLREDUCE, REDUCE, SCAN, EXSCAN, BARRIER };
+typedef struct {
+  const char* name;
+  enum call_kind kind;
+  int count;  /* doubles */
+  int root;   /* REDUCE: -1 the last rank */
+} call_t;
+
+#define LARGE_COUNT (64 * 1024 / 8)
+
+static const call_t calls[] = {
+    {"allreduce 8 B", ALLREDUCE, 1, 0},
+    {"reduce to 0 8 B", REDUCE, 1, 0},
+    {"reduce to n-1 8 B", REDUCE, 1, -1},
+    {"scan 8 B", SCAN, 1, 0},
+    {"exscan 8 B", EXSCAN, 1, 0},
+    {"barrier", BARRIER, 0, 0},
+    {"allreduce 64 KiB", ALLREDUCE, LARGE_COUNT, 0},
+    {"reduce to 0 64 KiB", REDUCE, LARGE_COUNT, 0},
+};
+
+static void make_call(const call_t* c, const double* send, double* recv) {
+  switch (c->kind) {
+    case ALLREDUCE: MPI_Allreduce(send, recv, c->count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
+    case REDUCE:
+      MPI_Reduce(send, recv, c->count, MPI_DOUBLE, MPI_SUM, c->root < 0 ? nranks - 1 : c->root, MPI_COMM_WORLD);
+      break;
+    case SCAN: MPI_Scan(send, recv, c->count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
+    case EXSCAN: MPI_Exscan(send, recv, c->count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
+    case BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
+  }
+}
+
+static int ceil_log2(int n) {
+  int k = 0;
+  while ((1 << k) < n) ++k;
+  return k;
+}
+
+/* node/line_tree.hpp's LineTree::path_reads() (the records read on the critical path of a tree
+ * reduction), for `reads_result`: an allreduce, or a reduce whose root is not node rank 0.
+ * Node rank 0 leads at every level below n and reads its parts there one after another. */
+static int tree_path_reads(int n, int r, int reads_result) {
+  int reads = 0;
+  for (int span = 1; span < n; span *= r) {
+    int parts = 1;
+    while (parts < r && parts * span < n) ++parts;
+    reads += parts - 1;
+  }
+  return reads + (reads_result && n > 1 ? 1 : 0);
+}
+
+/* The path the small reductions' model predicts. */
+static int predicted_path(const call_t* c) {
+  const int reads_result = c->kind == ALLREDUCE || (c->root < 0 && nranks > 1);
+  if (nranks <= flat_max) return nranks - 1; /* every rank that needs the result reads every line */
+  return tree_path_reads(nranks, radix, reads_result);
+}
+
+/* What the replay of one call finds. */
+typedef struct {
+  long unmatched;   /* reads whose post was not recorded: an uncounted path */
+  int path;         /* the critical path in hand-offs */
+  long max_reads;   /* reads of other ranks' areas, the most any rank made */
+  uint64_t max_bytes;
+  long total_reads;
+} replay_t;
+
+/* The replay of one call on rank 0, from every rank's events (ev[r], counts[r] of them). */
+static replay_t replay(const call_t* c, event_t** ev, const int* counts) {
+  replay_t out = {0, 0, 0, 0, 0};
+  /* The post each read waited for (its index among the events of the rank read from): same
+   * offset, smallest value >= the one waited for (each flag word has one writer). Found once;
+   * the times then iterate. */
+  int** match = calloc((size_t)nranks, sizeof *match);
+  long** time = calloc((size_t)nranks, sizeof *time); /* per event: the rank's t after it */
+  for (int r = 0; r < nranks; ++r) {
+    match[r] = calloc((size_t)counts[r] + 1, sizeof(int));
+    time[r] = calloc((size_t)counts[r] + 1, sizeof(long));
+    long reads = 0;
+    uint64_t bytes = 0;
+    for (int i = 0; i < counts[r]; ++i) {
+      const event_t* e = &ev[r][i];
+      if (e->kind != MCORECOLL_TRANSFER_READ) continue;
+      ++reads;
+      bytes += e->bytes;
+      int best = -1;
+      const int q = e->from;
+      for (int j = 0; q >= 0 && q < nranks && j < counts[q]; ++j) {
+        const event_t* p = &ev[q][j];
+        if (p->kind == MCORECOLL_TRANSFER_POST && p->offset == e->offset && p->value >= e->value &&
+            (best < 0 || p->value < ev[q][best].value))
+          best = j;
+      }
+      match[r][i] = best;
+      if (best < 0 && out.unmatched++ == 0)
+        fprintf(stderr, "np %d %s: e.g. rank %d read rank %d's word at offset %llu (value %llu) without a post of it\n",
+                nranks, c->name, r, q, (unsigned long long)e->offset, (unsigned long long)e->value);
+    }
+    if (reads > out.max_reads) out.max_reads = reads;
+    if (bytes > out.max_bytes) out.max_bytes = bytes;
+    out.total_reads += reads;
+  }
+  /* To the fixed point: times only grow, and the longest chain has at most every event once. */
+  long events = 0;
+  for (int r = 0; r < nranks; ++r) events += counts[r];
+  int changed = 1;
+  for (long pass = 0; changed && out.unmatched == 0; ++pass) {
+    if (pass > events + 1) {
+      CHECK(0, "np %d %s: the waits form a cycle", nranks, c->name);
+      break;
+    }
+    changed = 0;
+    for (int r = 0; r < nranks; ++r) {
+      long t = 0;
+      for (int i = 0; i < counts[r]; ++i) {
+        if (ev[r][i].kind == MCORECOLL_TRANSFER_READ) {
+          const long posted = time[ev[r][i].from][match[r][i]];
+          t = (posted > t ? posted : t) + 1;
+        }
+        if (time[r][i] != t) time[r][i] = t, changed = 1;
+      }
+      if (t > out.path) out.path = (int)t;
+    }
+  }
+  for (int r = 0; r < nranks; ++r) free(match[r]), free(time[r]);
+  free(match), free(time);
+  return out;
+}
+
+/* One call measured: every rank's events to rank 0, replayed and checked there. */
+static void measure(const call_t* c, const double* send, double* recv) {
+  for (int warm = 0; warm < 3; ++warm) make_call(c, send, recv);
+  /* The MPI library's barrier, not mcorecoll's: nothing of the library's runs between the
+   * ranks' clears and the call. */
+  PMPI_Barrier(MPI_COMM_WORLD);
+  clear_events();
+  make_call(c, send, recv);
+  /* Copied before any other MPI call: a later collective of the library's would add to them. */
+  size_t capacity = 4096;
+  event_t* mine = malloc(capacity * sizeof *mine);
+  size_t n = copy_events(mine, capacity);
+  if (n > capacity) {
+    mine = realloc(mine, n * sizeof *mine);
+    n = copy_events(mine, n);
+  }
+  const int count = (int)n;
+  int* counts = me == 0 ? malloc((size_t)nranks * sizeof *counts) : NULL;
+  PMPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int* byte_counts = NULL;
+  int* displs = NULL;
+  char* all = NULL;
+  if (me == 0) {
+    byte_counts = malloc((size_t)nranks * sizeof *byte_counts);
+    displs = malloc((size_t)nranks * sizeof *displs);
+    long at = 0;
+    for (int r = 0; r < nranks; ++r) {
+      byte_counts[r] = counts[r] * (int)sizeof(event_t);
+      displs[r] = (int)at;
+      at += byte_counts[r];
+    }
+    all = malloc((size_t)at + 1);
+  }
+  PMPI_Gatherv(mine, count * (int)sizeof(event_t), MPI_BYTE, all, byte_counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+  if (me == 0) {
+    event_t** ev = malloc((size_t)nranks * sizeof *ev);
+    for (int r = 0; r < nranks; ++r) ev[r] = (event_t*)(all + displs[r]);
+    const replay_t got = replay(c, ev, counts);
+    const int small = c->count <= 1;
+    const int bound = 2 * ceil_log2(nranks);
+    const uint64_t message = (uint64_t)c->count * sizeof(double);
+    const uint64_t share = 2 * message + (uint64_t)nranks * 64;
+    if (got.unmatched)
+      printf("transfer_counts: np %d %s: %ld of %ld reads without their posts: an uncounted path\n", nranks, c->name,
+             got.unmatched, got.total_reads);
+    else if (small)
+      printf("transfer_counts: np %d %s: path %d (at most %d), reads per rank at most %ld, bytes read per rank "
+             "at most %llu\n", nranks, c->name, got.path, bound, got.max_reads, (unsigned long long)got.max_bytes);
+    else
+      printf("transfer_counts: np %d %s: path %d, reads per rank at most %ld, bytes read per rank at most %llu "
+             "(share %llu)\n", nranks, c->name, got.path, got.max_reads, (unsigned long long)got.max_bytes,
+             (unsigned long long)share);
+    fflush(stdout);
+    CHECK(got.total_reads > 0, "np %d %s: no reads recorded: an uncounted path", nranks, c->name);
+    CHECK(got.unmatched == 0, "np %d %s: %ld reads without their posts: an uncounted path", nranks, c->name,
+          got.unmatched);
+    if (got.unmatched == 0 && got.total_reads > 0) {
+      if (small)
+        CHECK(got.path <= bound, "np %d %s: critical path %d > 2 log2 n = %d", nranks, c->name, got.path, bound);
+      if (small && (c->kind == ALLREDUCE || c->kind == REDUCE))
+        CHECK(got.path == predicted_path(c),
+              "np %d %s: critical path %d, the model (flat up to %d ranks, else the tree of radix %d) says %d", nranks,
+              c->name, got.path, flat_max, radix, predicted_path(c));
+      if (!small)
+        CHECK(got.max_bytes <= share, "np %d %s: a rank read %llu bytes, more than its share %llu", nranks, c->name,
+              (unsigned long long)got.max_bytes, (unsigned long long)share);
+    }
+    free(ev), free(counts), free(byte_counts), free(displs), free(all);
+  }
+  free(mine);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  copy_events = (events_fn)dlsym(RTLD_DEFAULT, "mcorecoll_transfer_events");
+  clear_events = (clear_fn)dlsym(RTLD_DEFAULT, "mcorecoll_transfer_events_clear");
+  if (!copy_events || !clear_events) { /* alike on every rank: no call is made */
+    CHECK(me != 0, "no mcorecoll_transfer_events in the process: not mcorecoll's counted build");
+    return check_finish("test_transfer_counts");
+  }
+  if (getenv("MCORECOLL_REDUCE_FLAT_MAX")) flat_max = atoi(getenv("MCORECOLL_REDUCE_FLAT_MAX"));
+  if (getenv("MCORECOLL_REDUCE_TREE_RADIX")) radix = atoi(getenv("MCORECOLL_REDUCE_TREE_RADIX"));
+  double* send = malloc(LARGE_COUNT * sizeof *send);
+  double* recv = malloc(LARGE_COUNT * sizeof *recv);
+  for (int i = 0; i < LARGE_COUNT; ++i) send[i] = me + i % 5;
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i) measure(&calls[i], send, recv);
+  free(send), free(recv);
+  return check_finish("test_transfer_counts");
+}
