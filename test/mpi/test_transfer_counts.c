@@ -36,7 +36,7 @@ static events_fn copy_events;
 static clear_fn clear_events;
 static int me, nranks;
 /* The small reductions' shape, as the library's settings give it (decisions/config.cpp). */
-static int flat_max = 16, radix = 8;
+static int flat_max = 16, radix = 4;
 
 enum call_kind { ALLREDUCE, REDUCE, SCAN, EXSCAN, BARRIER };
 typedef struct {
