@@ -1,12 +1,7 @@
 #include "reduction/iscan_shm.hpp"
 
-#include <algorithm>
-#include <optional>
-#include <vector>
+#include <type_traits>
 
-#include "common/block_bytes.hpp"
-#include "exchange/exchange_operation.hpp"
-#include "node/comm_context.hpp"
 #include "progress/rounds_operation.hpp"
 #include "reduction/scan_lines.hpp"
 #include "reduction/scan_shm.hpp"
@@ -14,60 +9,33 @@
 namespace mcorecoll {
 namespace {
 
-class Iscan final : public ExchangeOperation {
+// The scan's rounds (`Rounds`: ScanLineRounds for one record line, else ScanRounds), new ones
+// for each activation.
+template <typename Rounds>
+class Iscan final : public RoundsOperation<Rounds> {
  public:
   Iscan(CommContext& ctx, const Config& config, bool exclusive, const void* sendbuf, void* recvbuf, int count,
         MPI_Datatype type, MPI_Op op, const ElementLayout& layout)
-      : ExchangeOperation(ctx, config), exclusive_(exclusive),
-        input_(static_cast<const char*>(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf)),
-        recv_(static_cast<char*>(recvbuf)), count_(count), type_(type), op_(op), layout_(layout),
-        image_(layout.image_bytes(static_cast<std::size_t>(count))) {}
+      : RoundsOperation<Rounds>(ctx), config_(config), exclusive_(exclusive),
+        input_(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf), recv_(recvbuf), count_(count), type_(type), op_(op),
+        layout_(layout) {}
   void begin() override {
-    rc = MPI_SUCCESS;
-    rounds_.reset();
-    if (count_ == 0) return;
-    const int me = ctx_.node_rank;
-    // Operands 0..me-1, then this rank's own image (taken now: with MPI_IN_PLACE the receive
-    // buffer is the input), then the result.
-    operands_.resize(image_ * (static_cast<std::size_t>(me) + 2));
-    char* own = operands_.data() + static_cast<std::size_t>(me) * image_;
-    copy_bytes(own, input_, image_);
-    rounds_.emplace(scan_rounds(ctx_, config_, own, operands_.data(), image_));
+    this->rc = MPI_SUCCESS;
+    if constexpr (std::is_same_v<Rounds, ScanLineRounds>)
+      this->rounds_.emplace(this->ctx_, exclusive_, input_, recv_, count_, type_, op_, layout_);
+    else
+      this->rounds_.emplace(this->ctx_, config_, exclusive_, input_, recv_, count_, type_, op_, layout_);
   }
-  void finish() override {
-    if (count_ == 0) return;
-    const std::size_t me = static_cast<std::size_t>(ctx_.node_rank);
-    const char* own = operands_.data() + me * image_;
-    const int folded = fold_prefix(ctx_, exclusive_, own, operands_.data(), operands_.data() + (me + 1) * image_,
-                                   image_, count_, type_, op_, layout_, recv_, packed_);
-    if (rc == MPI_SUCCESS) rc = folded;
+  bool step(bool may_call_mpi) override {
+    if (!RoundsOperation<Rounds>::step(may_call_mpi)) return false;
+    // The staging areas too small for one element: never for the named types these forms take.
+    if constexpr (std::is_same_v<Rounds, ScanRounds>)
+      if (this->rounds_->too_small()) this->rc = MPI_ERR_INTERN;
+    return true;
   }
 
  private:
-  bool exclusive_;
-  const char* input_;
-  char* recv_;
-  int count_;
-  MPI_Datatype type_;
-  MPI_Op op_;
-  ElementLayout layout_;
-  std::size_t image_;
-  std::vector<char> operands_, packed_;
-};
-
-// A contribution of one line: the lines' tree (scan_lines.hpp), new rounds for each activation.
-class IscanLines final : public RoundsOperation<ScanLineRounds> {
- public:
-  IscanLines(CommContext& ctx, bool exclusive, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
-             MPI_Op op, const ElementLayout& layout)
-      : RoundsOperation(ctx), exclusive_(exclusive), input_(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf),
-        recv_(recvbuf), count_(count), type_(type), op_(op), layout_(layout) {}
-  void begin() override {
-    rc = MPI_SUCCESS;
-    rounds_.emplace(ctx_, exclusive_, input_, recv_, count_, type_, op_, layout_);
-  }
-
- private:
+  const Config& config_;
   bool exclusive_;
   const void* input_;
   void* recv_;
@@ -83,8 +51,8 @@ std::unique_ptr<Operation> make_iscan(CommContext& ctx, const Config& config, bo
                                       void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                                       const ElementLayout& layout) {
   if (scan_on_lines(layout, count))
-    return std::make_unique<IscanLines>(ctx, exclusive, sendbuf, recvbuf, count, type, op, layout);
-  return std::make_unique<Iscan>(ctx, config, exclusive, sendbuf, recvbuf, count, type, op, layout);
+    return std::make_unique<Iscan<ScanLineRounds>>(ctx, config, exclusive, sendbuf, recvbuf, count, type, op, layout);
+  return std::make_unique<Iscan<ScanRounds>>(ctx, config, exclusive, sendbuf, recvbuf, count, type, op, layout);
 }
 
 }  // namespace mcorecoll

@@ -1,6 +1,5 @@
-// The non-blocking and persistent scan and exscan inside one node: an operation of the progress
-// engine over the lines' tree (scan_lines.hpp) for a contribution of one line, else over the
-// staged exchange (exchange/exchange_operation.hpp).
+// The non-blocking and persistent scan and exscan inside one node: the tree's rounds
+// (scan_shm.hpp; one record line: scan_lines.hpp) as an operation of the progress engine.
 #pragma once
 
 #include <mpi.h>

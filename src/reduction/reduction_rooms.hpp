@@ -11,7 +11,8 @@ namespace mcorecoll {
 struct ReductionRooms {
   std::vector<char> running;  // the running result of a round
   std::vector<char> packed;   // a result packed for delivering it (fold.hpp's deliver())
-  std::vector<char> reduce_scatter_result, scan_operands;  // their whole results, their operands
+  std::vector<char> reduce_scatter_result;  // its whole result
+  std::vector<char> scan_parts, scan_prefix;  // a staged scan's round: the blocks before a rank's, its result
   // Across nodes, at node leaders: the node's partial result where the receive buffer is not
   // the leader's to write, and every node's, gathered.
   std::vector<char> node_partial, nodes_gathered;

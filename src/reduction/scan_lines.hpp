@@ -1,15 +1,7 @@
 // MPI_Scan and MPI_Exscan inside one node for a contribution of one record line
-// (node/record_lines.hpp), over a binary indexed tree of the ranks (node/line_tree.hpp's
-// PrefixBlocks): node rank i folds the blocks of ranks i - 1, i - 2, i - 4, ... (nearest
-// first, each from the left: P = b_far op (... op b_(i-1))), makes its block P op c_i and posts
-// it on its line, once; then folds in, from the left, the blocks before its own block's first
-// rank: the prefix [0, i] starts from its block (scan), [0, i - 1] from P (exscan). At most
-// 2 log2 n lines read a rank, and a chain of at most log2 n + 1 hand-offs, where the staged
-// scan (scan_shm.hpp) has rank i read i images. Every fold keeps rank order, with a bracketing
-// fixed by the node's size alone: the same bits on every rank and in every run
-// (doc/design/reductions.md). Resumable, like the other small calls: the blocking call waits
-// between steps, the non-blocking and persistent forms (iscan_shm.hpp) take them as the
-// progress engine gives them.
+// (node/record_lines.hpp): the tree of scan_shm.hpp through the ranks' lines, no staging area,
+// no lease, no "done" handshake: each rank posts its block on its line, once, as every small
+// call does, so the lines' reuse rule holds.
 #pragma once
 
 #include <mpi.h>

@@ -1,18 +1,26 @@
-// MPI_Scan and MPI_Exscan inside one node. A contribution of one record line goes over the
-// lines' tree (scan_lines.hpp). Larger ones: every rank but the last stages the image of its
-// contribution once (exchange/staged_exchange.hpp, one tile for all readers), rank r copies
-// the images of ranks 0..r-1 and folds them with its own (scan) in rank order,
-// c0 op (c1 op (... op cr)) as the other staged reductions do (combine.hpp): the same bits in
-// every run. Rank r reads r images: the work grows with the node's size, so the decision table
-// bounds the sizes it takes.
+// MPI_Scan and MPI_Exscan inside one node, over the binary indexed tree of the ranks
+// (node/line_tree.hpp's PrefixBlocks): node rank i folds the blocks of ranks i - 1, i - 2,
+// i - 4, ... below low(i + 1) (nearest first, each from the left: P = b_far op (... op b_(i-1))),
+// makes its block P op c_i and posts it, once; then folds in, from the left, the blocks before
+// its own block's first rank: its prefix [0, i] starts from its block (scan), [0, i - 1] from
+// P (exscan). A rank reads at most 2 log2 n blocks and waits on a chain of at most log2 n + 1
+// hand-offs, where a flat scan has rank i read i contributions. Every fold keeps rank order,
+// with a bracketing fixed by the node's size alone: the same bits on every rank and in every
+// run (doc/design/node-only-collectives.md).
+//
+// Two carriers of the same tree: a contribution of one record line goes through the ranks'
+// lines (scan_lines.hpp); a larger one in rounds through the reductions' staging areas, as
+// many elements a round as half an area holds, each rank's block of the round in its own half
+// (ScanRounds below). Resumable: the blocking call waits between steps, the non-blocking and
+// persistent forms (iscan_shm.hpp) take them as the progress engine gives them.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
-#include <vector>
+#include <cstdint>
 
-#include "exchange/staged_exchange.hpp"
+#include "node/staged_rounds.hpp"
 #include "reduction/element_layout.hpp"
 
 namespace mcorecoll {
@@ -20,21 +28,50 @@ namespace mcorecoll {
 class CommContext;
 struct Config;
 
-// The exchange of one call, for the blocking form below and the operation of the others
-// (iscan_shm.hpp): this rank's image `own` to the ranks after it, the images of
-// ranks 0..r-1 into `operands` (slot r at r x `image`).
-ExchangeRounds scan_rounds(CommContext& ctx, const Config& config, const char* own, char* operands,
-                           std::size_t image);
+class ScanRounds {
+ public:
+  // `input`: the send buffer, or the receive buffer with MPI_IN_PLACE. The communicator lies on
+  // one node.
+  ScanRounds(CommContext& ctx, const Config& config, bool exclusive, const void* input, void* recvbuf, int count,
+             MPI_Datatype type, MPI_Op op, const ElementLayout& layout);
+  // Does what it can without waiting; true when this rank's part is over. Where it waits for a
+  // rank, *waiting_on says which; with `may_call_mpi` false it stops before any MPI call.
+  bool advance(bool may_call_mpi, int* waiting_on);
+  // Whether the staging areas are too small for one element (every rank alike): the caller
+  // hands the call to PMPI. Known after the first advance() that got past the lease.
+  bool too_small() const { return too_small_; }
+  std::uint64_t moves() const { return moves_; }
+  int rc = MPI_SUCCESS;
 
-// The fold once the operands are in: c0 op (c1 op (... op c_last)), last = this rank (scan,
-// whose own image is `own`) or the one before it (exscan; rank 0 gets nothing), in `acc` (room
-// for an image), delivered into `recvbuf`.
-int fold_prefix(const CommContext& ctx, bool exclusive, const char* own, const char* operands, char* acc,
-                std::size_t image, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& layout,
-                void* recvbuf, std::vector<char>& packed);
+ private:
+  enum class Stage { lease, start, parts, post, prefix, deliver };
+  bool posted(int r, int* waiting_on) const;
+  void fold_in(const char* block, char* acc, int k, bool first);
+  void end_round();
 
-// `exclusive`: MPI_Exscan (rank 0's receive buffer is left alone). `input`: the send buffer,
-// or the receive buffer with MPI_IN_PLACE.
+  CommContext& ctx_;
+  const Config& config_;
+  const bool exclusive_;
+  const char* input_;
+  char* recv_;
+  int count_;
+  MPI_Datatype type_;
+  MPI_Op op_;
+  ElementLayout layout_;
+  bool needs_mpi_;
+  StagingAreas staging_{};
+  Round round_{};
+  Stage stage_ = Stage::lease;
+  int per_round_ = 0, first_ = 0, k_ = 0;
+  int next_ = 0;  // parts: the distance of the next block; prefix: the next block's rank
+  bool have_prefix_ = false, too_small_ = false;
+  char* parts_ = nullptr;   // the blocks before this rank's, in its block (scratch)
+  char* prefix_ = nullptr;  // the round's result so far (scratch)
+  std::uint64_t moves_ = 0;
+};
+
+// The blocking call: the lines' tree for one line, else these rounds; PMPI where the staging
+// areas are too small for one element (every rank alike).
 int scan_shm(CommContext& ctx, const Config& config, bool exclusive, const void* input, void* recvbuf, int count,
              MPI_Datatype type, MPI_Op op, const ElementLayout& layout);
 

@@ -14,8 +14,8 @@
  * its marker, and send buffers must not change. Under pretend nodes (MCORECOLL_TEST_NODE_SIZE)
  * the reference folds each node's ranks, then the nodes in order (reference()). A node of more
  * ranks than MCORECOLL_REDUCE_FLAT_MAX folds a contribution of one record line over its tree of
- * consecutive ranks: the reference follows that bracketing (fold_node()), and the small scans'
- * over their binary indexed tree (scan_reference()). The non-blocking
+ * consecutive ranks: the reference follows that bracketing (fold_node()), and the scans
+ * their binary indexed tree's (scan_reference()). The non-blocking
  * and persistent forms are checked bitwise across nodes too where they take the library's path
  * (Open MPI: its progress hook), loosely elsewhere (the MPI library's order).
  *
@@ -337,9 +337,9 @@ static void fold_node(const layout_t* l, MPI_Op op, int count, int first, int la
   tree_partial(l, op, count, first, 0, span, n, out);
 }
 
-/* The small scans' blocks (reduction/scan_lines.hpp, node/line_tree.hpp's PrefixBlocks): rank
- * i's block is P op c_i, P the blocks of ranks i - 1, i - 2, i - 4, ... below low(i + 1) folded
- * nearest first, each from the left. */
+/* The scans' tree (reduction/scan_shm.hpp, node/line_tree.hpp's PrefixBlocks), for every size:
+ * rank i's block is P op c_i, P the blocks of ranks i - 1, i - 2, i - 4, ... below low(i + 1)
+ * folded nearest first, each from the left. */
 static int low_bit(int j) { return j & -j; }
 static void scan_block(const layout_t* l, MPI_Op op, int count, int i, char* out) {
   const size_t bytes = buffer_bytes(l, count);
@@ -356,21 +356,15 @@ static void scan_block(const layout_t* l, MPI_Op op, int count, int i, char* out
   free(parts), free(part);
 }
 
-/* The prefix of ranks 0..last as mcorecoll folds it on one node: a contribution of at most
- * kLineData bytes of image over the blocks of last, last - low(last + 1), ..., each folded in
- * from the left (an exscan's rank last + 1 folds the same blocks so); larger ones
- * c0 op (... op c_last). One node only: across nodes scans go to the MPI library. */
+/* The prefix of ranks 0..last as mcorecoll folds it on one node: the blocks of last,
+ * last - low(last + 1), ..., each folded in from the left (an exscan's rank last + 1 folds
+ * the same blocks so). One node only: across nodes scans go to the MPI library. */
 static void scan_reference(const layout_t* l, MPI_Op op, int count, int last, char* out) {
-  const size_t bytes = buffer_bytes(l, count);
-  char* part = malloc(bytes);
-  if (count == 0 || image_bytes(l, count) > kLineData) {
-    fold_ranks(l, op, count, 0, last, out, part);
-  } else {
-    scan_block(l, op, count, last, out);
-    for (int q = last - low_bit(last + 1); q >= 0; q -= low_bit(q + 1)) {
-      scan_block(l, op, count, q, part);
-      MPI_Reduce_local(part, out, count, l->type, op);
-    }
+  char* part = malloc(buffer_bytes(l, count));
+  scan_block(l, op, count, last, out);
+  for (int q = last - low_bit(last + 1); q >= 0; q -= low_bit(q + 1)) {
+    scan_block(l, op, count, q, part);
+    if (count) MPI_Reduce_local(part, out, count, l->type, op);
   }
   free(part);
 }
@@ -459,10 +453,8 @@ static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* o
       }
     }
   }
-  /* scan and exscan: node-only, so across nodes the MPI library's own, not checked here. The
-   * staged scan (above a record line) has rank r read r images: beyond 32 ranks, oversubscribed,
-   * its large count alone would double the run; np 32 checks it. */
-  const int scans = nodes == 1 && !(count == kLarge && nranks > 32);
+  /* scan and exscan: node-only, so across nodes the MPI library's own, not checked here */
+  const int scans = nodes == 1;
   for (int exclusive = 0; exclusive < 2 && scans; ++exclusive) {
     if (exclusive && me == 0) {
       /* rank 0's exscan result is undefined: only that the call completes */

@@ -14,7 +14,8 @@
  * exactly as many as the tree's model predicts (flat up to MCORECOLL_REDUCE_FLAT_MAX ranks:
  * n - 1; else LineTree::path_reads()); the 64 KiB allreduce and reduce read at most their
  * share per rank: a slice of every contribution, then every slice of the result (2 x the
- * message, and n x 64 bytes for the slices' rounding).
+ * message, and n x 64 bytes for the slices' rounding); the 64 KiB scan and exscan at most
+ * 2 ceil(log2 n) blocks of the message (their tree's), where a flat scan reads n - 1.
  * Run one node, every collective forced onto shared memory.
  * Usage: test_transfer_counts */
 #define _GNU_SOURCE
@@ -57,6 +58,8 @@ static const call_t calls[] = {
     {"barrier", BARRIER, 0, 0},
     {"allreduce 64 KiB", ALLREDUCE, LARGE_COUNT, 0},
     {"reduce to 0 64 KiB", REDUCE, LARGE_COUNT, 0},
+    {"scan 64 KiB", SCAN, LARGE_COUNT, 0},
+    {"exscan 64 KiB", EXSCAN, LARGE_COUNT, 0},
 };
 
 static void make_call(const call_t* c, const double* send, double* recv) {
@@ -209,7 +212,10 @@ static void measure(const call_t* c, const double* send, double* recv) {
     const int small = c->count <= 1;
     const int bound = 2 * ceil_log2(nranks);
     const uint64_t message = (uint64_t)c->count * sizeof(double);
-    const uint64_t share = 2 * message + (uint64_t)nranks * 64;
+    /* A reduction's share: a slice of every contribution, then every slice of the result. A
+     * scan's: its tree's blocks, at most 2 log2 n of them. */
+    const int scan = c->kind == SCAN || c->kind == EXSCAN;
+    const uint64_t share = scan ? (uint64_t)bound * message : 2 * message + (uint64_t)nranks * 64;
     if (got.unmatched)
       printf("transfer_counts: np %d %s: %ld of %ld reads without their posts: an uncounted path\n", nranks, c->name,
              got.unmatched, got.total_reads);
