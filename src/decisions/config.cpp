@@ -430,8 +430,9 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.spin_us = 1000;
   c.setup_after = 16;
   // Every rank folds every rank's line up to 16 ranks, measured on the lent 16-core machine
-  // (doc/performance.md); the tree beyond, of 8 (a core complex of an EPYC shares an L3), is
-  // predicted (doc/design/reductions.md), not measured: no machine here has more cores.
+  // (doc/performance.md); the tree beyond, of 4 (within 2 log2 n records on the path, and the
+  // faster in doc/node-model.md), is predicted (doc/design/reductions.md), not measured: no
+  // machine here has more cores.
   c.reduce_flat_max = 16;
   c.reduce_tree_radix = 4;
   for (Collective coll : kAllCollectives) c.tables[static_cast<int>(coll)] = default_rows(coll);

@@ -1,7 +1,8 @@
 // Rounds through the staging areas (node/call_areas.hpp), the pattern under the staged
-// alltoall, allgather, reductions and exchange: each round, every rank writes a tile into one
-// half of its staging area and posts it, the others read it and say they are done; the halves
-// alternate, so that a rank can stage round k + 1 while slower ranks still read round k.
+// alltoall, allgather, reductions, scans and exchange: each round, every rank writes a tile
+// into one half of its staging area and posts it, the others read it and say they are done;
+// the halves alternate, so that a rank can stage round k + 1 while slower ranks still read
+// round k.
 #pragma once
 
 #include <cstddef>

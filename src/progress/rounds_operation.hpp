@@ -1,5 +1,5 @@
 // The one adapter between an algorithm written as resumable rounds (the barrier, the bcast, the
-// alltoall, the allgather and the reductions across nodes: an `advance(may_call_mpi,
+// alltoall, the allgather, the scans and the reductions across nodes: an `advance(may_call_mpi,
 // &waiting_on)` that is true once this rank's part is over, and its `rc`) and the progress
 // engine: a family's operation makes the activation's rounds at begin() (packing first), every
 // step advances them, and the request reports their error.

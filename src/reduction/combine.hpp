@@ -1,8 +1,8 @@
 // Combining two contributions of a reduction: inout = in op inout, element by element, as
 // MPI_Reduce_local defines it (`in` is the earlier rank's operand, which matters for ops that
-// do not commute). The staged algorithms fold a node's contributions from the last rank to the
-// first, so every result is c0 op (c1 op (... op c(n-1))): rank order, always, and the same
-// bits on every rank and in every run.
+// do not commute). The staged algorithms fold in rank order, always (c0 op (c1 op (... op
+// c(n-1))) flat, or with a bracketing a tree fixes from the node's size), so every rank gets
+// the same bits in every run.
 #pragma once
 
 #include <mpi.h>

@@ -11,6 +11,7 @@
 
 #include "node/record_lines.hpp"
 #include "reduction/element_layout.hpp"
+#include "reduction/scan_walk.hpp"
 
 namespace mcorecoll {
 
@@ -31,33 +32,31 @@ class ScanLineRounds {
   // Does what it can without waiting; true when this rank's part is over. Where it waits for a
   // rank, *waiting_on says which; with `may_call_mpi` false it stops before any MPI call.
   bool advance(bool may_call_mpi, int* waiting_on);
-  std::uint64_t moves() const { return moves_; }
+  std::uint64_t moves() const { return walk_.moves(); }
   int rc = MPI_SUCCESS;
 
  private:
-  enum class Stage { claim, block, prefix, done };
-  // Folds rank r's posted block into `acc` from the left (r comes before what acc holds), or
-  // copies it where acc holds nothing yet.
-  void fold_in(int r, char* acc, bool first);
+  // The walk's carrier: the call's records.
+  struct Lines {
+    ScanLineRounds& rounds;
+    bool posted(int r, int* waiting_on) const;
+    const char* block(int r) const;
+    bool may_post(int*) const { return true; }  // the record was claimed first
+    char* own() const { return rounds.block_; }
+    void post() const;
+  };
 
   CommContext& ctx_;
-  const bool exclusive_;
   const char* input_;
   char* recv_;
   int count_;
-  MPI_Datatype type_;
-  MPI_Op op_;
-  ElementLayout layout_;
   std::size_t bytes_;
-  bool needs_mpi_;
   LineCall line_{};
-  Stage stage_ = Stage::claim;
-  int next_ = 0;           // block: the distance of the next part; prefix: the next block's rank
-  bool have_prefix_ = false;
-  std::uint64_t moves_ = 0;
-  alignas(16) char parts_[kReduceLineBytes];  // the blocks before this rank's, in its block
-  alignas(16) char block_[kReduceLineBytes];
+  bool claimed_ = false;
+  ScanWalk walk_;
+  alignas(16) char parts_[kReduceLineBytes];  // the walk's scratch
   alignas(16) char prefix_[kReduceLineBytes];
+  alignas(16) char block_[kReduceLineBytes];  // this rank's block, posted from here
 };
 
 }  // namespace mcorecoll

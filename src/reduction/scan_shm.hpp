@@ -22,6 +22,7 @@
 
 #include "node/staged_rounds.hpp"
 #include "reduction/element_layout.hpp"
+#include "reduction/scan_walk.hpp"
 
 namespace mcorecoll {
 
@@ -40,34 +41,33 @@ class ScanRounds {
   // Whether the staging areas are too small for one element (every rank alike): the caller
   // hands the call to PMPI. Known after the first advance() that got past the lease.
   bool too_small() const { return too_small_; }
-  std::uint64_t moves() const { return moves_; }
+  std::uint64_t moves() const { return walk_.moves() + rounds_done_; }
   int rc = MPI_SUCCESS;
 
  private:
-  enum class Stage { lease, start, parts, post, prefix, deliver };
-  bool posted(int r, int* waiting_on) const;
-  void fold_in(const char* block, char* acc, int k, bool first);
+  // The walk's carrier: the round's halves of the staging areas, each rank's block in its own.
+  struct Halves {
+    ScanRounds& rounds;
+    bool posted(int r, int* waiting_on) const;
+    const char* block(int r) const;
+    bool may_post(int* waiting_on) const;  // once every rank is done with the half's last round
+    char* own() const;
+    void post() const;
+  };
   void end_round();
 
   CommContext& ctx_;
   const Config& config_;
-  const bool exclusive_;
   const char* input_;
   char* recv_;
   int count_;
-  MPI_Datatype type_;
-  MPI_Op op_;
   ElementLayout layout_;
-  bool needs_mpi_;
   StagingAreas staging_{};
   Round round_{};
-  Stage stage_ = Stage::lease;
+  bool leased_ = false, in_round_ = false, too_small_ = false;
   int per_round_ = 0, first_ = 0, k_ = 0;
-  int next_ = 0;  // parts: the distance of the next block; prefix: the next block's rank
-  bool have_prefix_ = false, too_small_ = false;
-  char* parts_ = nullptr;   // the blocks before this rank's, in its block (scratch)
-  char* prefix_ = nullptr;  // the round's result so far (scratch)
-  std::uint64_t moves_ = 0;
+  std::uint64_t rounds_done_ = 0;
+  ScanWalk walk_;
 };
 
 // The blocking call: the lines' tree for one line, else these rounds; PMPI where the staging

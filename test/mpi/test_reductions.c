@@ -455,6 +455,7 @@ static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* o
   }
   /* scan and exscan: node-only, so across nodes the MPI library's own, not checked here */
   const int scans = nodes == 1;
+  char* want_untouched = malloc(bytes); /* exscan's rank 0: its receive buffer as it was */
   for (int exclusive = 0; exclusive < 2 && scans; ++exclusive) {
     if (exclusive && me == 0) {
       /* rank 0's exscan result is undefined: only that the call completes */
@@ -471,12 +472,15 @@ static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* o
                in_place ? " in place" : "");
       if (trace) fprintf(stderr, "rank %d: %s\n", me, what);
       const void* from = in_place ? MPI_IN_PLACE : send;
+      memcpy(want_untouched, recv, bytes);
       CHECK((exclusive ? MPI_Exscan(from, recv, count, l->type, op, MPI_COMM_WORLD)
                        : MPI_Scan(from, recv, count, l->type, op, MPI_COMM_WORLD)) == MPI_SUCCESS, "%s", what);
       if (!exclusive || me > 0) check_result(l, count, recv, want, what);
+      else CHECK(memcmp(recv, want_untouched, bytes) == 0, "%s: rank 0's receive buffer was written", what);
       CHECK(memcmp(send, send_copy, bytes) == 0, "%s: send buffer changed", what);
     }
   }
+  free(want_untouched);
   free(send), free(send_copy), free(recv), free(want);
   exact = exact_before;
 }

@@ -14,8 +14,10 @@
  * exactly as many as the tree's model predicts (flat up to MCORECOLL_REDUCE_FLAT_MAX ranks:
  * n - 1; else LineTree::path_reads()); the 64 KiB allreduce and reduce read at most their
  * share per rank: a slice of every contribution, then every slice of the result (2 x the
- * message, and n x 64 bytes for the slices' rounding); the 64 KiB scan and exscan at most
- * 2 ceil(log2 n) blocks of the message (their tree's), where a flat scan reads n - 1.
+ * message, and n x 64 bytes for the slices' rounding); the small scans exactly the path and
+ * the reads their tree gives (scan_tree_counts()), the 64 KiB ones at most as many blocks of
+ * the message as that tree's most burdened rank reads (at most 2 log2 n), where a flat scan's
+ * last rank reads n - 1.
  * Run one node, every collective forced onto shared memory.
  * Usage: test_transfer_counts */
 #define _GNU_SOURCE
@@ -98,6 +100,25 @@ static int predicted_path(const call_t* c) {
   const int reads_result = c->kind == ALLREDUCE || (c->root < 0 && nranks > 1);
   if (nranks <= flat_max) return nranks - 1; /* every rank that needs the result reads every line */
   return tree_path_reads(nranks, radix, reads_result);
+}
+
+/* The scans' tree (node/line_tree.hpp's PrefixBlocks), replayed as the library walks it: each
+ * rank reads its block's parts nearest first (i - 1, i - 2, i - 4, ... below low(i + 1)),
+ * posts, then reads its prefix's blocks (i - low(i + 1), ...). The longest chain of hand-offs,
+ * and the most blocks one rank reads. */
+static int low_bit(int j) { return j & -j; }
+static void scan_tree_counts(int n, int* path, int* most) {
+  int* posted = calloc((size_t)n, sizeof *posted);
+  *path = *most = 0;
+  for (int i = 0; i < n; ++i) {
+    int t = 0, reads = 0;
+    for (int d = 1; d < low_bit(i + 1); d *= 2, ++reads) t = (posted[i - d] > t ? posted[i - d] : t) + 1;
+    posted[i] = t;
+    for (int q = i - low_bit(i + 1); q >= 0; q -= low_bit(q + 1), ++reads) t = (posted[q] > t ? posted[q] : t) + 1;
+    if (t > *path) *path = t;
+    if (reads > *most) *most = reads;
+  }
+  free(posted);
 }
 
 /* What the replay of one call finds. */
@@ -215,7 +236,9 @@ static void measure(const call_t* c, const double* send, double* recv) {
     /* A reduction's share: a slice of every contribution, then every slice of the result. A
      * scan's: its tree's blocks, at most 2 log2 n of them. */
     const int scan = c->kind == SCAN || c->kind == EXSCAN;
-    const uint64_t share = scan ? (uint64_t)bound * message : 2 * message + (uint64_t)nranks * 64;
+    int scan_path = 0, scan_blocks = 0;
+    scan_tree_counts(nranks, &scan_path, &scan_blocks);
+    const uint64_t share = scan ? (uint64_t)scan_blocks * message : 2 * message + (uint64_t)nranks * 64;
     if (got.unmatched)
       printf("transfer_counts: np %d %s: %ld of %ld reads without their posts: an uncounted path\n", nranks, c->name,
              got.unmatched, got.total_reads);
@@ -237,6 +260,12 @@ static void measure(const call_t* c, const double* send, double* recv) {
         CHECK(got.path == predicted_path(c),
               "np %d %s: critical path %d, the model (flat up to %d ranks, else the tree of radix %d) says %d", nranks,
               c->name, got.path, flat_max, radix, predicted_path(c));
+      if (scan && small) {
+        CHECK(got.path == scan_path, "np %d %s: critical path %d, the scans' tree says %d", nranks, c->name, got.path,
+              scan_path);
+        CHECK(got.max_reads == scan_blocks, "np %d %s: a rank read %ld lines, the scans' tree says at most %d",
+              nranks, c->name, got.max_reads, scan_blocks);
+      }
       if (!small)
         CHECK(got.max_bytes <= share, "np %d %s: a rank read %llu bytes, more than its share %llu", nranks, c->name,
               (unsigned long long)got.max_bytes, (unsigned long long)share);
