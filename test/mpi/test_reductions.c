@@ -499,16 +499,38 @@ static layout_t predefined(const type_t* t) {
 
 /* ---- the non-blocking and persistent forms ---- */
 
-/* Starts the reduction's non-blocking form (root -1: allreduce). */
+/* The forms' collectives by `root`: a rank for reduce, or one of these. */
+enum { kAllreduce = -1, kScan = -2, kExscan = -3 };
+static const char* form_name(int root) {
+  return root == kAllreduce ? "allreduce" : root == kScan ? "scan" : root == kExscan ? "exscan" : "reduce";
+}
+
+/* Starts the reduction's non-blocking form. */
 static int start_nonblocking(const layout_t* l, MPI_Op op, int count, int root, const void* send, void* recv,
                              MPI_Request* request) {
-  return root < 0 ? MPI_Iallreduce(send, recv, count, l->type, op, MPI_COMM_WORLD, request)
-                  : MPI_Ireduce(send, recv, count, l->type, op, root, MPI_COMM_WORLD, request);
+  switch (root) {
+    case kAllreduce: return MPI_Iallreduce(send, recv, count, l->type, op, MPI_COMM_WORLD, request);
+    case kScan: return MPI_Iscan(send, recv, count, l->type, op, MPI_COMM_WORLD, request);
+    case kExscan: return MPI_Iexscan(send, recv, count, l->type, op, MPI_COMM_WORLD, request);
+    default: return MPI_Ireduce(send, recv, count, l->type, op, root, MPI_COMM_WORLD, request);
+  }
+}
+
+/* Initializes the reduction's persistent form. */
+static int init_persistent(const layout_t* l, MPI_Op op, int count, int root, const void* send, void* recv,
+                           MPI_Request* request) {
+  switch (root) {
+    case kAllreduce: return PERSISTENT_ALLREDUCE_INIT(send, recv, count, l->type, op, MPI_COMM_WORLD, MPI_INFO_NULL, request);
+    case kScan: return PERSISTENT_SCAN_INIT(send, recv, count, l->type, op, MPI_COMM_WORLD, MPI_INFO_NULL, request);
+    case kExscan: return PERSISTENT_EXSCAN_INIT(send, recv, count, l->type, op, MPI_COMM_WORLD, MPI_INFO_NULL, request);
+    default: return PERSISTENT_REDUCE_INIT(send, recv, count, l->type, op, root, MPI_COMM_WORLD, MPI_INFO_NULL, request);
+  }
 }
 
 /* One case through a completion method; persistent: initialized once, started twice with
  * other data, then freed. */
 static void run_form(const layout_t* l, MPI_Op op, int count, int root, int in_place, int persistent, int method) {
+  if (root <= kScan && nodes > 1) return; /* scans across nodes: the MPI library's own */
   /* As run_reduction(): above 64 KiB of partials across more than two nodes, the leaders'
    * PMPI_Iallreduce/PMPI_Ireduce bracket as the MPI library does. */
   const int exact_before = exact;
@@ -523,24 +545,23 @@ static void run_form(const layout_t* l, MPI_Op op, int count, int root, int in_p
 #endif
   for (int start = 0; start < (persistent ? 2 : 1); ++start) {
     value_round = start + 1;
-    reference(l, op, count, want);
+    if (root == kScan || (root == kExscan && me > 0)) scan_reference(l, op, count, root == kScan ? me : me - 1, want);
+    else reference(l, op, count, want);
     memset(send, kMarker, bytes);
     fill(l, op, me, count, send);
     memset(recv, kMarker, bytes);
     if (mine_in_place) fill(l, op, me, count, recv);
     snprintf(what, sizeof what, "%s%s %s %s count %d%s%s, %s", persistent ? "persistent " : "non-blocking ",
-             root < 0 ? "allreduce" : "reduce", l->name, op_name(op), count, in_place ? " in place" : "",
+             form_name(root), l->name, op_name(op), count, in_place ? " in place" : "",
              persistent ? (start ? " (second start)" : " (first start)") : "", completion_name(method));
     if (trace) fprintf(stderr, "rank %d: %s\n", me, what);
     const void* from = mine_in_place ? MPI_IN_PLACE : send;
     if (persistent && start == 0)
-      CHECK((root < 0 ? PERSISTENT_ALLREDUCE_INIT(from, recv, count, l->type, op, MPI_COMM_WORLD, MPI_INFO_NULL, &request)
-                      : PERSISTENT_REDUCE_INIT(from, recv, count, l->type, op, root, MPI_COMM_WORLD, MPI_INFO_NULL,
-                                               &request)) == MPI_SUCCESS, "%s: init", what);
+      CHECK(init_persistent(l, op, count, root, from, recv, &request) == MPI_SUCCESS, "%s: init", what);
     if (persistent) CHECK(MPI_Start(&request) == MPI_SUCCESS, "%s: start", what);
     else CHECK(start_nonblocking(l, op, count, root, from, recv, &request) == MPI_SUCCESS, "%s: post", what);
     CHECK(complete_request(&request, method) == MPI_SUCCESS, "%s: completion", what);
-    if (root < 0 || root == me) check_result(l, count, recv, want, what);
+    if ((root < 0 && !(root == kExscan && me == 0)) || root == me) check_result(l, count, recv, want, what);
   }
   if (persistent) CHECK(MPI_Request_free(&request) == MPI_SUCCESS, "%s: free", what);
   value_round = 0;
@@ -721,8 +742,8 @@ int main(int argc, char** argv) {
     for (int strided_recv = 0; strided_recv < 2; ++strided_recv)
       for (int in_place = 0; in_place < 2; ++in_place)
         for (int form = 0; form < 3; ++form) run_allgather(all[c], strided_recv, in_place, form, method++);
-  /* The non-blocking and persistent reductions: the pairs mcorecoll combines itself, and one
-   * it hands to PMPI (MPI_AINT), every root, in place, through every completion call. */
+  /* The non-blocking and persistent reductions and scans: the pairs mcorecoll combines itself,
+   * and one it hands to PMPI (MPI_AINT), every root, in place, through every completion call. */
   struct { int type; MPI_Op op; } pairs[] = {{20, MPI_SUM}, {19, MPI_PROD}, {4, MPI_MAX}, {6, MPI_BXOR},
                                              {5, MPI_LAND}, {13, MPI_MIN}, {17, MPI_BOR}, {2, MPI_SUM},
                                              {1, MPI_PROD}, {18, MPI_SUM}};
@@ -731,8 +752,9 @@ int main(int argc, char** argv) {
     for (int c = 0; c < 6; ++c)
       for (int persistent = 0; persistent < 2; ++persistent)
         for (int in_place = 0; in_place < 2; ++in_place) {
-          run_form(&l, pairs[p].op, all[c], -1, in_place, persistent, method++);
+          run_form(&l, pairs[p].op, all[c], kAllreduce, in_place, persistent, method++);
           run_form(&l, pairs[p].op, all[c], (c + in_place) % nranks, in_place, persistent, method++);
+          run_form(&l, pairs[p].op, all[c], (c + in_place) % 2 ? kScan : kExscan, in_place, persistent, method++);
         }
   }
   MPI_Op_free(&product), MPI_Op_free(&sum);
