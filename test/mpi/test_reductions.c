@@ -410,6 +410,17 @@ static int find_nodes(void) {
   return consecutive;
 }
 
+/* A call's buffers before it: this rank's contribution in `send` (and its copy), `recv` all
+ * markers, or the contribution where the call is in place. */
+static void prepare(const layout_t* l, MPI_Op op, int count, int in_place, char* send, char* send_copy, char* recv) {
+  const size_t bytes = buffer_bytes(l, count);
+  memset(send, kMarker, bytes);
+  fill(l, op, me, count, send);
+  memcpy(send_copy, send, bytes);
+  memset(recv, kMarker, bytes);
+  if (in_place) fill(l, op, me, count, recv);
+}
+
 static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* opname) {
   /* Across more than two nodes, partials of more than 64 KiB together are combined by the MPI
    * library's own allreduce/reduce among the node leaders, whose bracketing is its own. */
@@ -421,11 +432,7 @@ static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* o
   reference(l, op, count, want);
   for (int in_place = 0; in_place < 2; ++in_place) {
     /* allreduce */
-    memset(send, kMarker, bytes);
-    fill(l, op, me, count, send);
-    memcpy(send_copy, send, bytes);
-    memset(recv, kMarker, bytes);
-    if (in_place) fill(l, op, me, count, recv);
+    prepare(l, op, count, in_place, send, send_copy, recv);
     snprintf(what, sizeof what, "allreduce %s %s count %d%s", l->name, opname, count, in_place ? " in place" : "");
     if (trace) fprintf(stderr, "rank %d: %s\n", me, what);
     CHECK(MPI_Allreduce(in_place ? MPI_IN_PLACE : send, recv, count, l->type, op, MPI_COMM_WORLD) == MPI_SUCCESS, "%s", what);
@@ -463,11 +470,7 @@ static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* o
       scan_reference(l, op, count, exclusive ? me - 1 : me, want);
     }
     for (int in_place = 0; in_place < 2; ++in_place) {
-      memset(send, kMarker, bytes);
-      fill(l, op, me, count, send);
-      memcpy(send_copy, send, bytes);
-      memset(recv, kMarker, bytes);
-      if (in_place) fill(l, op, me, count, recv);
+      prepare(l, op, count, in_place, send, send_copy, recv);
       snprintf(what, sizeof what, "%s %s %s count %d%s", exclusive ? "exscan" : "scan", l->name, opname, count,
                in_place ? " in place" : "");
       if (trace) fprintf(stderr, "rank %d: %s\n", me, what);
