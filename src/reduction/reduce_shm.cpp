@@ -41,6 +41,23 @@ const char* staged_image(CommContext& ctx, const Round& round, const std::atomic
 
 }  // namespace
 
+bool lease_reduction_rounds(CommContext& ctx, const Config& config, const ElementLayout& layout, int count,
+                            StagingAreas* staging, int* per_round, int* waiting_on) {
+  // Two halves, each of a round's image per rank: the whole image spread over the peers.
+  const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
+  const std::size_t n = static_cast<std::size_t>(ctx.node_size);
+  if (!try_reduce_staging_areas(ctx, config, (image + n - 1) / n, staging)) {
+    *waiting_on = ctx.channel.lease_waits_for;
+    return false;
+  }
+  // Every rank holds the same areas (the lease protocol), so all agree on this.
+  const std::size_t half = staging->area / 2;
+  *per_round = half < layout.extent
+                   ? 0
+                   : static_cast<int>(std::min<std::size_t>(half / layout.extent, static_cast<std::size_t>(count)));
+  return true;
+}
+
 ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                            MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout)
     : ctx_(ctx), config_(config),
@@ -57,23 +74,14 @@ ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* s
 
 bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (count_ == 0) return true;
-  const int n = ctx_.node_size;
   if (tree_radix_ > 0) return tree_line_step(may_call_mpi, waiting_on);
   if (use_lines_) return line_step(may_call_mpi, waiting_on);
   if (stage_ == Stage::lease) {
-    // Two halves, each of a round's image per rank: the whole image spread over the peers.
-    const std::size_t image = layout_.image_bytes(static_cast<std::size_t>(count_));
-    if (!try_reduce_staging_areas(ctx_, config_, (image + n - 1) / static_cast<std::size_t>(n), &staging_)) {
-      *waiting_on = ctx_.channel.lease_waits_for;
-      return false;
-    }
-    // Every rank holds the same areas (the lease protocol), so all agree on this.
-    const std::size_t half = staging_.area / 2;
-    if (half < layout_.extent) {
+    if (!lease_reduction_rounds(ctx_, config_, layout_, count_, &staging_, &per_round_, waiting_on)) return false;
+    if (per_round_ == 0) {
       too_small_ = true;
       return true;
     }
-    per_round_ = static_cast<int>(std::min<std::size_t>(half / layout_.extent, static_cast<std::size_t>(count_)));
     stage_ = Stage::stage;
   }
   while (first_ < count_) {

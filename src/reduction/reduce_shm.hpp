@@ -36,6 +36,14 @@ struct Config;
 // of at most MCORECOLL_REDUCE_FLAT_MAX ranks (measured up to 16; beyond, a line: predicted).
 constexpr std::size_t kSliceMinBytes = 2048;
 
+// The staging areas of a staged reduction's rounds (ReduceRounds', and the scans',
+// scan_shm.hpp): areas sized for a block of image / n to each of the n ranks, twice, so that half
+// an area holds the whole image. False while the lease waits (*waiting_on: for whom); else true
+// with *per_round the elements a round moves, 0 where half an area is too small for one
+// element (every rank alike: the caller hands the call to PMPI).
+bool lease_reduction_rounds(CommContext& ctx, const Config& config, const ElementLayout& layout, int count,
+                            StagingAreas* staging, int* per_round, int* waiting_on);
+
 // One activation's rounds. `root`: the rank that gets the result, or -1 for every rank
 // (allreduce). `sendbuf` may be MPI_IN_PLACE where the standard allows it. The communicator
 // lies on one node; `layout` is element_layout()'s answer for the call.

@@ -7,6 +7,7 @@
 #include "node/node_shm.hpp"
 #include "node/transfer_count.hpp"
 #include "node/wait.hpp"
+#include "reduction/reduce_shm.hpp"
 #include "reduction/reduction_rooms.hpp"
 #include "reduction/scan_lines.hpp"
 
@@ -47,23 +48,12 @@ void ScanRounds::Halves::post() const {
 
 bool ScanRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (count_ == 0) return true;
-  if (!leased_) {
-    // As the staged allreduce asks (reduce_shm.cpp): areas sized for a block of image / n to
-    // each of the n ranks, twice, so that half an area holds the whole image.
-    const int n = ctx_.node_size;
-    const std::size_t image = layout_.image_bytes(static_cast<std::size_t>(count_));
-    if (!try_reduce_staging_areas(ctx_, config_, (image + n - 1) / static_cast<std::size_t>(n), &staging_)) {
-      *waiting_on = ctx_.channel.lease_waits_for;
-      return false;
-    }
-    leased_ = true;
-    // Every rank holds the same areas (the lease protocol), so all agree on this.
-    const std::size_t half = staging_.area / 2;
-    if (half < layout_.extent) {
+  if (per_round_ == 0) {
+    if (!lease_reduction_rounds(ctx_, config_, layout_, count_, &staging_, &per_round_, waiting_on)) return false;
+    if (per_round_ == 0) {
       too_small_ = true;
       return true;
     }
-    per_round_ = static_cast<int>(std::min<std::size_t>(half / layout_.extent, static_cast<std::size_t>(count_)));
   }
   while (first_ < count_) {
     if (!in_round_) {
@@ -96,13 +86,16 @@ int scan_shm(CommContext& ctx, const Config& config, bool exclusive, const void*
              MPI_Datatype type, MPI_Op op, const ElementLayout& layout) {
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
+  auto run = [&](auto& rounds) {
+    run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+  };
   if (scan_on_lines(layout, count)) {
     ScanLineRounds rounds(ctx, exclusive, input, recvbuf, count, type, op, layout);
-    run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+    run(rounds);
     return rounds.rc;
   }
   ScanRounds rounds(ctx, config, exclusive, input, recvbuf, count, type, op, layout);
-  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+  run(rounds);
   if (rounds.too_small())  // a fallback staging area too small for one element: every rank alike
     return exclusive ? PMPI_Exscan(input == recvbuf ? MPI_IN_PLACE : input, recvbuf, count, type, op, ctx.comm)
                      : PMPI_Scan(input == recvbuf ? MPI_IN_PLACE : input, recvbuf, count, type, op, ctx.comm);

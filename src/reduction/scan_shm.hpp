@@ -64,8 +64,8 @@ class ScanRounds {
   ElementLayout layout_;
   StagingAreas staging_{};
   Round round_{};
-  bool leased_ = false, in_round_ = false, too_small_ = false;
-  int per_round_ = 0, first_ = 0, k_ = 0;
+  bool in_round_ = false, too_small_ = false;
+  int per_round_ = 0, first_ = 0, k_ = 0;  // per_round_ 0: not leased yet
   std::uint64_t rounds_done_ = 0;
   ScanWalk walk_;
 };
