@@ -1,5 +1,7 @@
 // MPI_Allgather inside one node. A block of one line goes through the ranks' reduction lines
-// (node/record_lines.hpp: every rank posts its block, everyone reads every line); larger
+// (node/record_lines.hpp: every rank posts its block, everyone reads every line; on a node of
+// more than MCORECOLL_ALLGATHER_FLAT_MAX ranks, by groups: node/line_tree.hpp's LineGroups,
+// each group's leader gathering its members' blocks into a line of a second call); larger
 // ones through the staging areas, the alltoall's rounds with one block for all: each round
 // every rank stages a tile of its block once, then copies every rank's tile into its place,
 // staggered, with at most MCORECOLL_ALLTOALL_READERS readers on one area. The rounds are
@@ -14,9 +16,10 @@
 #include <optional>
 #include <vector>
 
-#include "node/staged_rounds.hpp"
+#include "node/line_tree.hpp"
 #include "node/node_reads.hpp"
 #include "node/record_lines.hpp"
+#include "node/staged_rounds.hpp"
 
 namespace mcorecoll {
 
@@ -35,6 +38,7 @@ class AllgatherRounds {
 
  private:
   bool line_step(int* waiting_on);
+  bool group_step(int* waiting_on);
 
   CommContext& ctx_;
   const Config& config_;
@@ -48,6 +52,10 @@ class AllgatherRounds {
   std::optional<NodeReads> reads_;
   LineCall line_{};
   std::vector<char> read_;  // lines: which ranks' blocks are in
+  LineGroups groups_;       // lines by groups (size 1: every rank reads every line)
+  LineCall group_line_{};   // groups: the call of the leaders' lines
+  int stage_ = 0;           // groups: 0 post, 1 a leader reads its members, 2 post the group's, 3 read
+  int next_ = 0;            // groups: the next member or group to read
   std::uint64_t moves_ = 0;
 };
 

@@ -11,6 +11,7 @@
 #include "node/single_copy.hpp"
 #include "node/wait.hpp"
 #include "node/comm_context.hpp"
+#include "node/transfer_count.hpp"
 
 namespace mcorecoll {
 namespace {
@@ -31,6 +32,7 @@ void stage_round(CommContext& ctx, NodeShm& shm, const Round& round, const char*
   for (int dst = 0; dst < ctx.size; ++dst)
     std::memcpy(mine + static_cast<std::size_t>(dst) * round.len, out + dst * block + offset, round.len);
   shm.post(ctx.node_rank).store(round.seq, std::memory_order_release);
+  count_post(ctx, shm.post(ctx.node_rank), round.seq);
 }
 
 // Node leader, across nodes, once every rank of the node has posted the round: the tiles for
@@ -94,11 +96,12 @@ void post_send_data(CommContext& ctx, const char* out, std::uint64_t seq) {
   posted[0].store(reinterpret_cast<std::uintptr_t>(out), std::memory_order_relaxed);
   posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
   ctx.channel.shm->post(ctx.node_rank).store(seq, std::memory_order_release);
+  count_post(ctx, ctx.channel.shm->post(ctx.node_rank), seq);
 }
 
 // Single copy: this rank's block from node rank `r` (its own from `out`) into its place in
 // `recv`, once r has posted. A refused read stops the job.
-void pull_block(CommContext& ctx, int r, const char* out, char* recv, std::uint64_t block) {
+void pull_block(CommContext& ctx, int r, std::uint64_t seq, const char* out, char* recv, std::uint64_t block) {
   const std::vector<int>& mates = ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
   const std::uint64_t my_offset = static_cast<std::uint64_t>(ctx.rank) * block;
   char* to = recv + static_cast<std::uint64_t>(mates[static_cast<std::size_t>(r)]) * block;
@@ -106,6 +109,7 @@ void pull_block(CommContext& ctx, int r, const char* out, char* recv, std::uint6
     std::memcpy(to, out + my_offset, block);
     return;
   }
+  count_read(ctx, ctx.channel.shm->post(r), seq, r, block);
   std::atomic<std::uint64_t>* theirs = ctx.channel.shm->posted(r);
   const char* from = reinterpret_cast<const char*>(theirs[0].load(std::memory_order_relaxed));
   read_remote_or_stop(ctx.comm, r, static_cast<pid_t>(theirs[2].load(std::memory_order_relaxed)),
@@ -188,7 +192,10 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
       stage_ = Stage::gather;
     }
     if (stage_ == Stage::gather) {
-      const auto read = [&](int r) { copy_from_staging(ctx_, *round_, r, recv_, block_, offset_); };
+      const auto read = [&](int r) {
+        count_read(ctx_, shm.post(r), round_->seq, r, round_->len);
+        copy_from_staging(ctx_, *round_, r, recv_, block_, offset_);
+      };
       if (!read_all(shm, read, waiting_on)) return false;
       stage_ = Stage::inbox;
     }
@@ -218,7 +225,7 @@ bool AlltoallRounds::single_copy_step(int* waiting_on) {
     reads_.emplace(ctx_.node_rank, ctx_.node_size, seq_, config_.alltoall_readers);
   }
   if (!read_all_) {
-    if (!read_all(shm, [&](int r) { pull_block(ctx_, r, out_, recv_, block_); }, waiting_on)) return false;
+    if (!read_all(shm, [&](int r) { pull_block(ctx_, r, seq_, out_, recv_, block_); }, waiting_on)) return false;
     read_all_ = true;
     shm.done(ctx_.node_rank).store(seq_, std::memory_order_release);
   }

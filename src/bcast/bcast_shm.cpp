@@ -10,6 +10,7 @@
 #include "node/single_copy.hpp"
 #include "node/wait.hpp"
 #include "node/comm_context.hpp"
+#include "node/transfer_count.hpp"
 
 namespace mcorecoll {
 
@@ -69,6 +70,7 @@ bool BcastRounds::single_copy_step(char* data, std::uint64_t size, int source, i
       posted[1].store(size, std::memory_order_relaxed);
       posted[2].store(static_cast<std::uint64_t>(getpid()), std::memory_order_relaxed);
       shm.post(source).store(seq_, std::memory_order_release);
+      count_post(ctx_, shm.post(source), seq_);
     }
   }
   if (ctx_.node_rank == source) {
@@ -83,6 +85,7 @@ bool BcastRounds::single_copy_step(char* data, std::uint64_t size, int source, i
     *waiting_on = source;
     return false;
   }
+  count_read(ctx_, shm.post(source), seq_, source, size);
   std::atomic<std::uint64_t>* posted = shm.posted(source);
   const char* remote = reinterpret_cast<const char*>(posted[0].load(std::memory_order_relaxed));
   const pid_t pid = static_cast<pid_t>(posted[2].load(std::memory_order_relaxed));

@@ -195,6 +195,9 @@ std::vector<Setting> make_settings() {
                           "an integer from 0 to 4096 (ranks; 0: always the tree)", 0, 4096,
                           &Config::reduce_flat_max));
   s.push_back(int_setting("REDUCE_TREE_RADIX", "an integer from 2 to 64", 2, 64, &Config::reduce_tree_radix));
+  s.push_back(int_setting("ALLGATHER_FLAT_MAX",
+                          "an integer from 0 to 4096 (ranks; 0: always the groups)", 0, 4096,
+                          &Config::allgather_flat_max));
   s.push_back(int_setting("SETUP_AFTER", "an integer from 1 to 1000000 (a communicator's Nth collective sets it up)",
                           1, 1000000, &Config::setup_after));
   s.push_back({"SETUP_WORLD_AT_INIT", "0 or 1 (also yes/no, true/false, on/off)",
@@ -435,6 +438,9 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   // machine here has more cores.
   c.reduce_flat_max = 16;
   c.reduce_tree_radix = 4;
+  // Measured flat at 16 ranks (0.3x of the MPI libraries' at 1-64 B); above, predicted
+  // (doc/node-model.md): the groups read 23 lines at 128 ranks where flat reads 127.
+  c.allgather_flat_max = 16;
   for (Collective coll : kAllCollectives) c.tables[static_cast<int>(coll)] = default_rows(coll);
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
@@ -510,6 +516,7 @@ std::uint64_t Config::fingerprint() const {
   h = fnv1a(h, std::to_string(barrier_radix));
   h = fnv1a(h, std::to_string(barrier_all_poll_max));
   h = fnv1a(h, std::to_string(reduce_flat_max));
+  h = fnv1a(h, std::to_string(allgather_flat_max));
   h = fnv1a(h, std::to_string(reduce_tree_radix));
   h = fnv1a(h, std::to_string(bcast_cma_min_bytes));
   h = fnv1a(h, std::to_string(bcast_segment_bytes));
@@ -551,6 +558,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_BARRIER_RADIX = " << barrier_radix << "\n";
   out << "MCORECOLL_BARRIER_ALL_POLL_MAX = " << barrier_all_poll_max << "\n";
   out << "MCORECOLL_REDUCE_FLAT_MAX = " << reduce_flat_max << "\n";
+  out << "MCORECOLL_ALLGATHER_FLAT_MAX = " << allgather_flat_max << "\n";
   out << "MCORECOLL_REDUCE_TREE_RADIX = " << reduce_tree_radix << "\n";
   out << "MCORECOLL_SPIN_US = " << spin_us << "\n";
   out << "MCORECOLL_BCAST_CMA_MIN_BYTES = " << bcast_cma_min_bytes << "\n";

@@ -68,6 +68,10 @@ struct Config {
   // (reduction/reduce_shm.hpp); 0: always the tree.
   int reduce_flat_max = 0;
   int reduce_tree_radix = 0;
+  // Allgathers of one record line on a node of more ranks than this go through groups of
+  // consecutive ranks (node/line_tree.hpp's LineGroups) instead of every rank reading every
+  // line; 0: always the groups.
+  int allgather_flat_max = 0;
   // Microseconds a waiting rank polls a flag before it starts yielding the CPU (ignored, as if
   // 0, when the ranks of a node outnumber its CPUs).
   int spin_us = 0;

@@ -26,6 +26,7 @@
 #include "node/wait.hpp"
 #include "node/record_lines.hpp"
 #include "node/comm_context.hpp"
+#include "node/transfer_count.hpp"
 
 namespace mcorecoll {
 
@@ -66,7 +67,9 @@ class HeaderLine {
     char* record = ctx_.channel.shm->reduce_record(ctx_.node_rank, call_.line);
     std::memcpy(record, &header, sizeof header);
     if (gives) give(record + 8, 0, len);
-    ctx_.channel.shm->reduce_record_seq(ctx_.node_rank, call_.line).store(call_.seq, std::memory_order_release);
+    std::atomic<std::uint64_t>& seq = ctx_.channel.shm->reduce_record_seq(ctx_.node_rank, call_.line);
+    seq.store(call_.seq, std::memory_order_release);
+    count_post(ctx_, seq, call_.seq);
   }
   // Node rank r's header, once r has posted (waits).
   std::uint64_t header(int r) {
@@ -120,7 +123,9 @@ class ExchangeRounds {
       // Every rank posts, giver or not: a record is written again only once every rank has
       // posted a later call (node/record_lines.hpp).
       if (shape_.gives) give_(ctx_.channel.shm->reduce_record(ctx_.node_rank, line_.line), 0, shape_.max_block);
-      ctx_.channel.shm->reduce_record_seq(ctx_.node_rank, line_.line).store(line_.seq, std::memory_order_release);
+      std::atomic<std::uint64_t>& seq = ctx_.channel.shm->reduce_record_seq(ctx_.node_rank, line_.line);
+      seq.store(line_.seq, std::memory_order_release);
+      count_post(ctx_, seq, line_.seq);
       posted_ = true;
     }
     for (; next_ < shape_.sources.size(); ++next_) {
@@ -155,12 +160,14 @@ class ExchangeRounds {
         if (busy >= 0) return *waiting_on = busy, false;
         give_(const_cast<char*>(round.staged_by(me)), offset_, round.len);
         shm.post(me).store(round.seq, std::memory_order_release);
+        count_post(ctx_, shm.post(me), round.seq);
         posted_ = true;
         ++moves_;
       }
       for (; next_ < shape_.sources.size(); ++next_) {
         const int r = source(next_);
         if (!reached(shm.post(r).load(std::memory_order_acquire), round.seq)) return *waiting_on = r, false;
+        count_read(ctx_, shm.post(r), round.seq, r, round.len);  // a tile: this rank's, or the one for all
         take_(r, round.staged_by(r), offset_, round.len);
         ++moves_;
       }

@@ -4,8 +4,12 @@
 //    radix, radix^2, ...), node rank r leads while r % (s x radix) == 0 and s < n, and then
 //    reads parts r + j s, j = 1 .. radix - 1, below n;
 //  - PrefixBlocks, the small scans' (reduction/scan_lines.hpp): a binary indexed (Fenwick)
-//    tree over the ranks.
+//    tree over the ranks;
+//  - LineGroups, the small allgathers' (allgather/allgather_shm.hpp): groups of consecutive
+//    ranks whose leaders gather their members' lines into one.
 #pragma once
+
+#include <cstddef>
 
 namespace mcorecoll {
 
@@ -45,4 +49,32 @@ struct PrefixBlocks {
   static int before(int q) { return q - low(q + 1); }
 };
 
+// The node's ranks in groups of `size` consecutive ranks (the last may be smaller), led by
+// each group's first. A rank reads its group's members' lines if it leads, then one line per
+// group: size - 1 + n / size lines where every rank reading every line reads n - 1. The size is
+// the largest power of two at most sqrt(n) (7 + 16 lines at 128 ranks), so that groups stay
+// inside caches shared by a power of two of cores, and at most the blocks a line holds.
+struct LineGroups {
+  int n = 1;     // ranks on the node
+  int size = 1;  // ranks per group; 1: no groups
+
+  static LineGroups of(int n, std::size_t block, std::size_t line_bytes) {
+    LineGroups g{n, 1};
+    while (2 * g.size * 2 * g.size <= n && 2 * g.size * block <= line_bytes) g.size *= 2;
+    return g;
+  }
+  int leader(int rank) const { return rank - rank % size; }
+  int count() const { return (n + size - 1) / size; }
+  // Ranks in the group that `leader` leads.
+  int members(int leader) const { return leader + size <= n ? size : n - leader; }
+  // Lines a rank reads: its members' if it leads, and every group's line but its own (its own
+  // group's blocks it has then; a member reads its leader's too).
+  int reads(int rank) const {
+    if (size == 1) return n - 1;
+    const bool leads = leader(rank) == rank && size > 1;
+    return leads ? members(rank) - 1 + count() - 1 : count();
+  }
+};
+
 }  // namespace mcorecoll
+

@@ -7,6 +7,7 @@
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "node/comm_context.hpp"
+#include "node/transfer_count.hpp"
 
 namespace mcorecoll {
 
@@ -98,6 +99,7 @@ bool NodeRingSteps::source_step(const char* data, std::uint64_t size, int source
     const RingSpot spot = ring_.spot(g);
     copy_chunk(spot.data, data + next_ * ring_.cell_bytes, size, next_);
     spot.flag->store(g + 1, std::memory_order_release);
+    count_post(ctx_, *spot.flag, g + 1);
   }
   shm.consumed(source).store(first_ + chunks_, std::memory_order_release);
   ctx_.channel.ring_chunks = first_ + chunks_;
@@ -114,6 +116,7 @@ bool NodeRingSteps::reader_step(char* data, std::uint64_t size, int source, int*
       const std::uint64_t g = first_ + j;  // ring chunk number, alike on every rank
       const RingSpot spot = ring_.spot(g);
       if (!arrived(waiter_, *spot.flag, g + 1, source, waiting_on)) return false;
+      count_read(ctx_, *spot.flag, g + 1, source, std::min(ring_.cell_bytes, size - j * ring_.cell_bytes));
       copy_chunk(data + j * ring_.cell_bytes, spot.data, size, j);
     }
     shm.consumed(ctx_.node_rank).store(first_ + begin_ + in_round, std::memory_order_release);
@@ -131,11 +134,13 @@ bool NodeRingSteps::relay_step(char* data, std::uint64_t size, int source, int* 
   const std::size_t n = static_cast<std::size_t>(size);
   if (me != lead) {
     if (!arrived(waiter_, shm.relay_flag(lead), g + 1, lead, waiting_on)) return false;
+    count_read(ctx_, shm.relay_flag(lead), g + 1, lead, n);
     std::memcpy(data, shm.relay_data(lead), n);
   } else {
     if (!have_chunk_) {
       const RingSpot spot = ring_.spot(g);
       if (!arrived(waiter_, *spot.flag, g + 1, source, waiting_on)) return false;
+      count_read(ctx_, *spot.flag, g + 1, source, n);
       std::memcpy(data, spot.data, n);
       have_chunk_ = true;
       ++moves_;
@@ -152,6 +157,7 @@ bool NodeRingSteps::relay_step(char* data, std::uint64_t size, int source, int* 
     if (members_) {
       std::memcpy(shm.relay_data(me), data, n);
       shm.relay_flag(me).store(g + 1, std::memory_order_release);
+      count_post(ctx_, shm.relay_flag(me), g + 1);
       ctx_.channel.relayed_chunks = g + 1;
     }
   }

@@ -17,7 +17,14 @@
  * message, and n x 64 bytes for the slices' rounding); the small scans exactly the path and
  * the reads their tree gives (scan_tree_counts()), the 64 KiB ones at most as many blocks of
  * the message as that tree's most burdened rank reads (at most 2 log2 n), where a flat scan's
- * last rank reads n - 1.
+ * last rank reads n - 1; the 8-byte allgather exactly the path and reads of its groups
+ * (allgather_group_counts(): every rank reads every line up to MCORECOLL_ALLGATHER_FLAT_MAX
+ * ranks, n - 1; beyond, node/line_tree.hpp's LineGroups, about 2 sqrt(n)); the 8-byte bcast
+ * and scatter within 2 ceil(log2 n) (a hand-off or two); the 8-byte gather and alltoall exactly
+ * n - 1 reads on the critical path and on the busiest rank (the root, or every rank, reads each
+ * other rank's line or tile: what tools/node-model.py charges them); the 64 KiB ones at most
+ * their share: the message (bcast, scatter), every other rank's block (gather, allgather,
+ * alltoall).
  * Run one node, every collective forced onto shared memory.
  * Usage: test_transfer_counts */
 #define _GNU_SOURCE
@@ -40,12 +47,14 @@ static clear_fn clear_events;
 static int me, nranks;
 /* The small reductions' shape, as the library's settings give it (decisions/config.cpp). */
 static int flat_max = 16, radix = 4;
+/* The small allgathers' (allgather/allgather_shm.hpp): groups above this many ranks. */
+static int allgather_flat_max = 16;
 
-enum call_kind { ALLREDUCE, REDUCE, SCAN, EXSCAN, BARRIER };
+enum call_kind { ALLREDUCE, REDUCE, SCAN, EXSCAN, BARRIER, ALLGATHER, BCAST, GATHER, SCATTER, ALLTOALL };
 typedef struct {
   const char* name;
   enum call_kind kind;
-  int count;  /* doubles */
+  int count;  /* doubles (a block, for the gathers, scatter and alltoall) */
   int root;   /* REDUCE: -1 the last rank */
 } call_t;
 
@@ -58,10 +67,20 @@ static const call_t calls[] = {
     {"scan 8 B", SCAN, 1, 0},
     {"exscan 8 B", EXSCAN, 1, 0},
     {"barrier", BARRIER, 0, 0},
+    {"allgather 8 B", ALLGATHER, 1, 0},
+    {"bcast 8 B", BCAST, 1, 0},
+    {"gather 8 B", GATHER, 1, 0},
+    {"scatter 8 B", SCATTER, 1, 0},
+    {"alltoall 8 B", ALLTOALL, 1, 0},
     {"allreduce 64 KiB", ALLREDUCE, LARGE_COUNT, 0},
     {"reduce to 0 64 KiB", REDUCE, LARGE_COUNT, 0},
     {"scan 64 KiB", SCAN, LARGE_COUNT, 0},
     {"exscan 64 KiB", EXSCAN, LARGE_COUNT, 0},
+    {"allgather 64 KiB", ALLGATHER, LARGE_COUNT, 0},
+    {"bcast 64 KiB", BCAST, LARGE_COUNT, 0},
+    {"gather 64 KiB", GATHER, LARGE_COUNT, 0},
+    {"scatter 64 KiB", SCATTER, LARGE_COUNT, 0},
+    {"alltoall 64 KiB", ALLTOALL, LARGE_COUNT, 0},
 };
 
 static void make_call(const call_t* c, const double* send, double* recv) {
@@ -73,6 +92,11 @@ static void make_call(const call_t* c, const double* send, double* recv) {
     case SCAN: MPI_Scan(send, recv, c->count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
     case EXSCAN: MPI_Exscan(send, recv, c->count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
     case BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
+    case ALLGATHER: MPI_Allgather(send, c->count, MPI_DOUBLE, recv, c->count, MPI_DOUBLE, MPI_COMM_WORLD); break;
+    case BCAST: MPI_Bcast(recv, c->count, MPI_DOUBLE, c->root, MPI_COMM_WORLD); break; /* what the root has */
+    case GATHER: MPI_Gather(send, c->count, MPI_DOUBLE, recv, c->count, MPI_DOUBLE, c->root, MPI_COMM_WORLD); break;
+    case SCATTER: MPI_Scatter(send, c->count, MPI_DOUBLE, recv, c->count, MPI_DOUBLE, c->root, MPI_COMM_WORLD); break;
+    case ALLTOALL: MPI_Alltoall(send, c->count, MPI_DOUBLE, recv, c->count, MPI_DOUBLE, MPI_COMM_WORLD); break;
   }
 }
 
@@ -119,6 +143,38 @@ static void scan_tree_counts(int n, int* path, int* most) {
     if (reads > *most) *most = reads;
   }
   free(posted);
+}
+
+/* The small allgather's lines, replayed as the library reads them for blocks of `block` bytes:
+ * flat, every rank reads every other rank's line; by groups (LineGroups::of(): the largest
+ * power of two g with g * g <= n and g blocks in a line's 248 bytes), a leader reads its
+ * members' lines and posts its group's, then every rank reads each group's line from the one
+ * after its own on, its own leader's too unless it leads. The longest chain and the most lines
+ * one rank reads. */
+static void allgather_group_counts(int n, int block, int* path, int* most) {
+  int g = 1;
+  if (n > allgather_flat_max)
+    while (4 * g * g <= n && 2 * g * block <= 248) g *= 2;
+  if (g == 1) {
+    *path = *most = n - 1;
+    return;
+  }
+  const int groups = (n + g - 1) / g;
+  *path = *most = 0;
+  for (int r = 0; r < n; ++r) {
+    const int mine = r / g, leads = r % g == 0;
+    int t = 0, reads = 0;
+    if (leads) t = reads = (r + g <= n ? g : n - r) - 1;
+    for (int i = 1; i <= groups; ++i) {
+      const int k = (mine + i) % groups;
+      if (k == mine && leads) continue;
+      const int posted = (k * g + g <= n ? g : n - k * g) - 1;
+      t = (posted > t ? posted : t) + 1;
+      ++reads;
+    }
+    if (t > *path) *path = t;
+    if (reads > *most) *most = reads;
+  }
 }
 
 /* What the replay of one call finds. */
@@ -238,10 +294,24 @@ static void measure(const call_t* c, const double* send, double* recv) {
     const int scan = c->kind == SCAN || c->kind == EXSCAN;
     int scan_path = 0, scan_blocks = 0;
     scan_tree_counts(nranks, &scan_path, &scan_blocks);
-    const uint64_t share = scan ? (uint64_t)scan_blocks * message : 2 * message + (uint64_t)nranks * 64;
+    const int every_block = c->kind == GATHER || c->kind == ALLGATHER || c->kind == ALLTOALL;
+    const uint64_t share = scan                                         ? (uint64_t)scan_blocks * message
+                           : every_block                                ? (uint64_t)(nranks - 1) * message
+                           : c->kind == BCAST || c->kind == SCATTER ? message
+                                                                        : 2 * message + (uint64_t)nranks * 64;
+    int group_path = 0, group_reads = 0;
+    allgather_group_counts(nranks, (int)message, &group_path, &group_reads);
     if (got.unmatched)
       printf("transfer_counts: np %d %s: %ld of %ld reads without their posts: an uncounted path\n", nranks, c->name,
              got.unmatched, got.total_reads);
+    else if (c->kind == ALLGATHER && small)
+      printf("transfer_counts: np %d %s: path %d, reads per rank at most %ld (its groups: %d, %d), bytes read per "
+             "rank at most %llu\n", nranks, c->name, got.path, got.max_reads, group_path, group_reads,
+             (unsigned long long)got.max_bytes);
+    else if (small && (c->kind == GATHER || c->kind == ALLTOALL))
+      printf("transfer_counts: np %d %s: path %d, reads per rank at most %ld (the flat exchange: %d), bytes read "
+             "per rank at most %llu\n", nranks, c->name, got.path, got.max_reads, nranks - 1,
+             (unsigned long long)got.max_bytes);
     else if (small)
       printf("transfer_counts: np %d %s: path %d (at most %d), reads per rank at most %ld, bytes read per rank "
              "at most %llu\n", nranks, c->name, got.path, bound, got.max_reads, (unsigned long long)got.max_bytes);
@@ -254,7 +324,18 @@ static void measure(const call_t* c, const double* send, double* recv) {
     CHECK(got.unmatched == 0, "np %d %s: %ld reads without their posts: an uncounted path", nranks, c->name,
           got.unmatched);
     if (got.unmatched == 0 && got.total_reads > 0) {
-      if (small)
+      /* An allgather's every rank needs n blocks: its lines grow with sqrt(n), not log n. */
+      if (c->kind == ALLGATHER && small) {
+        CHECK(got.path == group_path, "np %d %s: critical path %d, its groups say %d", nranks, c->name, got.path,
+              group_path);
+        CHECK(got.max_reads == group_reads, "np %d %s: a rank read %ld lines, its groups say at most %d", nranks,
+              c->name, got.max_reads, group_reads);
+      } else if (small && (c->kind == GATHER || c->kind == ALLTOALL)) {
+        CHECK(got.path == nranks - 1, "np %d %s: critical path %d, the flat exchange's n - 1 is %d", nranks, c->name,
+              got.path, nranks - 1);
+        CHECK(got.max_reads == nranks - 1, "np %d %s: a rank read %ld lines or tiles, the flat exchange's n - 1 is %d",
+              nranks, c->name, got.max_reads, nranks - 1);
+      } else if (small)
         CHECK(got.path <= bound, "np %d %s: critical path %d > 2 log2 n = %d", nranks, c->name, got.path, bound);
       if (small && (c->kind == ALLREDUCE || c->kind == REDUCE))
         CHECK(got.path == predicted_path(c),
@@ -287,9 +368,12 @@ int main(int argc, char** argv) {
   }
   if (getenv("MCORECOLL_REDUCE_FLAT_MAX")) flat_max = atoi(getenv("MCORECOLL_REDUCE_FLAT_MAX"));
   if (getenv("MCORECOLL_REDUCE_TREE_RADIX")) radix = atoi(getenv("MCORECOLL_REDUCE_TREE_RADIX"));
-  double* send = malloc(LARGE_COUNT * sizeof *send);
-  double* recv = malloc(LARGE_COUNT * sizeof *recv);
-  for (int i = 0; i < LARGE_COUNT; ++i) send[i] = me + i % 5;
+  if (getenv("MCORECOLL_ALLGATHER_FLAT_MAX")) allgather_flat_max = atoi(getenv("MCORECOLL_ALLGATHER_FLAT_MAX"));
+  /* A block for every rank: the gathers', scatter's and alltoall's buffers. */
+  const size_t doubles = (size_t)nranks * LARGE_COUNT;
+  double* send = malloc(doubles * sizeof *send);
+  double* recv = malloc(doubles * sizeof *recv);
+  for (size_t i = 0; i < doubles; ++i) send[i] = me + (int)(i % 5);
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i) measure(&calls[i], send, recv);
   free(send), free(recv);
   return check_finish("test_transfer_counts");

@@ -4,14 +4,22 @@
 // scans': every prefix made of consecutive blocks, and log2 n reads and hand-offs.
 #include "catch.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "node/line_tree.hpp"
 
 using mcorecoll::LineTree;
+using mcorecoll::LineGroups;
 
 namespace {
+
+int ceil_sqrt(int n) {
+  int s = 0;
+  while (s * s < n) ++s;
+  return s;
+}
 
 int ceil_log(int n, int radix) {
   int levels = 0;
@@ -127,4 +135,47 @@ TEST_CASE("prefix blocks: the critical path and every rank's reads grow with log
   // 32 ranks: the issue's bound is 2 log2 n = 10; a flat scan's last rank reads 31.
   CHECK(scan_counts(32).path == 5);
   CHECK(scan_counts(128).path == 7);
+}
+
+TEST_CASE("line groups: every rank in one group, each group one line, reads near 2 sqrt(n)", "[line_tree]") {
+  for (int n = 1; n <= 4096; ++n) {
+    for (std::size_t block : {std::size_t{1}, std::size_t{8}, std::size_t{31}, std::size_t{124}, std::size_t{125}}) {
+      INFO("n " << n << " block " << block);
+      const LineGroups g = LineGroups::of(n, block, 248);
+      REQUIRE(g.size >= 1);
+      CHECK((g.size & (g.size - 1)) == 0);
+      CHECK(static_cast<std::size_t>(g.size) * block <= 248);
+      CHECK(g.size * g.size <= n);
+      // The groups tile the ranks: each rank's leader leads a group that holds it.
+      int covered = 0;
+      bool leaders_lead = true;
+      for (int lead = 0; lead < n; lead += g.size) {
+        leaders_lead = leaders_lead && g.leader(lead) == lead && g.members(lead) >= 1;
+        covered += g.members(lead);
+      }
+      CHECK(leaders_lead);
+      CHECK(covered == n);
+      CHECK(g.count() * g.size >= n);
+      bool in_its_group = true;
+      for (int r = 0; r < n; ++r) in_its_group = in_its_group && g.leader(r) <= r && r < g.leader(r) + g.members(g.leader(r));
+      CHECK(in_its_group);
+      // A block too large for two in a line, or too few ranks: no groups, every rank reads n - 1.
+      if (block > 124 || n < 4) CHECK(g.size == 1);
+      // As large as both bounds allow: a power of two up to sqrt(n), and blocks a line holds.
+      CHECK((4 * g.size * g.size > n || static_cast<std::size_t>(2 * g.size) * block > 248));
+      if (g.size > 1) {
+        int most = 0;
+        for (int r = 0; r < n; ++r) most = std::max(most, g.reads(r));
+        CHECK(most < n - 1);
+        if (block == 1) CHECK(most <= 3 * ceil_sqrt(n));
+      }
+    }
+  }
+  // 128 ranks of 8-byte blocks: groups of 8, a leader reads 7 + 15 lines, a member 16; flat: 127.
+  const LineGroups g = LineGroups::of(128, 8, 248);
+  CHECK(g.size == 8);
+  CHECK(g.reads(0) == 22);
+  CHECK(g.reads(1) == 16);
+  CHECK(LineGroups::of(128, 32, 248).size == 4);
+  CHECK(LineGroups::of(32, 8, 248).size == 4);
 }
