@@ -20,6 +20,11 @@ class IreduceScatter final : public Operation {
   // Every activation has rounds of its own; the scratch stays from one start to the next.
   void begin() override {
     rc = MPI_SUCCESS;
+    by_block_ = whole_.image_bytes(static_cast<std::size_t>(total_)) > kReduceLineBytes;
+    if (by_block_) {
+      rounds_.emplace(ctx_, config_, input_, recvbuf_, total_, type_, op_, ScatterBlock{first_, count_, block_}, whole_);
+      return;
+    }
     result_.resize(whole_.image_bytes(static_cast<std::size_t>(total_)));
     rounds_.emplace(ctx_, config_, input_, result_.data(), total_, type_, op_, -1, whole_);
   }
@@ -36,7 +41,7 @@ class IreduceScatter final : public Operation {
   // With MPI_IN_PLACE the input is the receive buffer: every round of it was staged before
   // this rank's part ended, so the block may be written now.
   void finish() override {
-    if (rc != MPI_SUCCESS || count_ == 0) return;
+    if (rc != MPI_SUCCESS || count_ == 0 || by_block_) return;
     rc = deliver(result_.data() + static_cast<std::size_t>(first_) * whole_.extent, recvbuf_, count_, block_, type_,
                  ctx_.comm, packed_);
   }
@@ -49,6 +54,7 @@ class IreduceScatter final : public Operation {
   MPI_Datatype type_;
   MPI_Op op_;
   ElementLayout whole_, block_;
+  bool by_block_ = false;  // the staged rounds of this rank's block, delivered as they go
   std::vector<char> result_, packed_;
   std::optional<ReduceRounds> rounds_;
 };

@@ -1,8 +1,9 @@
 // The non-blocking and persistent MPI_Reduce_scatter_block and MPI_Reduce_scatter inside one
-// node: the staged allreduce's rounds (ReduceRounds, reduce_shm.hpp) of the whole vector into
-// the operation's own scratch (operations of one communicator may be in flight together, so not
-// the communicator's), then this rank's block handed to its receive buffer at finish(). The
-// same bits as the blocking form (reduce_scatter_shm.hpp). Only for named types and ops that
+// node, as the blocking form (reduce_scatter_shm.hpp), the same bits: a vector larger than a
+// record line through the staged rounds of this rank's block (ReduceRounds, reduce_shm.hpp),
+// delivered as they go; one of a line through the small allreduce into the operation's own
+// scratch (operations of one communicator may be in flight together, so not the
+// communicator's), this rank's block handed to its receive buffer at finish(). Only for named types and ops that
 // combine() folds without MPI (the caller checks), as for MPI_Iallreduce.
 #pragma once
 

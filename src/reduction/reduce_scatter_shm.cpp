@@ -10,6 +10,13 @@ namespace mcorecoll {
 int reduce_scatter_shm(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total,
                        int first, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& whole,
                        const ElementLayout& block) {
+  if (whole.image_bytes(static_cast<std::size_t>(total)) > kReduceLineBytes) {
+    ReduceRounds rounds(ctx, config, input, recvbuf, total, type, op, ScatterBlock{first, count, block}, whole);
+    run_to_end(rounds, ctx, config);
+    // Areas too small for one element (decided at the lease, before anything is written: every
+    // rank alike): the allreduce below hands the call to PMPI.
+    if (!rounds.too_small()) return rounds.rc;
+  }
   // Scratch of the whole result's image (kept from call to call: no allocation once grown).
   char* result = scratch_room(reduction_rooms(ctx).reduce_scatter_result, whole.image_bytes(static_cast<std::size_t>(total)));
   int rc = reduce_shm(ctx, config, input, result, total, type, op, -1, whole);

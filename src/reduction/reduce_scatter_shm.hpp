@@ -1,8 +1,10 @@
-// MPI_Reduce_scatter_block and MPI_Reduce_scatter inside one node: the staged allreduce
-// (reduce_shm.hpp: combined in rank order, the same bits on every rank and in every run) of the
-// whole vector into scratch, then this rank's block handed to its receive buffer. Each element
-// is folded once; the result's other blocks are copied to every rank, which a dedicated
-// reduce-scatter would spare (doc/design/node-only-collectives.md).
+// MPI_Reduce_scatter_block and MPI_Reduce_scatter inside one node, through the reductions'
+// machinery (reduce_shm.hpp: combined in rank order, the same bits on every rank and in every
+// run). A vector larger than a record line goes through the staged rounds, in which each rank
+// folds only its own block of every rank's image and delivers it: it reads (n - 1) x its block,
+// its share, where the allreduce's slices read twice the vector. A vector of one line goes
+// through the small allreduce (its tree beyond MCORECOLL_REDUCE_FLAT_MAX ranks, whose
+// bracketing it keeps) into scratch, and this rank takes its block.
 #pragma once
 
 #include <mpi.h>

@@ -72,6 +72,14 @@ ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* s
       tree_radix_(use_lines_ && ctx.node_size > config.reduce_flat_max ? config.reduce_tree_radix : 0),
       slice_min_(ctx.node_size > config.reduce_flat_max ? kLineBytes : kSliceMinBytes) {}
 
+ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int count,
+                           MPI_Datatype type, MPI_Op op, const ScatterBlock& block, const ElementLayout& layout)
+    : ReduceRounds(ctx, config, input, recvbuf, count, type, op, -1, layout) {
+  block_ = block;
+  use_lines_ = false;
+  tree_radix_ = 0;
+}
+
 bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (count_ == 0) return true;
   if (tree_radix_ > 0) return tree_line_step(may_call_mpi, waiting_on);
@@ -209,6 +217,7 @@ bool ReduceRounds::stage_round() {
 }
 
 bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
+  if (block_) return fold_block(may_call_mpi, waiting_on);
   NodeShm& shm = *ctx_.channel.shm;
   const int n = ctx_.node_size, me = ctx_.node_rank;
   if (!slices_ && !gets_result_) {
@@ -255,6 +264,36 @@ bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
   }
   slice_next_ = 0;
   stage_ = Stage::slices_out;
+  return true;
+}
+
+// A reduce-scatter's round: the part of this rank's block that lies in the round, [a, b) of its
+// elements, folded from every rank's image in rank order and delivered at once. With
+// MPI_IN_PLACE the receive buffer is the input: block element i goes where vector element i
+// was, and i <= first + i, which lies in this round or an earlier one, staged already.
+bool ReduceRounds::fold_block(bool may_call_mpi, int* waiting_on) {
+  NodeShm& shm = *ctx_.channel.shm;
+  const int n = ctx_.node_size;
+  const int a = std::clamp(block_->first - first_, 0, k_);
+  const int b = std::clamp(block_->first + block_->count - first_, 0, k_);
+  if (b > a) {
+    const int behind = first_behind(n, round_.seq, [&](int r) -> std::atomic<std::uint64_t>& { return shm.post(r); });
+    if (behind >= 0) {
+      *waiting_on = behind;
+      return false;
+    }
+    if (needs_mpi_ && !may_call_mpi) return false;
+    char* acc = scratch_for(ctx_, layout_, b - a);
+    const std::size_t from = static_cast<std::size_t>(a) * layout_.extent;
+    const std::size_t part = layout_.image_bytes(static_cast<std::size_t>(b - a));
+    int folded = fold(n, b - a, layout_, type_, op_, acc,
+                      [&](int r) { return staged_image(ctx_, round_, shm.post(r), r, from, part); });
+    char* to = recv_ + static_cast<std::size_t>(first_ + a - block_->first) * layout_.extent;
+    if (folded == MPI_SUCCESS)
+      folded = deliver(acc, to, b - a, block_->layout, type_, ctx_.comm, reduction_rooms(ctx_).packed);
+    if (rc == MPI_SUCCESS) rc = folded;
+  }
+  end_round();
   return true;
 }
 

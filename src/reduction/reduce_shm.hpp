@@ -13,6 +13,8 @@
 //    n contributions for one): reduce-scatter by slices, rank
 //    s folds slice s of every contribution in rank order and leaves the result in its own
 //    staging area, from which the rank(s) that need it copy every slice (an allgather).
+// A reduce-scatter (reduce_scatter_shm.hpp) stages the same rounds, but each rank folds only its
+// own block of every contribution and delivers it: it reads its share, and no slice moves twice.
 // Each way each element is folded once, in one order fixed by the node's size (combine.hpp),
 // so every rank gets the same bits, run after run. The rounds are resumable (ReduceRounds): the blocking call waits
 // between its steps, the non-blocking and persistent forms (ireduce_shm.hpp) take them as the
@@ -22,6 +24,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "node/staged_rounds.hpp"
 #include "reduction/element_layout.hpp"
@@ -31,6 +34,13 @@ namespace mcorecoll {
 
 class CommContext;
 struct Config;
+
+// A reduce-scatter's part for this rank: its block, `count` elements of the vector from element
+// `first`, delivered with `layout` (element_layout() for `count` elements).
+struct ScatterBlock {
+  int first = 0, count = 0;
+  ElementLayout layout;
+};
 
 // Bytes of a slice below which a round is folded whole by the rank(s) that need it, on a node
 // of at most MCORECOLL_REDUCE_FLAT_MAX ranks (measured up to 16; beyond, a line: predicted).
@@ -51,6 +61,10 @@ class ReduceRounds {
  public:
   ReduceRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout);
+  // A reduce-scatter of the vector `input` (`count` elements) through the staged rounds, at any
+  // size: this rank's block of the result into `recvbuf`, the block's own buffer.
+  ReduceRounds(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int count,
+               MPI_Datatype type, MPI_Op op, const ScatterBlock& block, const ElementLayout& layout);
   // Does what it can without waiting; true when this rank's part is over. Where it waits for a
   // rank, *waiting_on says which. With `may_call_mpi` false it stops before any MPI call.
   bool advance(bool may_call_mpi, int* waiting_on);
@@ -67,6 +81,7 @@ class ReduceRounds {
   enum class Stage { lease, stage, fold, slices_out, result };
   bool stage_round();
   bool fold_round(bool may_call_mpi, int* waiting_on);
+  bool fold_block(bool may_call_mpi, int* waiting_on);
   bool gather_slices(bool may_call_mpi, int* waiting_on);
   void end_round();
 
@@ -92,6 +107,7 @@ class ReduceRounds {
   std::size_t slice_min_ = kSliceMinBytes;  // a slice's least bytes (the node's size decides)
   const char* partial_ = nullptr;
   bool too_small_ = false, slices_ = false, have_round_ = false;
+  std::optional<ScatterBlock> block_;  // a reduce-scatter's
   Stage stage_ = Stage::lease;
   Round round_{};
   std::uint64_t moves_ = 0;
