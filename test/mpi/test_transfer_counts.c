@@ -20,11 +20,11 @@
  * last rank reads n - 1; the 8-byte allgather exactly the path and reads of its groups
  * (allgather_group_counts(): every rank reads every line up to MCORECOLL_ALLGATHER_FLAT_MAX
  * ranks, n - 1; beyond, node/line_tree.hpp's LineGroups, about 2 sqrt(n)); the 8-byte bcast
- * and scatter within 2 ceil(log2 n) (a hand-off or two); the 8-byte gather and alltoall exactly
- * n - 1 reads on the critical path and on the busiest rank (the root, or every rank, reads each
- * other rank's line or tile: what tools/node-model.py charges them); the 64 KiB ones at most
- * their share: the message (bcast, scatter), every other rank's block (gather, allgather,
- * alltoall).
+ * and scatter within 2 ceil(log2 n) (a hand-off or two); the 8-byte gathers, allgatherv and
+ * all-to-alls, and the reduce-scatters of a vector over a line, exactly the flat exchange's
+ * reads on the critical path and on the busiest rank (flat_reads(): the root, or every rank,
+ * reads each other rank's line or tile, as tools/node-model.py charges them); the 64 KiB ones
+ * at most their share (large_share()).
  * Run one node, every collective forced onto shared memory.
  * Usage: test_transfer_counts */
 #define _GNU_SOURCE
@@ -50,7 +50,10 @@ static int flat_max = 16, radix = 4;
 /* The small allgathers' (allgather/allgather_shm.hpp): groups above this many ranks. */
 static int allgather_flat_max = 16;
 
-enum call_kind { ALLREDUCE, REDUCE, SCAN, EXSCAN, BARRIER, ALLGATHER, BCAST, GATHER, SCATTER, ALLTOALL };
+enum call_kind {
+  ALLREDUCE, REDUCE, SCAN, EXSCAN, BARRIER, ALLGATHER, BCAST, GATHER, SCATTER, ALLTOALL,
+  GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER
+};
 typedef struct {
   const char* name;
   enum call_kind kind;
@@ -72,6 +75,12 @@ static const call_t calls[] = {
     {"gather 8 B", GATHER, 1, 0},
     {"scatter 8 B", SCATTER, 1, 0},
     {"alltoall 8 B", ALLTOALL, 1, 0},
+    {"gatherv 8 B", GATHERV, 1, 0},
+    {"scatterv 8 B", SCATTERV, 1, 0},
+    {"allgatherv 8 B", ALLGATHERV, 1, 0},
+    {"alltoallv 8 B", ALLTOALLV, 1, 0},
+    {"reduce_scatter_block 8 B", REDUCE_SCATTER_BLOCK, 1, 0},
+    {"reduce_scatter 8 B", REDUCE_SCATTER, 1, 0},
     {"allreduce 64 KiB", ALLREDUCE, LARGE_COUNT, 0},
     {"reduce to 0 64 KiB", REDUCE, LARGE_COUNT, 0},
     {"scan 64 KiB", SCAN, LARGE_COUNT, 0},
@@ -81,9 +90,19 @@ static const call_t calls[] = {
     {"gather 64 KiB", GATHER, LARGE_COUNT, 0},
     {"scatter 64 KiB", SCATTER, LARGE_COUNT, 0},
     {"alltoall 64 KiB", ALLTOALL, LARGE_COUNT, 0},
+    {"gatherv 64 KiB", GATHERV, LARGE_COUNT, 0},
+    {"scatterv 64 KiB", SCATTERV, LARGE_COUNT, 0},
+    {"allgatherv 64 KiB", ALLGATHERV, LARGE_COUNT, 0},
+    {"alltoallv 64 KiB", ALLTOALLV, LARGE_COUNT, 0},
+    {"reduce_scatter_block 64 KiB", REDUCE_SCATTER_BLOCK, LARGE_COUNT, 0},
+    {"reduce_scatter 64 KiB", REDUCE_SCATTER, LARGE_COUNT, 0},
 };
 
+/* Every rank's count and displacement for the v-forms: a block of c->count doubles each. */
+static int *vcounts, *vdispls;
+
 static void make_call(const call_t* c, const double* send, double* recv) {
+  for (int r = 0; r < nranks; ++r) vcounts[r] = c->count, vdispls[r] = r * c->count;
   switch (c->kind) {
     case ALLREDUCE: MPI_Allreduce(send, recv, c->count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
     case REDUCE:
@@ -97,6 +116,22 @@ static void make_call(const call_t* c, const double* send, double* recv) {
     case GATHER: MPI_Gather(send, c->count, MPI_DOUBLE, recv, c->count, MPI_DOUBLE, c->root, MPI_COMM_WORLD); break;
     case SCATTER: MPI_Scatter(send, c->count, MPI_DOUBLE, recv, c->count, MPI_DOUBLE, c->root, MPI_COMM_WORLD); break;
     case ALLTOALL: MPI_Alltoall(send, c->count, MPI_DOUBLE, recv, c->count, MPI_DOUBLE, MPI_COMM_WORLD); break;
+    case GATHERV:
+      MPI_Gatherv(send, c->count, MPI_DOUBLE, recv, vcounts, vdispls, MPI_DOUBLE, c->root, MPI_COMM_WORLD);
+      break;
+    case SCATTERV:
+      MPI_Scatterv(send, vcounts, vdispls, MPI_DOUBLE, recv, c->count, MPI_DOUBLE, c->root, MPI_COMM_WORLD);
+      break;
+    case ALLGATHERV:
+      MPI_Allgatherv(send, c->count, MPI_DOUBLE, recv, vcounts, vdispls, MPI_DOUBLE, MPI_COMM_WORLD);
+      break;
+    case ALLTOALLV:
+      MPI_Alltoallv(send, vcounts, vdispls, MPI_DOUBLE, recv, vcounts, vdispls, MPI_DOUBLE, MPI_COMM_WORLD);
+      break;
+    case REDUCE_SCATTER_BLOCK:
+      MPI_Reduce_scatter_block(send, recv, c->count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      break;
+    case REDUCE_SCATTER: MPI_Reduce_scatter(send, recv, vcounts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
   }
 }
 
@@ -174,6 +209,41 @@ static void allgather_group_counts(int n, int block, int* path, int* most) {
     }
     if (t > *path) *path = t;
     if (reads > *most) *most = reads;
+  }
+}
+
+/* The bytes a rank of a 64 KiB call may read (`message`: a rank's block where there are
+ * blocks): a reduction's slice of every contribution, then every slice of the result; a scan's
+ * tree's blocks; every other rank's block for the gathers, the all-to-alls and the
+ * reduce-scatters (its own block of every other rank's vector); the message for bcast and
+ * scatter; the v-forms' header lines on top (exchange/staged_exchange.hpp's HeaderLine: the
+ * root's for scatterv, every other rank's for gatherv and alltoallv). */
+#define LINE 248
+static uint64_t large_share(const call_t* c, uint64_t message, int scan_blocks) {
+  const uint64_t others = (uint64_t)(nranks - 1);
+  switch (c->kind) {
+    case SCAN: case EXSCAN: return (uint64_t)scan_blocks * message;
+    case GATHER: case ALLGATHER: case ALLTOALL: case ALLGATHERV:
+    case REDUCE_SCATTER_BLOCK: case REDUCE_SCATTER: return others * message;
+    case GATHERV: case ALLTOALLV: return others * (message + LINE);
+    case BCAST: case SCATTER: return message;
+    case SCATTERV: return message + LINE;
+    default: return 2 * message + (uint64_t)nranks * 64;
+  }
+}
+
+/* The small calls whose busiest rank reads every other rank's line or tile one after another
+ * (the flat exchange; tools/node-model.py charges them so): the gathers, the allgatherv, the
+ * all-to-alls, and a reduce-scatter whose vector is larger than a line. The alltoallv reads the
+ * header lines first, and where the tiles do not fit beside the header, the exchange's too. */
+static int flat_reads(const call_t* c) {
+  const int n = nranks;
+  const int vector_in_line = n * c->count * 8 <= LINE;
+  switch (c->kind) {
+    case GATHER: case ALLTOALL: case GATHERV: case ALLGATHERV: return n - 1;
+    case ALLTOALLV: return n * c->count * 8 <= LINE - 8 ? n - 1 : 2 * (n - 1);
+    case REDUCE_SCATTER_BLOCK: case REDUCE_SCATTER: return vector_in_line ? 0 : n - 1;
+    default: return 0;
   }
 }
 
@@ -294,11 +364,7 @@ static void measure(const call_t* c, const double* send, double* recv) {
     const int scan = c->kind == SCAN || c->kind == EXSCAN;
     int scan_path = 0, scan_blocks = 0;
     scan_tree_counts(nranks, &scan_path, &scan_blocks);
-    const int every_block = c->kind == GATHER || c->kind == ALLGATHER || c->kind == ALLTOALL;
-    const uint64_t share = scan                                         ? (uint64_t)scan_blocks * message
-                           : every_block                                ? (uint64_t)(nranks - 1) * message
-                           : c->kind == BCAST || c->kind == SCATTER ? message
-                                                                        : 2 * message + (uint64_t)nranks * 64;
+    const uint64_t share = large_share(c, message, scan_blocks);
     int group_path = 0, group_reads = 0;
     allgather_group_counts(nranks, (int)message, &group_path, &group_reads);
     if (got.unmatched)
@@ -308,9 +374,9 @@ static void measure(const call_t* c, const double* send, double* recv) {
       printf("transfer_counts: np %d %s: path %d, reads per rank at most %ld (its groups: %d, %d), bytes read per "
              "rank at most %llu\n", nranks, c->name, got.path, got.max_reads, group_path, group_reads,
              (unsigned long long)got.max_bytes);
-    else if (small && (c->kind == GATHER || c->kind == ALLTOALL))
+    else if (small && flat_reads(c))
       printf("transfer_counts: np %d %s: path %d, reads per rank at most %ld (the flat exchange: %d), bytes read "
-             "per rank at most %llu\n", nranks, c->name, got.path, got.max_reads, nranks - 1,
+             "per rank at most %llu\n", nranks, c->name, got.path, got.max_reads, flat_reads(c),
              (unsigned long long)got.max_bytes);
     else if (small)
       printf("transfer_counts: np %d %s: path %d (at most %d), reads per rank at most %ld, bytes read per rank "
@@ -330,11 +396,11 @@ static void measure(const call_t* c, const double* send, double* recv) {
               group_path);
         CHECK(got.max_reads == group_reads, "np %d %s: a rank read %ld lines, its groups say at most %d", nranks,
               c->name, got.max_reads, group_reads);
-      } else if (small && (c->kind == GATHER || c->kind == ALLTOALL)) {
-        CHECK(got.path == nranks - 1, "np %d %s: critical path %d, the flat exchange's n - 1 is %d", nranks, c->name,
-              got.path, nranks - 1);
-        CHECK(got.max_reads == nranks - 1, "np %d %s: a rank read %ld lines or tiles, the flat exchange's n - 1 is %d",
-              nranks, c->name, got.max_reads, nranks - 1);
+      } else if (small && flat_reads(c)) {
+        CHECK(got.path == flat_reads(c), "np %d %s: critical path %d, the flat exchange's is %d", nranks, c->name,
+              got.path, flat_reads(c));
+        CHECK(got.max_reads == flat_reads(c), "np %d %s: a rank read %ld lines or tiles, the flat exchange's %d",
+              nranks, c->name, got.max_reads, flat_reads(c));
       } else if (small)
         CHECK(got.path <= bound, "np %d %s: critical path %d > 2 log2 n = %d", nranks, c->name, got.path, bound);
       if (small && (c->kind == ALLREDUCE || c->kind == REDUCE))
@@ -371,10 +437,12 @@ int main(int argc, char** argv) {
   if (getenv("MCORECOLL_ALLGATHER_FLAT_MAX")) allgather_flat_max = atoi(getenv("MCORECOLL_ALLGATHER_FLAT_MAX"));
   /* A block for every rank: the gathers', scatter's and alltoall's buffers. */
   const size_t doubles = (size_t)nranks * LARGE_COUNT;
+  vcounts = malloc((size_t)nranks * sizeof *vcounts);
+  vdispls = malloc((size_t)nranks * sizeof *vdispls);
   double* send = malloc(doubles * sizeof *send);
   double* recv = malloc(doubles * sizeof *recv);
   for (size_t i = 0; i < doubles; ++i) send[i] = me + (int)(i % 5);
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i) measure(&calls[i], send, recv);
-  free(send), free(recv);
+  free(send), free(recv), free(vcounts), free(vdispls);
   return check_finish("test_transfer_counts");
 }
