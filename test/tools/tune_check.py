@@ -5,10 +5,11 @@ chosen sizes must take, and compares that with MCORECOLL_STATS of a real job tha
 file in MCORECOLL_CONFIG.
 
     tune_check.py --flavor F --mpirun PATH --bench PATH --tuner PATH
-                  [--expect-setting KEY=VALUE]... [--expect-change] -- TUNER_ARGS...
+                  [--expect-setting KEY=VALUE]... [--expect-no-setting KEY]... [--expect-change]
+                  -- TUNER_ARGS...
 
 --expect-setting: the file must set KEY to VALUE (KEY ending in '*': the first key that starts
-so). --expect-change: the same job without the
+so). --expect-no-setting KEY: the file must leave KEY alone. --expect-change: the same job without the
 file must take other paths (the file changed the library's decisions).
 """
 import argparse
@@ -123,6 +124,7 @@ def main():
     for name in ("--flavor", "--mpirun", "--bench", "--tuner"):
         p.add_argument(name, required=True)
     p.add_argument("--expect-setting", action="append", default=[])
+    p.add_argument("--expect-no-setting", action="append", default=[])
     p.add_argument("--expect-change", action="store_true")
     p.add_argument("tuner_args", nargs=argparse.REMAINDER)
     a = p.parse_args()
@@ -145,6 +147,9 @@ def main():
                 key = next((k for k in sorted(settings) if k.startswith(key[:-1])), key)
             if settings.get(key) != value:
                 failures.append(f"the file sets {key} = {settings.get(key)}, expected {value}")
+        for key in a.expect_no_setting:
+            if key in settings:
+                failures.append(f"the file sets {key} = {settings[key]}, expected nothing")
 
         changed = False
         for coll in ("bcast", "alltoall", "barrier"):
