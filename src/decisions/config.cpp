@@ -439,7 +439,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.reduce_flat_max = 16;
   c.reduce_tree_radix = 4;
   // Measured flat at 16 ranks (0.3x of the MPI libraries' at 1-64 B); above, predicted
-  // (doc/node-model.md): the groups read 23 lines at 128 ranks where flat reads 127.
+  // (doc/node-model.md): a rank reads at most 22 lines at 128 ranks where flat reads 127.
   c.allgather_flat_max = 16;
   for (Collective coll : kAllCollectives) c.tables[static_cast<int>(coll)] = default_rows(coll);
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;

@@ -67,9 +67,7 @@ class HeaderLine {
     char* record = ctx_.channel.shm->reduce_record(ctx_.node_rank, call_.line);
     std::memcpy(record, &header, sizeof header);
     if (gives) give(record + 8, 0, len);
-    std::atomic<std::uint64_t>& seq = ctx_.channel.shm->reduce_record_seq(ctx_.node_rank, call_.line);
-    seq.store(call_.seq, std::memory_order_release);
-    count_post(ctx_, seq, call_.seq);
+    publish_line(ctx_, call_);
   }
   // Node rank r's header, once r has posted (waits).
   std::uint64_t header(int r) {
@@ -123,9 +121,7 @@ class ExchangeRounds {
       // Every rank posts, giver or not: a record is written again only once every rank has
       // posted a later call (node/record_lines.hpp).
       if (shape_.gives) give_(ctx_.channel.shm->reduce_record(ctx_.node_rank, line_.line), 0, shape_.max_block);
-      std::atomic<std::uint64_t>& seq = ctx_.channel.shm->reduce_record_seq(ctx_.node_rank, line_.line);
-      seq.store(line_.seq, std::memory_order_release);
-      count_post(ctx_, seq, line_.seq);
+      publish_line(ctx_, line_);
       posted_ = true;
     }
     for (; next_ < shape_.sources.size(); ++next_) {

@@ -52,8 +52,9 @@ struct PrefixBlocks {
 // The node's ranks in groups of `size` consecutive ranks (the last may be smaller), led by
 // each group's first. A rank reads its group's members' lines if it leads, then one line per
 // group: size - 1 + n / size lines where every rank reading every line reads n - 1. The size is
-// the largest power of two at most sqrt(n) (7 + 16 lines at 128 ranks), so that groups stay
-// inside caches shared by a power of two of cores, and at most the blocks a line holds.
+// the largest power of two at most sqrt(n) (at 128 ranks a leader reads 7 + 15 lines, a member
+// 16), so that groups stay inside caches shared by a power of two of cores, and at most the
+// blocks a line holds.
 struct LineGroups {
   int n = 1;     // ranks on the node
   int size = 1;  // ranks per group; 1: no groups
@@ -71,8 +72,7 @@ struct LineGroups {
   // group's blocks it has then; a member reads its leader's too).
   int reads(int rank) const {
     if (size == 1) return n - 1;
-    const bool leads = leader(rank) == rank && size > 1;
-    return leads ? members(rank) - 1 + count() - 1 : count();
+    return leader(rank) == rank ? members(rank) - 1 + count() - 1 : count();
   }
 };
 

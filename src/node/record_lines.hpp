@@ -63,11 +63,16 @@ inline bool record_ready(CommContext& ctx, LineCall& call, int* waiting_on) {
   return false;
 }
 
-inline void post_line(CommContext& ctx, const LineCall& call, const void* image, std::size_t bytes) {
-  std::memcpy(ctx.channel.shm->reduce_record(ctx.node_rank, call.line), image, bytes);
+// Posts this rank's record of `call`, written already (reduce_record()): its readers may read it.
+inline void publish_line(CommContext& ctx, const LineCall& call) {
   std::atomic<std::uint64_t>& seq = ctx.channel.shm->reduce_record_seq(ctx.node_rank, call.line);
   seq.store(call.seq, std::memory_order_release);
   count_post(ctx, seq, call.seq);
+}
+
+inline void post_line(CommContext& ctx, const LineCall& call, const void* image, std::size_t bytes) {
+  std::memcpy(ctx.channel.shm->reduce_record(ctx.node_rank, call.line), image, bytes);
+  publish_line(ctx, call);
 }
 
 inline bool line_posted(CommContext& ctx, int r, const LineCall& call) {

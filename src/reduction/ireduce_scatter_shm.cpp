@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "reduction/fold.hpp"
+#include "reduction/reduce_scatter_shm.hpp"
 #include "reduction/reduce_shm.hpp"
 #include "node/comm_context.hpp"
 
@@ -20,7 +21,7 @@ class IreduceScatter final : public Operation {
   // Every activation has rounds of its own; the scratch stays from one start to the next.
   void begin() override {
     rc = MPI_SUCCESS;
-    by_block_ = whole_.image_bytes(static_cast<std::size_t>(total_)) > kReduceLineBytes;
+    by_block_ = reduce_scatter_by_block(whole_, total_);
     if (by_block_) {
       rounds_.emplace(ctx_, config_, input_, recvbuf_, total_, type_, op_, ScatterBlock{first_, count_, block_}, whole_);
       return;

@@ -7,10 +7,14 @@
 
 namespace mcorecoll {
 
+bool reduce_scatter_by_block(const ElementLayout& whole, int total) {
+  return whole.image_bytes(static_cast<std::size_t>(total)) > kReduceLineBytes;
+}
+
 int reduce_scatter_shm(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total,
                        int first, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& whole,
                        const ElementLayout& block) {
-  if (whole.image_bytes(static_cast<std::size_t>(total)) > kReduceLineBytes) {
+  if (reduce_scatter_by_block(whole, total)) {
     ReduceRounds rounds(ctx, config, input, recvbuf, total, type, op, ScatterBlock{first, count, block}, whole);
     run_to_end(rounds, ctx, config);
     // Areas too small for one element (decided at the lease, before anything is written: every

@@ -18,6 +18,11 @@ namespace mcorecoll {
 class CommContext;
 struct Config;
 
+// Whether a vector of `total` elements with layout `whole` goes by this rank's block through the
+// staged rounds (larger than a record line), else through the small allreduce: every form alike,
+// so that they give the same bits.
+bool reduce_scatter_by_block(const ElementLayout& whole, int total);
+
 // `input`: the whole vector of `total` elements (the send buffer, or the receive buffer with
 // MPI_IN_PLACE); this rank's block is `count` elements from element `first`. `whole` and
 // `block`: element_layout()'s answers for `total` and `count` elements.
