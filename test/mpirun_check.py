@@ -5,7 +5,7 @@
                     [--env NAME=VALUE]... [--expect REGEX]... [--reject REGEX]...
                     [--expect-failure [--launcher-may-report-0]] [--no-leftovers]
                     [--timeout SECONDS] [--bed slot|node]
-                    [--same-as-plain REGEX] -- PROGRAM [ARGS...]
+                    [--same-as-plain REGEX] [--expect-printed-stats] -- PROGRAM [ARGS...]
 
 --bed: across the hosts of a multi-host bed (run under `tools/hostbed run`), ranks filling each
 host in turn (slot) or round-robin (node).
@@ -23,6 +23,9 @@ doc/mpi-defects.md); the other checks still decide.
 --same-as-plain REGEX: the program runs a second time, without the library and its settings, and
 the first line that REGEX matches must be the same in both outputs (a digest of the results,
 say), so that the library is held to the MPI library's own results.
+--expect-printed-stats: the program printed the statistics the run must show, as lines
+"expect stats FORM PATH calls=N"; each must appear as mcorecoll's "stats FORM PATH calls=N", and
+mcorecoll may show no other path of those forms (MCORECOLL_STATS=1 must be set).
 Exit status 0 when every check holds.
 """
 import argparse
@@ -64,6 +67,24 @@ def launcher_command(flavor, mpirun, np, env, bed=None):
         for name, value in env.items():
             cmd += ["-genv", name, value]
     return cmd
+
+
+def printed_stats_failures(out):
+    """--expect-printed-stats: the program's "expect stats FORM PATH calls=N" lines against
+    mcorecoll's "stats FORM PATH calls=N" lines."""
+    expected = dict(((m[0], m[1]), m[2]) for m in re.findall(r"^expect stats (\S+) (\S+) calls=(\d+)$", out, re.M))
+    if not expected:
+        return ["--expect-printed-stats: the program printed no expected statistics"]
+    shown = dict(((m[0], m[1]), m[2]) for m in re.findall(r"mcorecoll: stats (\S+) (\S+) calls=(\d+) ", out))
+    failures = []
+    for (form, path), calls in sorted(expected.items()):
+        if shown.get((form, path)) != calls:
+            failures.append(f"stats {form} {path}: expected calls={calls}, shown {shown.get((form, path), 'none')}")
+    forms = {form for form, _ in expected}
+    for (form, path), calls in sorted(shown.items()):
+        if form in forms and (form, path) not in expected:
+            failures.append(f"stats {form} {path}: calls={calls} shown, none expected")
+    return failures
 
 
 def output_failures(out, expect, reject):
@@ -144,6 +165,7 @@ def main():
     p.add_argument("--bed", choices=["slot", "node"],
                    help="across the hosts of tools/hostbed run's bed: ranks filling each host, or round-robin")
     p.add_argument("--same-as-plain", metavar="REGEX")
+    p.add_argument("--expect-printed-stats", action="store_true")
     p.add_argument("program", nargs=argparse.REMAINDER)
     a = p.parse_args()
     program = a.program[1:] if a.program[:1] == ["--"] else a.program
@@ -192,6 +214,8 @@ def main():
     if not a.expect_failure and run.returncode != 0:
         failures.append(f"exit status {run.returncode}")
     failures += output_failures(out, a.expect, a.reject)
+    if a.expect_printed_stats:
+        failures += printed_stats_failures(out)
     if a.no_leftovers:
         failures += leftover_failures(program[0], shm_before, bed=bool(a.bed))
     if a.same_as_plain:

@@ -15,8 +15,10 @@
 #include "entry/runtime.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/node_setup.hpp"
+#include "node/setup_window.hpp"
 #include "progress/operation.hpp"
 #include "progress/progress.hpp"
+#include "progress/progress_helper.hpp"
 #include "node/comm_context.hpp"
 
 namespace mcorecoll {
@@ -195,16 +197,31 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
     // The communicator's Nth collective sets it up; every rank counts alike. A persistent
     // initialization sets it up at once: it promises starts to come (programs make their
     // persistent requests first), and every rank makes the same ones in the same order. A
-    // non-blocking call only completes a set-up prepared in MPI_Init (the world's,
-    // entry/runtime.cpp): a set-up would wait for the other ranks.
+    // non-blocking call may not wait for the other ranks: it completes a set-up prepared in
+    // MPI_Init (the world's, entry/runtime.cpp), or opens or passes a set-up window
+    // (node/setup_window.hpp), whose calls go to PMPI until its ranks switch together.
     const std::uint64_t call = ++d.ctx->calls_before_setup;
     if (call < static_cast<std::uint64_t>(config.setup_after) && form != Form::persistent) {
       say_why_pmpi(c, config, comm, "the communicator's first collectives, before its set-up (MCORECOLL_SETUP_AFTER)");
       return d;
     }
-    if (form == Form::nonblocking && !d.ctx->prepared) {
-      say_why_pmpi(c, config, comm, "a non-blocking call on a communicator not set up yet (its next blocking or "
-                                    "persistent collective sets it up)");
+    if (d.ctx->window) {
+      if (pass_window(*d.ctx, config, call, form != Form::nonblocking) == Window::open) {
+        say_why_pmpi(c, config, comm, "a non-blocking call while its communicator is set up without waiting (its "
+                                      "ranks take mcorecoll's paths together from a call they agree on)");
+        return d;
+      }
+    } else if (form == Form::nonblocking && !d.ctx->prepared) {
+      const char* why = nullptr;
+      const CommContext* world = prepared_world();
+      if (!world) {
+        why = "a non-blocking call on a communicator not set up yet: no MPI_COMM_WORLD set up inside MPI_Init to "
+              "tell where its ranks are without waiting (its next blocking or persistent collective sets it up)";
+      } else if (open_window(*d.ctx, *world, config, mpi_calls_while_blocked(), &why)) {
+        why = "a non-blocking call that opens its communicator's set-up without waiting (its ranks take mcorecoll's "
+              "paths together from a call they agree on)";
+      }
+      say_why_pmpi(c, config, comm, why);
       return d;
     }
     set_up_context(*d.ctx, config);

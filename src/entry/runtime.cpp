@@ -23,6 +23,7 @@
 #include "node/node_pool_share.hpp"
 #include "node/node_setup.hpp"
 #include "node/node_shm.hpp"
+#include "node/setup_window.hpp"
 #include "node/single_copy.hpp"
 #include "progress/progress.hpp"
 #include "progress/progress_helper.hpp"
@@ -66,10 +67,22 @@ void end_context(CommContext* ctx) {
   delete ctx;
 }
 
+bool live(CommContext* ctx) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_live.count(ctx) != 0;
+}
+
 void release(CommContext* ctx) {
+  if (!live(ctx)) return;  // already released at finalize
   // MPI_Comm_free may come while operations on the communicator are pending (their requests
-  // freed early): they complete first (every rank frees it, in the same order).
+  // freed early): they complete first (every rank frees it, in the same order); so does a
+  // set-up under way without waiting.
   complete_operations_on(*ctx);
+  if (ctx->window && ctx->window->completing) {
+    ctx->window->freed = true;  // close_window() completes it and releases it again
+    return;
+  }
+  close_window(*ctx, process_config().config);
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     if (g_live.count(ctx) == 0) return;  // already released at finalize
@@ -174,9 +187,27 @@ const Config& config_or_abort(MPI_Comm comm) {
 
 void prepare_finalize() { config_or_abort(MPI_COMM_WORLD); }
 
+const CommContext* prepared_world() {
+  int initialized = 0, finalized = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  if (!initialized || finalized) return nullptr;
+  const CommContext& world = context_of(MPI_COMM_WORLD);
+  return world.prepared ? &world : nullptr;
+}
+
 int finalize() {
   prepare_finalize();
   complete_all_operations();
+  // The set-ups under way without waiting on communicators never freed: their exchanges
+  // complete before the MPI library goes (every rank finalizes).
+  std::set<CommContext*> live;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    live = g_live;
+  }
+  for (CommContext* ctx : live)
+    if (close_window(*ctx, process_config().config)) release(ctx);
   const ConfigLoad& loaded = process_config();
   if (loaded.errors.empty() && loaded.config.stats) report_stats(MPI_COMM_WORLD);
   return PMPI_Finalize();
@@ -213,6 +244,9 @@ void set_up_context(CommContext& ctx, const Config& config) {
 
 CommContext& context_for(MPI_Comm comm, const Config& config) {
   CommContext& ctx = context_of(comm);
+  // A set-up under way without waiting ends here, as at a blocking collective (this call is
+  // collective too, and counts as one alike on every rank).
+  if (ctx.window) pass_window(ctx, config, ++ctx.calls_before_setup, true);
   // A prepared context (the world's) knows all it would tell already; its last step is its
   // Nth collective's, taken alike on every rank, not this call's, which some ranks may skip.
   if (!ctx.prepared) set_up_context(ctx, config);

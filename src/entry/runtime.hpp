@@ -24,6 +24,10 @@ void set_up_context(CommContext& ctx, const Config& config);
 // Both: the context, set up or prepared (the describing calls of public_api.cpp).
 CommContext& context_for(MPI_Comm comm, const Config& config);
 
+// MPI_COMM_WORLD's context where its set-up was made inside MPI_Init (it tells where every
+// process of the world sits), else null (sessions, MCORECOLL_SETUP_WORLD_AT_INIT=0).
+const CommContext* prepared_world();
+
 // Every rank of `comm` runs with the same settings, or the job stops with a message (ranks that
 // route differently deadlock: decisions/settings_mismatch.hpp). Collective.
 void check_same_settings(MPI_Comm comm, const Config& config);

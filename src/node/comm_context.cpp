@@ -15,6 +15,7 @@
 #include "decisions/settings_mismatch.hpp"
 #include "node/node_shm.hpp"
 #include "node/pool_lease.hpp"
+#include "node/setup_window.hpp"
 #include "topology/node_map.hpp"
 
 namespace mcorecoll {
@@ -35,20 +36,6 @@ const Topology& process_topology(const std::string& synthetic) {
   if (!topology) throw std::runtime_error(error);
   return *topology;
 }
-
-// What every rank tells the others about itself, once per communicator, in one
-// PMPI_Allgather on that communicator (MPI_BYTE: the ranks that share memory share an ABI, and
-// ranks on other nodes only compare the node key).
-struct RankRecord {
-  std::uint64_t settings = 0;  // Config::fingerprint(): every rank must have the same
-  NodeKey node;
-  int place[4] = {-1, -1, -1, -1};  // package, NUMA domain (logical, OS), cache of its binding
-  int may_create_communicators = 0;
-  int calls_while_blocked = 0;  // progress/progress_helper.hpp's mpi_calls_while_blocked()
-  int cpus_known = 0;
-  int gpu_runtime = 0;  // a GPU runtime is loaded: its buffers may be device memory
-  cpu_set_t cpus;  // the CPUs it may run on
-};
 
 // Whether this process can create a communicator inside a collective call without risking a
 // deadlock with other threads that create communicators at the same time. Below
@@ -179,24 +166,35 @@ std::unique_ptr<CommContext> CommContext::make(MPI_Comm comm) {
   return ctx;
 }
 
-void CommContext::set_up_now(const Config& config, bool calls_while_blocked) {
-  CommContext* ctx = this;
-  // A bad synthetic topology is a settings error: every rank has the same settings (checked
-  // above), so every rank stops here alike.
-  const Topology* topology = nullptr;
+// A bad synthetic topology is a settings error: every rank has the same settings (checked
+// by the set-up), so every rank stops here alike.
+const Topology& CommContext::topology_or_stop(const Config& config) const {
   try {
-    topology = &process_topology(config.test_topology);
+    return process_topology(config.test_topology);
   } catch (const std::exception& e) {
     say(std::string("error: ") + e.what() + "; stopping the job.");
     stop_job(comm);
   }
+}
 
+RankRecord CommContext::own_record(const Config& config, bool calls_while_blocked) const {
+  return this_rank(config, topology_or_stop(config), calls_while_blocked);
+}
+
+void CommContext::set_up_now(const Config& config, bool calls_while_blocked) {
   // Where every rank is: one collective on the application's own communicator, which it is
   // calling right now. No communicator is created to find the node's ranks.
-  const std::size_t n = static_cast<std::size_t>(ctx->size);
-  const RankRecord mine = this_rank(config, *topology, calls_while_blocked);
-  std::vector<RankRecord> all(n);
+  const RankRecord mine = own_record(config, calls_while_blocked);
+  std::vector<RankRecord> all(static_cast<std::size_t>(size));
   PMPI_Allgather(&mine, sizeof(RankRecord), MPI_BYTE, all.data(), sizeof(RankRecord), MPI_BYTE, comm);
+  set_up_from(all, config);
+}
+
+void CommContext::set_up_from(const std::vector<RankRecord>& all, const Config& config) {
+  CommContext* ctx = this;
+  const Topology* topology = &topology_or_stop(config);
+  const std::size_t n = static_cast<std::size_t>(ctx->size);
+  const RankRecord& mine = all[static_cast<std::size_t>(ctx->rank)];
   // The same settings everywhere (every rank sees every record: all stop alike), checked even
   // when the tuning file disables mcorecoll: a rank disabled alone would deadlock too.
   for (const RankRecord& rec : all)
@@ -279,6 +277,7 @@ NodeChannel::~NodeChannel() = default;
 
 // The engine has forgotten it already (entry/runtime.cpp's end_context()).
 CommContext::~CommContext() {
+  drop_window(window);
   drop_leases(*this);
   channel.shm.reset();
   if (leaders_comm != MPI_COMM_NULL) PMPI_Comm_free(&leaders_comm);
@@ -301,6 +300,9 @@ std::string CommContext::describe() const {
     out << "  every call goes to PMPI: " << pmpi_reason << "\n";
     return out.str();
   }
+  if (window_switched_at)
+    out << "  set up without waiting: opened at its call " << window_opened_at << ", mcorecoll's paths from its call "
+        << window_switched_at << "\n";
   out << "  node " << node_index << " of " << node_count << ", node rank " << node_rank << " of "
       << node_size << (oversubscribed ? " (oversubscribed: waits yield)" : "") << "\n";
   const Place& p = places[static_cast<std::size_t>(rank)].place;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <sched.h>
 
 #include <array>
 #include <cstdint>
@@ -18,12 +19,29 @@
 #include "decisions/route.hpp"
 #include "node/lease_protocol.hpp"
 #include "topology/hierarchy.hpp"
+#include "topology/node_key.hpp"
 #include "topology/placement.hpp"
 
 namespace mcorecoll {
 
 class NodeShm;
+class Topology;
 struct Config;
+struct SetUpWindow;
+
+// What every rank tells the others about itself, once per communicator, in one allgather on
+// that communicator (MPI_BYTE: the ranks that share memory share an ABI, and ranks on other
+// nodes only compare the node key).
+struct RankRecord {
+  std::uint64_t settings = 0;  // Config::fingerprint(): every rank must have the same
+  NodeKey node;
+  int place[4] = {-1, -1, -1, -1};  // package, NUMA domain (logical, OS), cache of its binding
+  int may_create_communicators = 0;
+  int calls_while_blocked = 0;  // progress/progress_helper.hpp's mpi_calls_while_blocked()
+  int cpus_known = 0;
+  int gpu_runtime = 0;  // a GPU runtime is loaded: its buffers may be device memory
+  cpu_set_t cpus;  // the CPUs it may run on
+};
 
 struct RankPlace {
   int node = 0;       // index of the rank's (pretend) node, 0..node_count-1
@@ -87,6 +105,11 @@ class CommContext {
   // Intercepted collectives made on it before its set-up: equal on every rank, because every
   // rank makes a communicator's collectives in the same order.
   std::uint64_t calls_before_setup = 0;
+  // A set-up made without waiting (node/setup_window.hpp): under way while `window` is held;
+  // the call that started it and the call from which its ranks take mcorecoll's paths (0: not
+  // made so). Equal on every rank.
+  std::unique_ptr<SetUpWindow> window;
+  std::uint64_t window_opened_at = 0, window_switched_at = 0;
 
   MPI_Comm comm = MPI_COMM_NULL;  // the user's communicator (not owned)
   int rank = 0, size = 0;  // size: the remote group's on an intercommunicator
@@ -142,11 +165,19 @@ class CommContext {
   // mcorecoll's operations while the application is blocked elsewhere
   // (progress/progress_helper.hpp's mpi_calls_while_blocked()).
   void set_up_now(const Config& config, bool calls_while_blocked);
+  // Its parts: this rank's record (stops the job on a bad synthetic topology), and everything
+  // the ranks' records tell, once every rank has every record (no communication where the
+  // communicator lies inside one node).
+  RankRecord own_record(const Config& config, bool calls_while_blocked) const;
+  void set_up_from(const std::vector<RankRecord>& all, const Config& config);
 
   // One paragraph for mcorecoll-info: node, hierarchy, places.
   std::string describe() const;
   // What route.hpp's explain_routes() needs to know of this communicator.
   CommunicatorView view() const;
+
+ private:
+  const Topology& topology_or_stop(const Config& config) const;
 };
 
 }  // namespace mcorecoll

@@ -47,6 +47,14 @@ ShmAddress own_pool_address(std::uint64_t max_bytes) {
   return mine;
 }
 
+ShmAddress first_pool_address() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!g_pools.empty()) return g_pools.front().address;
+  ShmAddress none;
+  none.error = ENOENT;
+  return none;
+}
+
 NodePool* pool_at(const ShmAddress& a, int* error) {
   *error = a.error;
   if (*error) return nullptr;

@@ -17,6 +17,8 @@ namespace mcorecoll {
 // `max_bytes`) if it maps none yet; with `error` set when it cannot be made. Its node's other
 // ranks map it by pool_at(), once the address reached them (node_setup.cpp).
 ShmAddress own_pool_address(std::uint64_t max_bytes);
+// The first pool this process maps, made by nobody now: error ENOENT where it maps none.
+ShmAddress first_pool_address();
 // The pool `a` names: one this process maps already, or mapped now; null with *error. Pools
 // stay mapped for the life of the process.
 NodePool* pool_at(const ShmAddress& a, int* error);

@@ -25,15 +25,30 @@ std::size_t reduce_staging_area_bytes(const Config& config) {
   return static_cast<std::size_t>((config.reduce_stage_bytes + 4095) / 4096 * 4096);
 }
 
-namespace {
+LeaderNews leader_news(const Config& config, const std::vector<int>& numa_os, const SegmentExtras& extras,
+                       NodePool** pool) {
+  LeaderNews mine;
+  int error = 0;
+  mine.pool = own_pool_address(config.pool_max_bytes);
+  *pool = pool_at(mine.pool, &error);
+  if (*pool) mine.segment = NodeShm::lease_carved(**pool, numa_os, extras);
+  mine.probe = reinterpret_cast<std::uintptr_t>(single_copy_probe());
+  static const long pid = static_cast<long>(getpid());  // a system call each time otherwise
+  mine.pid = pid;
+  return mine;
+}
 
-// What a node leader tells its node's ranks, as plain bytes (ranks of one node share an ABI).
-struct LeaderNews {
-  ShmAddress pool;                              // its node pool (error set: it has none)
-  std::uint64_t segment = NodePool::kNoSpace;   // the segment it carved out of that pool
-  std::uint64_t probe = 0;                      // single copy's probe word, in its memory
-  long pid = 0;
-};
+bool copy_refused(const LeaderNews& news) {
+  return !can_read_probe(static_cast<pid_t>(news.pid), reinterpret_cast<const void*>(news.probe));
+}
+
+void announce_bell(CommContext& ctx) {
+  if (!ctx.channel.shm->has_private_pool())
+    ctx.channel.shm->bell_slot(ctx.node_rank).store(static_cast<std::uint64_t>(own_bell_slot(&ctx.channel.shm->pool()) + 1),
+                                                    std::memory_order_release);
+}
+
+namespace {
 
 // The segment carved out of the node's pool, and single copy probed, in two collectives: the
 // leaders' news to every rank, then every rank's verdict to every rank. Every rank returns the
@@ -46,22 +61,14 @@ Carving carve_segment(CommContext& ctx, const Config& config, const SegmentExtra
   LeaderNews mine;
   int error = 0;
   *pool = nullptr;
-  if (leading) {
-    mine.pool = own_pool_address(config.pool_max_bytes);
-    *pool = pool_at(mine.pool, &error);
-    if (*pool) mine.segment = NodeShm::lease_carved(**pool, ctx.node_numa_os, extras);
-    mine.probe = reinterpret_cast<std::uintptr_t>(single_copy_probe());
-    static const long pid = static_cast<long>(getpid());  // a system call each time otherwise
-    mine.pid = pid;
-  }
+  if (leading) mine = leader_news(config, ctx.node_numa_os, extras, pool);
   std::vector<LeaderNews> all(static_cast<std::size_t>(ctx.size));
   PMPI_Allgather(&mine, sizeof(mine), MPI_BYTE, all.data(), sizeof(mine), MPI_BYTE, ctx.comm);
   const LeaderNews& news = all[static_cast<std::size_t>(ctx.node_leader())];
   if (!leading) *pool = pool_at(news.pool, &error);
   const int no_room = !error && news.segment == NodePool::kNoSpace;
-  const int copy_refused =
-      leading || error ? 0 : !can_read_probe(static_cast<pid_t>(news.pid), reinterpret_cast<const void*>(news.probe));
-  const int verdict[3] = {error, no_room, copy_refused};
+  const int refused = leading || error ? 0 : copy_refused(news);
+  const int verdict[3] = {error, no_room, refused};
   int worst[3] = {0, 0, 0};
   PMPI_Allreduce(verdict, worst, 3, MPI_INT, MPI_MAX, ctx.comm);
   if (worst[0] || worst[1]) {
@@ -129,10 +136,7 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
   if (config.segment == SegmentKind::posix || carve_segment(ctx, config, extras, &pool) != Carving::carved) {
     if (!own_segment(ctx, config, extras, pool)) return false;
   }
-  // Where this rank's progress helper can be woken (0: nowhere; the peers then do not ring).
-  if (!ctx.channel.shm->has_private_pool())
-    ctx.channel.shm->bell_slot(ctx.node_rank).store(static_cast<std::uint64_t>(own_bell_slot(&ctx.channel.shm->pool()) + 1),
-                                            std::memory_order_release);
+  announce_bell(ctx);
   return true;
 }
 

@@ -111,6 +111,21 @@ class NodeShm {
   LeaseLine& lease_line(int kind) {
     return *reinterpret_cast<LeaseLine*>(common() + static_cast<std::size_t>(kind) * kLineBytes);
   }
+  // A set-up made without waiting (node/setup_window.hpp): where its node ranks agree on the
+  // call from which they take mcorecoll's paths, in the common page's last line.
+  struct SwitchLine {
+    // Closed (kSwitchClosed set): the low bits are that call. Open: the latest call any node
+    // rank has published as going to the MPI library.
+    std::atomic<std::uint64_t> state;
+    std::atomic<std::uint64_t> attached;  // node ranks that have taken their view
+    std::atomic<std::uint64_t> refused;   // of them, those that may not use single copy
+  };
+  static constexpr std::uint64_t kSwitchClosed = 1ull << 63;
+  SwitchLine& switch_line() {
+    static_assert(kLeaseKinds * kLineBytes <= kCommonBytes - kLineBytes, "the lease lines leave the last line free");
+    return *reinterpret_cast<SwitchLine*>(common() + kCommonBytes - kLineBytes);
+  }
+
   // The first of the kSlots one-line slots (flag, then kSlotBytes of data each).
   char* slots() { return common() + kCommonBytes; }
 

@@ -5,7 +5,10 @@
  * mcorecoll or not) and at every thread level.
  *
  * Usage: test_progress OP BYTES BLOCKING [single|funneled|serialized|multiple] [persistent]
- *        test_progress all [single|funneled|serialized|multiple]
+ *        test_progress all [single|funneled|serialized|multiple] [fresh]
+ *   fresh: each case on a duplicate of MPI_COMM_WORLD of its own, in six rounds instead of
+ *   three: with MCORECOLL_SETUP_AFTER=2 its non-blocking rounds go before its set-up, open the
+ *   set-up without waiting, pass the window and take mcorecoll's paths after the switch
  *   OP: ibarrier, ibcast, ialltoall, iallreduce (MPI_SUM of doubles), iallgather, igather and
  *   iscatter (root 0), iallgatherv (displacements in reversed order), iscan and
  *   ireduce_scatter_block (MPI_SUM of doubles), ialltoallv, igatherv and iscatterv (root 0;
@@ -34,6 +37,7 @@
 #include "persistent.h"
 
 static int rank, size;
+static int g_fresh = 0; /* each case on a communicator of its own */
 
 static char g_case[128] = "";
 
@@ -132,37 +136,41 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
     displs[r] = (size - 1 - r) * (int)bytes; /* the v-forms' rooted or receive side: reversed */
     in_order[r] = r * (int)bytes;            /* alltoallv's send side */
   }
+  /* Fresh: a communicator of its own, which sees only this case's collectives, so that its
+   * rounds go before, into and through its set-up without waiting (node/setup_window.hpp). */
+  MPI_Comm target = MPI_COMM_WORLD;
+  if (g_fresh) MPI_Comm_dup(MPI_COMM_WORLD, &target);
   MPI_Request req = MPI_REQUEST_NULL;
   if (persistent) {  /* one request, started every round */
-    if (is_bcast) PERSISTENT_BCAST_INIT(recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    if (is_bcast) PERSISTENT_BCAST_INIT(recv, (int)bytes, MPI_BYTE, 0, target, MPI_INFO_NULL, &req);
     else if (is_alltoall)
-      PERSISTENT_ALLTOALL_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+      PERSISTENT_ALLTOALL_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, target, MPI_INFO_NULL, &req);
     else if (is_allreduce)
-      PERSISTENT_ALLREDUCE_INIT(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+      PERSISTENT_ALLREDUCE_INIT(send, recv, doubles, MPI_DOUBLE, MPI_SUM, target, MPI_INFO_NULL, &req);
     else if (is_allgather)
-      PERSISTENT_ALLGATHER_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+      PERSISTENT_ALLGATHER_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, target, MPI_INFO_NULL, &req);
     else if (is_gather)
-      PERSISTENT_GATHER_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+      PERSISTENT_GATHER_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, target, MPI_INFO_NULL, &req);
     else if (is_scatter)
-      PERSISTENT_SCATTER_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+      PERSISTENT_SCATTER_INIT(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, target, MPI_INFO_NULL, &req);
     else if (is_allgatherv)
-      PERSISTENT_ALLGATHERV_INIT(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL,
+      PERSISTENT_ALLGATHERV_INIT(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, target, MPI_INFO_NULL,
                                  &req);
-    else if (is_scan) PERSISTENT_SCAN_INIT(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else if (is_scan) PERSISTENT_SCAN_INIT(send, recv, doubles, MPI_DOUBLE, MPI_SUM, target, MPI_INFO_NULL, &req);
     else if (is_rsb)
-      PERSISTENT_REDUCE_SCATTER_BLOCK_INIT(send, recv, block, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+      PERSISTENT_REDUCE_SCATTER_BLOCK_INIT(send, recv, block, MPI_DOUBLE, MPI_SUM, target, MPI_INFO_NULL, &req);
     else if (is_alltoallv)
-      PERSISTENT_ALLTOALLV_INIT(send, counts, in_order, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD,
+      PERSISTENT_ALLTOALLV_INIT(send, counts, in_order, MPI_BYTE, recv, counts, displs, MPI_BYTE, target,
                                 MPI_INFO_NULL, &req);
     else if (is_gatherv)
-      PERSISTENT_GATHERV_INIT(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD,
+      PERSISTENT_GATHERV_INIT(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, 0, target,
                               MPI_INFO_NULL, &req);
     else if (is_scatterv)
-      PERSISTENT_SCATTERV_INIT(send, counts, displs, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD,
+      PERSISTENT_SCATTERV_INIT(send, counts, displs, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, target,
                                MPI_INFO_NULL, &req);
-    else PERSISTENT_BARRIER_INIT(MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    else PERSISTENT_BARRIER_INIT(target, MPI_INFO_NULL, &req);
   }
-  for (int round = 0; round < 3; round++) {
+  for (int round = 0; round < (g_fresh ? 6 : 3); round++) {
     for (size_t i = 0; i < total; i++) {
       send[i] = is_alltoall || is_scatter || is_alltoallv ? pattern(rank, (int)(i / bytes), i % bytes + (size_t)round)
               : is_scatterv ? pattern(rank, size - 1 - (int)(i / bytes), i % bytes + (size_t)round) /* reversed */
@@ -172,23 +180,23 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
     if (is_allreduce || is_scan || is_rsb)
       for (int i = 0; i < doubles; i++) ((double*)send)[i] = rank + i % 7 + round;
     if (persistent) MPI_Start(&req);
-    else if (is_bcast) MPI_Ibcast(recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
-    else if (is_alltoall) MPI_Ialltoall(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, &req);
-    else if (is_allreduce) MPI_Iallreduce(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
-    else if (is_allgather) MPI_Iallgather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, &req);
-    else if (is_gather) MPI_Igather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
-    else if (is_scatter) MPI_Iscatter(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+    else if (is_bcast) MPI_Ibcast(recv, (int)bytes, MPI_BYTE, 0, target, &req);
+    else if (is_alltoall) MPI_Ialltoall(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, target, &req);
+    else if (is_allreduce) MPI_Iallreduce(send, recv, doubles, MPI_DOUBLE, MPI_SUM, target, &req);
+    else if (is_allgather) MPI_Iallgather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, target, &req);
+    else if (is_gather) MPI_Igather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, target, &req);
+    else if (is_scatter) MPI_Iscatter(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, target, &req);
     else if (is_allgatherv)
-      MPI_Iallgatherv(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD, &req);
-    else if (is_scan) MPI_Iscan(send, recv, doubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
-    else if (is_rsb) MPI_Ireduce_scatter_block(send, recv, block, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+      MPI_Iallgatherv(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, target, &req);
+    else if (is_scan) MPI_Iscan(send, recv, doubles, MPI_DOUBLE, MPI_SUM, target, &req);
+    else if (is_rsb) MPI_Ireduce_scatter_block(send, recv, block, MPI_DOUBLE, MPI_SUM, target, &req);
     else if (is_alltoallv)
-      MPI_Ialltoallv(send, counts, in_order, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD, &req);
+      MPI_Ialltoallv(send, counts, in_order, MPI_BYTE, recv, counts, displs, MPI_BYTE, target, &req);
     else if (is_gatherv)
-      MPI_Igatherv(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+      MPI_Igatherv(send, (int)bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, 0, target, &req);
     else if (is_scatterv)
-      MPI_Iscatterv(send, counts, displs, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
-    else MPI_Ibarrier(MPI_COMM_WORLD, &req);
+      MPI_Iscatterv(send, counts, displs, MPI_BYTE, recv, (int)bytes, MPI_BYTE, 0, target, &req);
+    else MPI_Ibarrier(target, &req);
     if (rank == 0) {
       block_or_signal(how, aside);
       MPI_Wait(&req, MPI_STATUS_IGNORE);
@@ -221,6 +229,7 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
     CHECK(!bad, "round %d: %s: wrong data", round, g_case);
   }
   if (persistent) MPI_Request_free(&req);
+  if (g_fresh) MPI_Comm_free(&target);
   free(send);
   free(recv);
   free(counts);
@@ -236,6 +245,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const char* level_name = argc > (all ? 2 : 4) ? argv[all ? 2 : 4] : "single";
+  g_fresh = all && argc > 3 && !strcmp(argv[3], "fresh");
   const int wanted = !strcmp(level_name, "multiple")     ? MPI_THREAD_MULTIPLE
                      : !strcmp(level_name, "serialized") ? MPI_THREAD_SERIALIZED
                      : !strcmp(level_name, "funneled")   ? MPI_THREAD_FUNNELED

@@ -26,7 +26,9 @@
  * guard bytes past the buffer must keep the marker, send buffers must not change.
  *
  * Usage: test_sequence [--seed S] [--seeds N] [--calls C] [--keep LIST] [--timeout SECONDS]
- *                      [--quiet]
+ *                      [--quiet] [--nonblocking-slots]
+ *   --nonblocking-slots: the dup and the communicator of all ranks but the last see
+ *   non-blocking collectives only (each call drawn there made in its non-blocking form).
  *   Seeds S..S+N-1 run one after the other in this process (state carries across them too).
  *   --keep 3,7-9,...: run only these calls of the sequence (one seed): for shrinking a failing
  *   sequence (tools/shrink-sequence). Any subset is a valid program: a slot is created when a
@@ -375,6 +377,20 @@ static void avoid_mpi_defects(call_t* c) {
   (void)bcast;
 }
 
+/* --nonblocking-slots: the dup (slot 1) and all ranks but the last (slot 3) see non-blocking
+ * collectives only, every blocking or persistent call drawn there made in its non-blocking
+ * form, so that they are set up without waiting (node/setup_window.hpp) amid the others' mix. */
+static int nonblocking_slots = 0;
+static int nonblocking_form(int k) {
+  if (k == BARRIER || k == BCAST || k == ALLTOALL || k == ALLREDUCE || k == REDUCE || k == ALLGATHER) return k + 3;
+  if (k == PBARRIER || k == PBCAST || k == PALLTOALL || k == PALLREDUCE || k == PREDUCE || k == PALLGATHER) return k - 3;
+  if (intra_only(k)) return GATHER + (k - GATHER) / 3 * 3 + 1;
+  return k;
+}
+static void only_nonblocking_there(call_t* c) {
+  if (nonblocking_slots && (c->slot == 1 || c->slot == 3)) c->kind = nonblocking_form(c->kind);
+}
+
 static void draw_sequence(uint64_t seed, int n, call_t* calls) {
   rng_t r = {seed * 0x2545f4914f6cdd1dull + 1};
   for (int i = 0; i < n; i++) {
@@ -400,7 +416,9 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
     if (c->slot == kInterSlot && intra_only(c->kind)) c->slot = kInterSlot + 1;  /* its merged twin */
     if (c->slot == kInterSlot) c->in_place = 0;  /* not allowed on an intercommunicator */
     c->leave_pending = below(&r, 3) != 0;
+    only_nonblocking_there(c);
     avoid_mpi_defects(c);
+    only_nonblocking_there(c);
   }
 }
 
@@ -1233,6 +1251,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[a], "--keep") && a + 1 < argc) keep_text = argv[++a];
     else if (!strcmp(argv[a], "--timeout") && a + 1 < argc) timeout = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--quiet")) quiet = 1;
+    else if (!strcmp(argv[a], "--nonblocking-slots")) nonblocking_slots = 1;
     else {
       if (wrank == 0) fprintf(stderr, "test_sequence: unknown argument '%s'\n", argv[a]);
       MPI_Abort(MPI_COMM_WORLD, 2);

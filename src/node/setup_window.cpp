@@ -1,0 +1,188 @@
+#include "node/setup_window.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "common/log.hpp"
+#include "decisions/config.hpp"
+#include "node/comm_context.hpp"
+#include "node/node_pool_share.hpp"
+#include "node/node_setup.hpp"
+#include "node/node_shm.hpp"
+#include "node/single_copy.hpp"
+#include "node/wait.hpp"
+
+namespace mcorecoll {
+
+namespace {
+
+using SwitchLine = NodeShm::SwitchLine;
+
+bool same_pool(const ShmAddress& a, const ShmAddress& b) { return !a.error && !b.error && a.dev == b.dev && a.ino == b.ino; }
+
+// Every record is here: the context is prepared from them (no communication: the communicator
+// lies on one node). False where the segment cannot be had this way, alike on every rank (all
+// read the same records); the leader then gives its carving back.
+bool arrive(CommContext& ctx, const Config& config, SetUpWindow& w) {
+  std::vector<RankRecord> records(w.all.size());
+  for (std::size_t r = 0; r < w.all.size(); ++r) records[r] = w.all[r].rank;
+  ctx.set_up_from(records, config);
+  ctx.prepared = true;
+  const LeaderNews& news = w.all[0].news;
+  bool usable = ctx.pmpi_reason.empty() && ctx.node_count == 1 && news.segment != NodePool::kNoSpace;
+  for (const Arrival& a : w.all) usable = usable && same_pool(a.first_pool, news.pool);
+  if (!usable && ctx.rank == 0 && w.pool && news.segment != NodePool::kNoSpace)
+    NodeShm::unlease_carved(*w.pool, news.segment, ctx.size, SegmentExtras{});
+  return usable;
+}
+
+// This rank's view of the segment, its single-copy verdict and its count in the switch line.
+void attach(CommContext& ctx, SetUpWindow& w) {
+  const LeaderNews& news = w.all[0].news;
+  int error = 0;
+  NodePool* pool = pool_at(news.pool, &error);  // mapped already (arrive() checked)
+  ctx.channel.shm = NodeShm::carved(*pool, news.segment, ctx.node_size, SegmentExtras{});
+  announce_bell(ctx);
+  SwitchLine& line = ctx.channel.shm->switch_line();
+  if (ctx.node_rank != 0 && copy_refused(news)) line.refused.fetch_add(1);
+  w.closer = line.attached.fetch_add(1) + 1 == static_cast<std::uint64_t>(ctx.node_size);
+}
+
+// Publishes `call` as one that goes to the MPI library; the closer closes the line at one past
+// the latest call published. Returns the switch call once the line is closed, else 0.
+std::uint64_t publish(SwitchLine& line, std::uint64_t call, bool close) {
+  std::uint64_t state = line.state.load();
+  for (;;) {
+    if (state & NodeShm::kSwitchClosed) return state & ~NodeShm::kSwitchClosed;
+    const std::uint64_t latest = std::max(state, call);
+    const std::uint64_t next = close ? NodeShm::kSwitchClosed | (latest + 1) : latest;
+    if (next == state) return 0;
+    if (line.state.compare_exchange_weak(state, next)) return close ? latest + 1 : 0;
+  }
+}
+
+// A rank with its view and no switch yet: what its call `call` learns or tells.
+std::uint64_t agree(CommContext& ctx, const Config& config, SetUpWindow& w, std::uint64_t call, bool may_wait) {
+  SwitchLine& line = ctx.channel.shm->switch_line();
+  // A waiting call publishes the call before it: its ranks' publications then bring the switch
+  // to this call (every rank makes it in the same form, and none publishes beyond it).
+  std::uint64_t at = publish(line, may_wait ? call - 1 : call, w.closer);
+  w.closer = false;  // closed now, if it was this rank's to close
+  if (at || !may_wait) return at;
+  Waiter waiter = Waiter::for_context(ctx, config);
+  unsigned polls = 0;
+  std::uint64_t state = line.state.load();
+  for (; !(state & NodeShm::kSwitchClosed); state = line.state.load()) waiter.backoff(polls);
+  return state & ~NodeShm::kSwitchClosed;
+}
+
+}  // namespace
+
+bool open_window(CommContext& ctx, const CommContext& world, const Config& config, bool calls_while_blocked,
+                 const char** why) {
+  if (config.segment == SegmentKind::posix) {
+    *why = "a non-blocking call on a communicator not set up yet: with POSIX segments (MCORECOLL_SEGMENT) only its "
+           "next blocking or persistent collective sets it up";
+    return false;
+  }
+  if (!world.prepared || !world.pmpi_reason.empty()) {
+    *why = "a non-blocking call on a communicator not set up yet: MPI_COMM_WORLD was not set up inside MPI_Init, so no "
+           "rank can tell where the others are without waiting (its next blocking or persistent collective sets it up)";
+    return false;
+  }
+  // Where the communicator's ranks sit, from the world's set-up: no communication.
+  const int n = ctx.size;
+  std::vector<int> ranks(static_cast<std::size_t>(n)), in_world(static_cast<std::size_t>(n));
+  std::iota(ranks.begin(), ranks.end(), 0);
+  MPI_Group group = MPI_GROUP_NULL, world_group = MPI_GROUP_NULL;
+  PMPI_Comm_group(ctx.comm, &group);
+  PMPI_Comm_group(world.comm, &world_group);
+  PMPI_Group_translate_ranks(group, n, ranks.data(), world_group, in_world.data());
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world_group);
+  std::vector<int> numa_os;
+  for (int w : in_world) {
+    if (w == MPI_UNDEFINED) {
+      *why = "a non-blocking call on a communicator not set up yet: it holds processes outside MPI_COMM_WORLD (its "
+             "next blocking or persistent collective sets it up)";
+      return false;
+    }
+    const RankPlace& place = world.places[static_cast<std::size_t>(w)];
+    if (place.node != world.places[static_cast<std::size_t>(in_world[0])].node) {
+      *why = "a non-blocking call on a communicator not set up yet: it spans nodes, where only its next blocking or "
+             "persistent collective sets it up";
+      return false;
+    }
+    numa_os.push_back(place.place.numa_os);
+  }
+  auto window = std::make_unique<SetUpWindow>();
+  SetUpWindow& w = *window;
+  allow_single_copy_readers();
+  w.mine.rank = ctx.own_record(config, calls_while_blocked);
+  w.mine.first_pool = first_pool_address();
+  if (ctx.rank == 0) w.mine.news = leader_news(config, numa_os, SegmentExtras{}, &w.pool);  // node rank 0
+  w.all.resize(static_cast<std::size_t>(n));
+  PMPI_Iallgather(&w.mine, sizeof(Arrival), MPI_BYTE, w.all.data(), sizeof(Arrival), MPI_BYTE, ctx.comm, &w.exchange);
+  ctx.window = std::move(window);
+  ctx.window_opened_at = ctx.calls_before_setup;
+  return true;
+}
+
+Window pass_window(CommContext& ctx, const Config& config, std::uint64_t call, bool may_wait) {
+  SetUpWindow& w = *ctx.window;
+  if (!w.exchanged) {
+    int done = 1;
+    if (may_wait) PMPI_Wait(&w.exchange, MPI_STATUS_IGNORE);
+    else PMPI_Test(&w.exchange, &done, MPI_STATUS_IGNORE);
+    if (!done) return Window::open;
+    w.exchanged = true;
+    if (!arrive(ctx, config, w)) {
+      if (config.verbose >= 1 && ctx.rank == 0)
+        say_once("window-failed", "a communicator's set-up without waiting found no segment for it (no room in the "
+                                  "node's pool, or its ranks map different pools): its next blocking or persistent "
+                                  "collective makes one");
+      ctx.window.reset();
+      return Window::failed;
+    }
+    attach(ctx, w);
+  }
+  if (!w.switch_at) w.switch_at = agree(ctx, config, w, call, may_wait);
+  if (!w.switch_at || call < w.switch_at) return Window::open;
+  ctx.channel.single_copy = ctx.channel.shm->switch_line().refused.load() ? 0 : 1;
+  ctx.window_switched_at = w.switch_at;
+  if (config.verbose >= 1 && ctx.rank == 0) {
+    const std::string what = "a communicator of " + std::to_string(ctx.size) + " ranks set up without waiting: " +
+                             "opened at its call " + std::to_string(ctx.window_opened_at) +
+                             ", mcorecoll's paths from its call " + std::to_string(w.switch_at);
+    if (config.verbose >= 2) say(what);
+    else say_once("window-switched", what + " (MCORECOLL_VERBOSE=2: every one)");
+  }
+  ctx.window.reset();
+  return Window::switched;
+}
+
+bool close_window(CommContext& ctx, const Config& config) {
+  if (!ctx.window) return false;
+  SetUpWindow& w = *ctx.window;
+  if (!w.exchanged) {
+    w.completing = true;
+    PMPI_Wait(&w.exchange, MPI_STATUS_IGNORE);
+    w.completing = false;
+    w.exchanged = true;
+    if (arrive(ctx, config, w)) attach(ctx, w);
+  }
+  const bool freed = w.freed;
+  ctx.window.reset();  // the view, if taken, goes with the context
+  return freed;
+}
+
+void drop_window(std::unique_ptr<SetUpWindow>& window) {
+  if (window && !window->exchanged) (void)window.release();  // the MPI library may still write its records
+  window.reset();
+}
+
+}  // namespace mcorecoll

@@ -1,0 +1,258 @@
+/* Communicators used only with non-blocking collectives (node/setup_window.hpp): their set-up is
+ * made without any rank waiting, and their ranks take mcorecoll's paths together from a call
+ * they agree on.
+ *   only      a duplicate and a reordered split of MPI_COMM_WORLD, each used only with
+ *             non-blocking collectives (every one mcorecoll has an operation for, in turn),
+ *             completed by every completion call in turn, with point-to-point messages between;
+ *             then, once the switch is known, calls whose requests are freed. Checked byte for
+ *             byte; rank 0 prints the statistics the run must show ("expect stats ..."), from the
+ *             switch call that mcorecoll_describe() names, which must come within a tenth of the
+ *             calls after the window opened (issue #53's goal: 90% of them on mcorecoll's paths)
+ *   blocking  a blocking barrier inside the window: the switch comes at that call at the latest,
+ *             at it exactly where the window opened on the call before
+ *   freed     communicators freed 0-3 calls after their window opened, and at MPI_Finalize
+ * Usage: test_nonblocking_setup PART [iterations] */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "complete.h"
+
+enum {
+  kIbarrier, kIbcast, kIalltoall, kIallreduce, kIreduce, kIallgather, kIallgatherv, kIgather, kIscatter,
+  kIreduceScatter, kIreduceScatterBlock, kIscan, kIexscan, kOps
+};
+static const char* const kNames[kOps] = {"ibarrier",  "ibcast",   "ialltoall", "iallreduce",      "ireduce",
+                                         "iallgather", "iallgatherv", "igather", "iscatter", "ireduce_scatter",
+                                         "ireduce_scatter_block", "iscan", "iexscan"};
+
+/* Calls per collective on mcorecoll's paths and on the MPI library's, this rank, all
+ * communicators. */
+static long on_shm[kOps], on_pmpi[kOps];
+
+/* Rank r's element k of call i. */
+static int value(int r, int k, int i) { return (r + 1) * 1000 + k * 7 + i; }
+
+static int rank_of(MPI_Comm comm) {
+  int r;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+static int size_of(MPI_Comm comm) {
+  int n;
+  MPI_Comm_size(comm, &n);
+  return n;
+}
+
+/* The call from which mcorecoll's paths are taken on `comm`, as mcorecoll_describe() names it
+ * (0: not set up without waiting). Collective. */
+static long switch_call(MPI_Comm comm) {
+  int (*describe)(MPI_Comm, char*, int) = (int (*)(MPI_Comm, char*, int))dlsym(RTLD_DEFAULT, "mcorecoll_describe");
+  if (!describe) return 0;
+  static char text[1 << 16];
+  describe(comm, text, sizeof text);
+  const char* at = strstr(text, "mcorecoll's paths from its call ");
+  return at ? atol(at + strlen("mcorecoll's paths from its call ")) : 0;
+}
+
+/* One non-blocking collective `op` on `comm` as its call number `i`, of `m` elements a rank (or
+ * block), completed by completion call `method` (-1: its request freed, to be completed by the
+ * communicator's next call), checked against what every rank gave. */
+static void run(MPI_Comm comm, int op, int i, int m, int method) {
+  const int me = rank_of(comm), n = size_of(comm), root = i % n;
+  const size_t all = (size_t)m * (size_t)n + (size_t)n * (size_t)n;
+  int* in = malloc(all * sizeof(int));
+  int* out = malloc(all * sizeof(int));
+  int* counts = malloc((size_t)n * sizeof(int));
+  int* displs = malloc((size_t)n * sizeof(int));
+  for (size_t k = 0; k < all; k++) in[k] = value(me, (int)k, i), out[k] = -1;
+  int total = 0;
+  for (int r = 0; r < n; r++) counts[r] = m + r % 3, displs[r] = total, total += counts[r];
+  MPI_Request request = MPI_REQUEST_NULL;
+  int rc = MPI_SUCCESS;
+  switch (op) {
+    case kIbarrier: rc = MPI_Ibarrier(comm, &request); break;
+    case kIbcast:
+      rc = MPI_Ibcast(me == root ? in : out, m, MPI_INT, root, comm, &request);
+      break;
+    case kIalltoall: rc = MPI_Ialltoall(in, m, MPI_INT, out, m, MPI_INT, comm, &request); break;
+    case kIallreduce: rc = MPI_Iallreduce(in, out, m, MPI_INT, MPI_SUM, comm, &request); break;
+    case kIreduce: rc = MPI_Ireduce(in, out, m, MPI_INT, MPI_SUM, root, comm, &request); break;
+    case kIallgather: rc = MPI_Iallgather(in, m, MPI_INT, out, m, MPI_INT, comm, &request); break;
+    case kIallgatherv:
+      rc = MPI_Iallgatherv(in, counts[me], MPI_INT, out, counts, displs, MPI_INT, comm, &request);
+      break;
+    case kIgather: rc = MPI_Igather(in, m, MPI_INT, out, m, MPI_INT, root, comm, &request); break;
+    case kIscatter:
+      rc = MPI_Iscatter(in, m, MPI_INT, out, m, MPI_INT, root, comm, &request);
+      break;
+    case kIreduceScatter: rc = MPI_Ireduce_scatter(in, out, counts, MPI_INT, MPI_SUM, comm, &request); break;
+    case kIreduceScatterBlock: rc = MPI_Ireduce_scatter_block(in, out, m, MPI_INT, MPI_SUM, comm, &request); break;
+    case kIscan: rc = MPI_Iscan(in, out, m, MPI_INT, MPI_SUM, comm, &request); break;
+    case kIexscan: rc = MPI_Iexscan(in, out, m, MPI_INT, MPI_SUM, comm, &request); break;
+  }
+  CHECK(rc == MPI_SUCCESS, "%s call %d", kNames[op], i);
+  if (method < 0) {
+    CHECK(MPI_Request_free(&request) == MPI_SUCCESS, "MPI_Request_free of %s", kNames[op]);
+    free(counts), free(displs);
+    /* Its buffers stay: freed requests write them until the communicator's next call ends. */
+    return;
+  }
+  CHECK(complete_request(&request, method) == MPI_SUCCESS, "%s by %s", kNames[op], completion_name(method));
+  /* What every element must be. */
+  int bad = 0;
+  for (int k = 0; k < m && !bad; k++) {
+    long sum = 0, prefix = 0;
+    for (int r = 0; r < n; r++) sum += value(r, k, i);
+    for (int r = 0; r < me; r++) prefix += value(r, k, i);
+    switch (op) {
+      case kIbcast: bad = out[k] != (me == root ? -1 : value(root, k, i)); break;
+      case kIalltoall:
+        for (int r = 0; r < n; r++) bad |= out[r * m + k] != value(r, me * m + k, i);
+        break;
+      case kIallreduce: bad = out[k] != sum; break;
+      case kIreduce: bad = me == root && out[k] != sum; break;
+      case kIallgather:
+        for (int r = 0; r < n; r++) bad |= out[r * m + k] != value(r, k, i);
+        break;
+      case kIgather:
+        for (int r = 0; r < n && me == root; r++) bad |= out[r * m + k] != value(r, k, i);
+        break;
+      case kIscatter: bad = out[k] != value(root, me * m + k, i); break;
+      case kIreduceScatterBlock: {
+        long s = 0;
+        for (int r = 0; r < n; r++) s += value(r, me * m + k, i);
+        bad = out[k] != s;
+        break;
+      }
+      case kIscan: bad = out[k] != prefix + value(me, k, i); break;
+      case kIexscan: bad = me > 0 && out[k] != prefix; break;
+    }
+  }
+  if (op == kIallgatherv)
+    for (int r = 0; r < n; r++)
+      for (int k = 0; k < counts[r]; k++) bad |= out[displs[r] + k] != value(r, k, i);
+  if (op == kIreduceScatter)
+    for (int k = 0; k < counts[me]; k++) {
+      long s = 0;
+      for (int r = 0; r < n; r++) s += value(r, displs[me] + k, i);
+      bad |= out[k] != s;
+    }
+  CHECK(!bad, "%s call %d (%d elements) by %s: wrong data", kNames[op], i, m, completion_name(method));
+  free(in), free(out), free(counts), free(displs);
+}
+
+/* A point-to-point exchange around the ring, posted before a collective and completed after. */
+typedef struct {
+  int send, recv;
+  MPI_Request requests[2];
+} ring_t;
+static void ring_post(ring_t* t, MPI_Comm comm, int i) {
+  const int me = rank_of(comm), n = size_of(comm);
+  t->send = value(me, 0, i);
+  MPI_Irecv(&t->recv, 1, MPI_INT, (me + n - 1) % n, 7, comm, &t->requests[0]);
+  MPI_Isend(&t->send, 1, MPI_INT, (me + 1) % n, 7, comm, &t->requests[1]);
+}
+static void ring_end(ring_t* t, MPI_Comm comm, int i) {
+  const int me = rank_of(comm), n = size_of(comm);
+  MPI_Waitall(2, t->requests, MPI_STATUSES_IGNORE);
+  CHECK(t->recv == value((me + n - 1) % n, 0, i), "point-to-point next to the collectives");
+}
+
+/* The window opens at call N (MCORECOLL_SETUP_AFTER, as the test's launcher sets it). */
+static long setup_after(void) {
+  const char* v = getenv("MCORECOLL_SETUP_AFTER");
+  return v && *v ? atol(v) : 16;
+}
+
+/* `calls` non-blocking collectives in turn on `comm`, then the switch looked up and counted:
+ * calls before it on the MPI library's paths, from it on mcorecoll's. */
+static void only_nonblocking(MPI_Comm comm, int calls, int first_op) {
+  int op_of[4096];
+  for (int i = 1; i <= calls; i++) {
+    const int op = (first_op + i) % kOps;
+    op_of[i] = op;
+    ring_t ring;
+    if (i % 5 == 0) ring_post(&ring, comm, i);
+    run(comm, op, i, i % 4 == 0 ? 3000 : 1 + i % 7, i);
+    if (i % 5 == 0) ring_end(&ring, comm, i);
+  }
+  const long at = switch_call(comm); /* a blocking call of its own where the window is still open */
+  CHECK(at > 0, "no set-up without waiting on a communicator used only with non-blocking calls");
+  const long n = setup_after();
+  CHECK(at - n <= calls / 10, "the switch came at call %ld, %ld calls after the window opened at %ld (of %d)", at,
+        at - n, n, calls);
+  for (int i = 1; i <= calls; i++) (i >= at ? on_shm : on_pmpi)[op_of[i]]++;
+  /* From here every call takes mcorecoll's paths: requests freed, the last one waited for. */
+  for (int i = 0; i < 2 * kOps; i++) {
+    run(comm, i % kOps, calls + 2 + i, 1 + i % 5, i + 1 == 2 * kOps ? 0 : -1);
+    on_shm[i % kOps]++;
+  }
+}
+
+static void expect_stats(void) {
+  long shm[kOps], pmpi[kOps];
+  PMPI_Reduce(on_shm, shm, kOps, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  PMPI_Reduce(on_pmpi, pmpi, kOps, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank_of(MPI_COMM_WORLD) != 0) return;
+  for (int op = 0; op < kOps; op++) {
+    if (shm[op]) printf("expect stats %s shm calls=%ld\n", kNames[op], shm[op]);
+    if (pmpi[op]) printf("expect stats %s pmpi calls=%ld\n", kNames[op], pmpi[op]);
+  }
+  fflush(stdout);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const char* part = argc > 1 ? argv[1] : "only";
+  const int calls = argc > 2 ? atoi(argv[2]) : 60;
+  const int me = rank_of(MPI_COMM_WORLD), n = size_of(MPI_COMM_WORLD);
+  if (strcmp(part, "only") == 0) {
+    MPI_Comm dup, split;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, n - me, &split); /* reordered */
+    only_nonblocking(dup, calls, 0);
+    only_nonblocking(split, calls, 5);
+    MPI_Comm_free(&dup);
+    MPI_Comm_free(&split);
+    expect_stats();
+  } else if (strcmp(part, "blocking") == 0) {
+    /* Non-blocking calls up to the window and a few past it, then a blocking barrier: the
+     * switch is that barrier, on every rank, whatever each rank had seen of the exchange. */
+    const long open = setup_after();
+    for (int round = 0; round < 4; round++) {
+      MPI_Comm dup;
+      MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+      const int before = (int)open + round;
+      for (int i = 1; i <= before; i++) run(dup, kIallreduce, i, 2, i);
+      CHECK(MPI_Barrier(dup) == MPI_SUCCESS, "the barrier in the window");
+      /* At the barrier at the latest; at it exactly where the window opened on the call before. */
+      const long at = switch_call(dup);
+      CHECK(at > open && at <= before + 1, "the switch at %ld: after the opening %ld, by the barrier %d", at, open,
+            before + 1);
+      CHECK(round > 0 || at == before + 1, "the switch at %ld, not at the barrier right after the opening", at);
+      run(dup, kIalltoall, before + 3, 2, 0);
+      MPI_Comm_free(&dup);
+    }
+  } else if (strcmp(part, "freed") == 0) {
+    /* Freed while the set-up is under way, at every stage; the last one left to MPI_Finalize. */
+    const long open = setup_after();
+    for (int extra = 0; extra < 4; extra++) {
+      MPI_Comm dup;
+      MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+      for (int i = 1; i < open + extra; i++) run(dup, kIbcast, i, 3, i);
+      MPI_Comm_free(&dup);
+    }
+    MPI_Comm kept;
+    MPI_Comm_dup(MPI_COMM_WORLD, &kept);
+    for (int i = 1; i <= open + 1; i++) run(kept, kIallgather, i, 3, i);
+  } else {
+    if (me == 0) fprintf(stderr, "test_nonblocking_setup: unknown part %s\n", part);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return check_finish("test_nonblocking_setup");
+}
