@@ -283,6 +283,38 @@ std::vector<Setting> make_settings() {
                }});
   s.push_back(int_setting("TEST_NODE_SIZE", "0 (off) or a positive number of ranks per pretend node",
                           0, 1 << 20, &Config::test_node_size));
+  s.push_back({"LEARN", "auto or off",
+               [](Config& c, const std::string& v) {
+                 if (v != "auto" && v != "off") return false;
+                 c.learn = v == "auto";
+                 return true;
+               }});
+  s.push_back({"TEST_SLOWDOWN",
+               "a comma-separated list of collective:path:microseconds, e.g. allreduce:shm:100,bcast:pmpi:50",
+               [](Config& c, const std::string& v) {
+                 c.test_slowdown_us = {};
+                 std::stringstream in(v);
+                 std::string item;
+                 while (std::getline(in, item, ',')) {
+                   const std::size_t a = item.find(':'), b = item.rfind(':');
+                   if (a == std::string::npos || a == b) return false;
+                   const std::string coll = trim(item.substr(0, a)), path = trim(item.substr(a + 1, b - a - 1));
+                   long long us = 0;
+                   if (!parse_int(trim(item.substr(b + 1)), 0, 10000000, &us)) return false;
+                   bool found = false;
+                   for (Collective k : kAllCollectives) {
+                     if (collective_name(k) != coll) continue;
+                     const auto& algos = algorithm_names(k);
+                     const auto at = std::find(algos.begin(), algos.end(), path);
+                     if (path != "pmpi" && at == algos.end()) return false;
+                     const int p = path == "pmpi" ? 0 : static_cast<int>(at - algos.begin()) + 1;
+                     c.test_slowdown_us[static_cast<int>(k)][static_cast<std::size_t>(p)] = static_cast<int>(us);
+                     found = true;
+                   }
+                   if (!found) return false;
+                 }
+                 return true;
+               }});
   return s;
 }
 
@@ -505,6 +537,7 @@ std::uint64_t Config::fingerprint() const {
   h = fnv1a(h, stats ? "1" : "0");
   h = fnv1a(h, std::to_string(setup_after));
   h = fnv1a(h, setup_world_at_init ? "1" : "0");
+  h = fnv1a(h, learn ? "learn" : "rows");
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
     h = fnv1a(h, mode[i]);
@@ -543,6 +576,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_DISABLE = " << disable << "\n";
   out << "MCORECOLL_VERBOSE = " << verbose << "\n";
   out << "MCORECOLL_STATS = " << stats << "\n";
+  out << "MCORECOLL_LEARN = " << (learn ? "auto" : "off") << "\n";
   out << "MCORECOLL_SETUP_AFTER = " << setup_after << "\n";
   out << "MCORECOLL_SETUP_WORLD_AT_INIT = " << setup_world_at_init << "\n";
   for (Collective coll : kAllCollectives) {

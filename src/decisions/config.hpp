@@ -43,6 +43,9 @@ struct Config {
   // MPI_COMM_WORLD's set-up made inside MPI_Init but for its last step (entry/runtime.cpp), so
   // that its Nth collective sets it up in any form, a non-blocking one too.
   bool setup_world_at_init = true;
+  // MCORECOLL_LEARN: where a size class may take two paths, its first blocking calls try both
+  // and the ranks agree on the faster (entry/learning.hpp); false: the rows as they are.
+  bool learn = true;
   // Per collective: "auto", "pmpi" or one of algorithm_names(c).
   std::array<std::string, kCollectiveCount> mode = every<std::string>("auto");
   // The same, as the router reads it on every call: -1 auto, 0 pmpi, k + 1 algorithm k.
@@ -120,6 +123,9 @@ struct Config {
   std::string test_topology;
   std::vector<int> test_binding;
   int test_node_size = 0;
+  // MCORECOLL_TEST_SLOWDOWN: microseconds every call of a collective on a path spends waiting
+  // before it runs, [collective][path] (tests of the learning: a path made slower on purpose).
+  std::array<std::array<int, kMaxPaths>, kCollectiveCount> test_slowdown_us = {};
 
   std::string config_file;  // MCORECOLL_CONFIG, for reporting
 

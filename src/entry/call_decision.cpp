@@ -5,6 +5,7 @@
 #include <string>
 
 #include "barrier/barrier_shm.hpp"
+#include "common/clock.hpp"
 #include "common/log.hpp"
 #include "common/stop_job.hpp"
 #include "decisions/config.hpp"
@@ -12,6 +13,7 @@
 #include "common/device_memory.hpp"
 #include "entry/call_hooks.hpp"
 #include "entry/fast_handoff.hpp"
+#include "entry/learning.hpp"
 #include "entry/runtime.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/node_setup.hpp"
@@ -234,8 +236,15 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   // a call that goes to PMPI makes nothing, so that a rank that handed it on without deciding
   // (fast_handoff.hpp: only while nothing of its own is pending) takes the same steps as one
   // that decided it in full.
-  if (route.path != kPmpiPath && node_only(c) && ctx.node_count > 1)
+  if (route.path != kPmpiPath && node_only(c) && ctx.node_count > 1) {
     route = {kPmpiPath, "across nodes: the MPI library's in this version (mcorecoll takes it inside one node)"};
+  } else if (config.learn && ctx.pmpi_reason.empty() && config.forced_path[static_cast<int>(c)] < 0) {
+    // Learning in the run (entry/learning.hpp): the row's path, or the other while the class
+    // explores, or the one its ranks agreed on; equal on every rank.
+    const char* why = route.reason;
+    route.path = learned_path(ctx, config, c, bytes, route.path, form, &why);
+    route.reason = why;
+  }
   if (route.path != kPmpiPath && !ctx.channel.shm) {
     if (form == Form::nonblocking) {
       route = {kPmpiPath, ctx.channel.shm_failed ? "no shared memory"
@@ -253,6 +262,11 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   d.path = route.path;
   if (d.path == kPmpiPath) say_why_pmpi(c, config, comm, route.reason);
   else if (c != Collective::barrier) agree_on_device_memory(d, c, form);
+  if (const int us = config.test_slowdown_us[static_cast<int>(c)][static_cast<std::size_t>(d.path)]) {
+    const std::uint64_t until = monotonic_ns() + static_cast<std::uint64_t>(us) * 1000;
+    while (monotonic_ns() < until) {
+    }
+  }
   return d;
 }
 

@@ -3,6 +3,7 @@
 #include "common/clock.hpp"
 #include "common/device_memory.hpp"
 #include "decisions/stats.hpp"
+#include "entry/learning.hpp"
 
 namespace mcorecoll {
 namespace {
@@ -19,14 +20,16 @@ thread_local Buffers t_buffers = Buffers::unchecked;
 CallHooks::CallHooks(const void* first, const void* second) : hooks_(call_hooks_acquire()) {
   if (hooks_ & kHookDeviceBuffers)
     t_buffers = device_memory(first) || device_memory(second) ? Buffers::device : Buffers::host;
-  if (hooks_ & kHookTiming) {
-    forget_call_counter();  // a count_call() outside any hooked call (MPI_Start's) is not this call's
-    start_ns_ = monotonic_ns();
-  }
+  if (hooks_ & kHookTiming) forget_call_counter();  // a count_call() outside any hooked call (MPI_Start's) is not this call's
+  if (hooks_ & (kHookTiming | kHookLearning)) start_ns_ = monotonic_ns();
 }
 
 CallHooks::~CallHooks() {
-  if (hooks_ & kHookTiming) add_call_time(monotonic_ns() - start_ns_);
+  if (hooks_ & (kHookTiming | kHookLearning)) {
+    const std::uint64_t ns = monotonic_ns() - start_ns_;
+    if (hooks_ & kHookTiming) add_call_time(ns);
+    if (hooks_ & kHookLearning) end_learning_sample(ns);
+  }
   t_buffers = Buffers::unchecked;
 }
 

@@ -84,8 +84,9 @@ def probe_sizes(settings, coll):
 
 
 def run_job(a, coll, sizes, config):
-    # Every call counted on the path the file gives it: the communicator set up on its first.
-    env = {"MCORECOLL_STATS": "1", "MCORECOLL_VERBOSE": "1", "MCORECOLL_SETUP_AFTER": "1"}
+    # Every call counted on the path the file gives it: the communicator set up on its first,
+    # the rows as written (no learning in the run).
+    env = {"MCORECOLL_STATS": "1", "MCORECOLL_VERBOSE": "1", "MCORECOLL_SETUP_AFTER": "1", "MCORECOLL_LEARN": "off"}
     if config:
         env["MCORECOLL_CONFIG"] = config
     cmd = launcher_command(a.flavor, a.mpirun, NP, env) + [

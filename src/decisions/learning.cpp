@@ -1,0 +1,44 @@
+#include "decisions/learning.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mcorecoll {
+
+int size_class(std::uint64_t bytes) { return bytes == 0 ? 0 : 64 - __builtin_clzll(bytes); }
+
+std::uint64_t class_low(int k) { return k == 0 ? 0 : 1ull << (k - 1); }
+
+std::uint64_t class_high(int k) { return k == 0 ? 0 : k >= 64 ? ~0ull : (1ull << k) - 1; }
+
+std::string class_name(int k) {
+  auto size = [](std::uint64_t b) {
+    if (b >= (1ull << 30) && b % (1ull << 30) == 0) return std::to_string(b >> 30) + "G";
+    if (b >= (1ull << 20) && b % (1ull << 20) == 0) return std::to_string(b >> 20) + "M";
+    if (b >= (1ull << 10) && b % (1ull << 10) == 0) return std::to_string(b >> 10) + "K";
+    return std::to_string(b);
+  };
+  if (k == 0) return "0";
+  return size(class_low(k)) + "-" + size(class_high(k) + 1);
+}
+
+Verdict judge(const Evidence& e) {
+  Verdict v;
+  if (e.ranks <= 0 || e.samples <= 0) return v;
+  const double per_rank = static_cast<double>(e.ranks), samples = static_cast<double>(e.samples);
+  double spread = 0;
+  for (int x = 0; x < 2; ++x) {
+    v.mean_us[x] = static_cast<double>(e.sum_ns[x]) / (per_rank * samples) / 1e3;
+    v.slowest_us[x] = static_cast<double>(e.slowest_ns[x]) / samples / 1e3;
+    const double fastest_us = static_cast<double>(e.fastest_ns[x]) / per_rank / 1e3;
+    if (v.mean_us[x] > 0) spread = std::max(spread, (v.mean_us[x] - fastest_us) / v.mean_us[x]);
+  }
+  v.spread = spread;
+  v.margin = std::max(kLearnMinMargin, spread / std::sqrt(samples));
+  const bool wins_mean = v.mean_us[1] * (1 + v.margin) < v.mean_us[0];
+  const bool wins_slowest = v.slowest_us[1] * (1 + v.margin) < v.slowest_us[0];
+  v.winner = wins_mean && wins_slowest ? 1 : 0;
+  return v;
+}
+
+}  // namespace mcorecoll

@@ -1,0 +1,102 @@
+/* Learning in the run (entry/learning.hpp): a size class's first blocking calls take the row's
+ * path and the other in turn, and from the class's call 14 every rank takes the path the ranks
+ * agreed on, in every form. The test's settings slow one path down on purpose
+ * (MCORECOLL_TEST_SLOWDOWN), or both alike; this program makes the calls, checks every result,
+ * and prints the statistics the run must then show ("expect stats ...", mpirun_check.py's
+ * --expect-printed-stats): the row's path on the class's calls 0, 2, ..., 12, the other on 1, 3,
+ * ..., 13, the expected winner from call 10 on and in the non-blocking and persistent calls
+ * made after it, summed over the ranks (a rank on another path would show).
+ *
+ * Usage: test_learning COLLECTIVE ROW WINNER [CALLS]
+ *   COLLECTIVE: allreduce (256 B of doubles) or bcast (256 B, the root moving)
+ *   ROW: the path the settings' row gives that size (shm or pmpi); WINNER: the path expected
+ *   once learned (shm or pmpi). The same on a duplicate of the world, learned apart. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "persistent.h"
+
+enum { kCount = 32 }; /* doubles: 256 bytes */
+enum { kExplored = 14 }; /* decisions/learning.hpp's kLearnCalls */
+
+static int rank, size;
+static const char* collective;
+static int blocking_calls[2]; /* [0] pmpi, [1] shm: this rank's */
+
+static int path_index(const char* path) { return strcmp(path, "shm") == 0; }
+
+/* One call of the collective, in `form` (0 blocking, 1 non-blocking, 2 persistent: a fresh
+ * request started twice), checked. */
+static int run(MPI_Comm comm, int form, int salt) {
+  double in[kCount], out[kCount];
+  int me, n, starts = 0;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &n);
+  const int root = salt % n, is_bcast = strcmp(collective, "bcast") == 0;
+  for (int i = 0; i < kCount; i++) in[i] = me + i + salt, out[i] = -1;
+  MPI_Request r = MPI_REQUEST_NULL;
+  for (int round = 0; round < (form == 2 ? 2 : 1); round++) {
+    if (is_bcast) {
+      double* buf = me == root ? in : out;
+      if (form == 0) MPI_Bcast(buf, kCount, MPI_DOUBLE, root, comm);
+      else if (form == 1) MPI_Ibcast(buf, kCount, MPI_DOUBLE, root, comm, &r);
+      else if (round == 0) PERSISTENT_BCAST_INIT(buf, kCount, MPI_DOUBLE, root, comm, MPI_INFO_NULL, &r);
+    } else {
+      if (form == 0) MPI_Allreduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, comm);
+      else if (form == 1) MPI_Iallreduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, comm, &r);
+      else if (round == 0) PERSISTENT_ALLREDUCE_INIT(in, out, kCount, MPI_DOUBLE, MPI_SUM, comm, MPI_INFO_NULL, &r);
+    }
+    if (form == 2) MPI_Start(&r), starts++;
+    if (form != 0) MPI_Wait(&r, MPI_STATUS_IGNORE);
+    int bad = 0;
+    for (int i = 0; i < kCount; i++) {
+      const double want = is_bcast ? (me == root ? -1 : root + i + salt) : n * (n - 1) / 2.0 + n * (double)(i + salt);
+      bad |= out[i] != want;
+    }
+    CHECK(!bad, "%s form %d call %d: wrong data", collective, form, salt);
+  }
+  if (form == 2) MPI_Request_free(&r);
+  return form == 2 ? starts : 1;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc < 4) {
+    if (rank == 0) fprintf(stderr, "usage: test_learning allreduce|bcast ROW WINNER [CALLS]\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  collective = argv[1];
+  const int row = path_index(argv[2]), winner = path_index(argv[3]);
+  const int calls = argc > 4 ? atoi(argv[4]) : 40;
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  MPI_Comm comms[2] = {MPI_COMM_WORLD, dup};
+  for (int c = 0; c < 2; c++) {
+    for (int i = 0; i < calls; i++) {
+      run(comms[c], 0, i);
+      /* The schedule: the row's path and the other in turn for ten calls, then the winner. */
+      blocking_calls[i >= kExplored ? winner : i % 2 == 0 ? row : !row]++;
+    }
+    for (int i = 0; i < 4; i++) run(comms[c], 1 + i % 2, calls + i);
+  }
+  MPI_Comm_free(&dup);
+  int all[2];
+  PMPI_Reduce(blocking_calls, all, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    const char* path[2] = {"pmpi", "shm"};
+    for (int p = 0; p < 2; p++)
+      if (all[p]) printf("expect stats %s %s calls=%d\n", collective, path[p], all[p]);
+    /* The other forms, counted apart: 2 non-blocking calls a communicator, and 2 persistent
+     * requests started twice each (counted at each start on mcorecoll's path; the MPI library's
+     * own requests once, at their initialization). */
+    printf("expect stats i%s %s calls=%d\n", collective, path[winner], 2 * 2 * size);
+    printf("expect stats %s_init %s calls=%d\n", collective, path[winner], (winner ? 2 : 1) * 2 * 2 * size);
+    fflush(stdout);
+  }
+  return check_finish("test_learning");
+}

@@ -1,0 +1,83 @@
+#include "catch.hpp"
+
+#include "decisions/learning.hpp"
+
+using namespace mcorecoll;
+
+namespace {
+
+// Evidence of `ranks` ranks with `samples` samples each: every rank's mean and fastest sample
+// per candidate as given (microseconds), the slowest rank's mean as given.
+Evidence evidence(int ranks, double mean0, double fastest0, double slowest0, double mean1, double fastest1,
+                  double slowest1) {
+  Evidence e;
+  e.ranks = ranks;
+  e.samples = kLearnRounds - 1;
+  const double mean[2] = {mean0, mean1}, fastest[2] = {fastest0, fastest1}, slowest[2] = {slowest0, slowest1};
+  for (int x = 0; x < 2; ++x) {
+    e.sum_ns[x] = static_cast<std::uint64_t>(mean[x] * 1e3 * e.samples * ranks);
+    e.fastest_ns[x] = static_cast<std::uint64_t>(fastest[x] * 1e3 * ranks);
+    e.slowest_ns[x] = static_cast<std::uint64_t>(slowest[x] * 1e3 * e.samples);
+  }
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("size classes are powers of two") {
+  CHECK(size_class(0) == 0);
+  CHECK(size_class(1) == 1);
+  CHECK(size_class(2) == 2);
+  CHECK(size_class(3) == 2);
+  CHECK(size_class(256) == 9);
+  CHECK(size_class(511) == 9);
+  CHECK(size_class(512) == 10);
+  for (int k = 1; k < 40; ++k) {
+    CHECK(size_class(class_low(k)) == k);
+    CHECK(size_class(class_high(k)) == k);
+  }
+  CHECK(class_name(9) == "256-512");
+  CHECK(class_name(11) == "1K-2K");
+}
+
+TEST_CASE("the schedule alternates from the row's path, and its first round warms up") {
+  for (std::uint64_t i = 0; i < kLearnCalls; ++i) {
+    CHECK(explored_candidate(i) == static_cast<int>(i % 2));
+    CHECK(is_sample(i) == (i >= 2));
+  }
+}
+
+TEST_CASE("a clear win in both measures replaces the row's path") {
+  const Verdict v = judge(evidence(4, 10.0, 9.5, 12.0, 4.0, 3.8, 5.0));
+  CHECK(v.winner == 1);
+  CHECK(v.mean_us[0] == Approx(10.0).epsilon(1e-3));
+  CHECK(v.mean_us[1] == Approx(4.0).epsilon(1e-3));
+  CHECK(v.slowest_us[0] == Approx(12.0).epsilon(1e-3));
+}
+
+TEST_CASE("a win in one measure only leaves the row") {
+  // Faster on average, but its slowest rank is slower.
+  CHECK(judge(evidence(4, 10.0, 9.5, 12.0, 5.0, 4.8, 14.0)).winner == 0);
+  // Its slowest rank faster, its mean not.
+  CHECK(judge(evidence(4, 10.0, 9.5, 20.0, 11.0, 10.5, 12.0)).winner == 0);
+}
+
+TEST_CASE("equal candidates leave the row: no switch inside the margin") {
+  CHECK(judge(evidence(2, 10.0, 9.9, 10.2, 9.8, 9.7, 10.0)).winner == 0);    // 2% apart: under kLearnMinMargin
+  CHECK(judge(evidence(2, 10.0, 9.9, 10.2, 10.0, 9.9, 10.2)).winner == 0);   // the same
+  CHECK(judge(evidence(2, 10.0, 9.9, 10.2, 10.5, 10.0, 11.0)).winner == 0);  // the other slower
+}
+
+TEST_CASE("a noisy class needs a larger win") {
+  // 20% faster in both measures: enough where the samples agree...
+  CHECK(judge(evidence(2, 10.0, 9.8, 10.5, 8.0, 7.9, 8.3)).winner == 1);
+  // ...not where each candidate's mean lies far above its fastest samples.
+  const Verdict noisy = judge(evidence(2, 10.0, 2.0, 10.5, 8.0, 1.0, 8.3));
+  CHECK(noisy.winner == 0);
+  CHECK(noisy.margin > 0.3);
+}
+
+TEST_CASE("no evidence leaves the row") {
+  Evidence none;
+  CHECK(judge(none).winner == 0);
+}
