@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace mcorecoll {
-
-int size_class(std::uint64_t bytes) { return bytes == 0 ? 0 : 64 - __builtin_clzll(bytes); }
 
 std::uint64_t class_low(int k) { return k == 0 ? 0 : 1ull << (k - 1); }
 
@@ -22,14 +21,25 @@ std::string class_name(int k) {
   return size(class_low(k)) + "-" + size(class_high(k) + 1);
 }
 
+Own own_time(const std::uint64_t* samples, int count) {
+  Own own;
+  if (count <= 0) return own;
+  std::vector<std::uint64_t> sorted(samples, samples + count);
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  own.typical_ns = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  own.fastest_ns = sorted.front();
+  return own;
+}
+
 Verdict judge(const Evidence& e) {
   Verdict v;
   if (e.ranks <= 0 || e.samples <= 0) return v;
   const double per_rank = static_cast<double>(e.ranks), samples = static_cast<double>(e.samples);
   double spread = 0;
   for (int x = 0; x < 2; ++x) {
-    v.mean_us[x] = static_cast<double>(e.sum_ns[x]) / (per_rank * samples) / 1e3;
-    v.slowest_us[x] = static_cast<double>(e.slowest_ns[x]) / samples / 1e3;
+    v.mean_us[x] = static_cast<double>(e.typical_ns[x]) / per_rank / 1e3;
+    v.slowest_us[x] = static_cast<double>(e.slowest_ns[x]) / 1e3;
     const double fastest_us = static_cast<double>(e.fastest_ns[x]) / per_rank / 1e3;
     if (v.mean_us[x] > 0) spread = std::max(spread, (v.mean_us[x] - fastest_us) / v.mean_us[x]);
   }

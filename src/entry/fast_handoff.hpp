@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "decisions/collective.hpp"
+#include "decisions/learning.hpp"
 #include "decisions/route.hpp"
 #include "progress/progress.hpp"
 
@@ -32,8 +33,18 @@ struct LastCommunicator {
   MPI_Comm comm;
   CommContext* ctx;
   const std::uint64_t* pmpi_below;  // never null (zeros before any context)
-  int rank;                         // in `comm`
+  // Per collective, a bit per size class that learned the MPI library's path in this run
+  // (CommContext::learned_pmpi; entry/learning.hpp); never null.
+  const std::uint64_t* learned_pmpi;
+  int rank;  // in `comm`
 };
+
+// A call of `bytes` that the communicator gives to PMPI by its size: below its rows' first
+// band, or in a size class that learned PMPI.
+inline bool given_to_pmpi(const LastCommunicator& last, Collective c, std::uint64_t bytes) {
+  return bytes < last.pmpi_below[static_cast<int>(c)] ||
+         (last.learned_pmpi[static_cast<int>(c)] >> size_class(bytes) & 1) != 0;
+}
 extern LastCommunicator g_last_communicator;
 
 // The generated entry points: a blocking call its communicator gives to PMPI at every size.
@@ -52,10 +63,10 @@ bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes);
 // root's side at the root (with MPI_IN_PLACE the other side means nothing there).
 inline bool hand_on_sized(Collective c, MPI_Comm comm, int count, MPI_Datatype type) {
   const LastCommunicator& last = g_last_communicator;
-  const std::uint64_t below = last.pmpi_below[static_cast<int>(c)];
   std::uint64_t bytes = 0;
-  return comm == last.comm && comm != MPI_COMM_NULL && below != 0 && signature_bytes(count, type, &bytes) &&
-         bytes < below && engine_idle();
+  return comm == last.comm && comm != MPI_COMM_NULL &&
+         (last.pmpi_below[static_cast<int>(c)] != 0 || last.learned_pmpi[static_cast<int>(c)] != 0) &&
+         signature_bytes(count, type, &bytes) && given_to_pmpi(last, c, bytes) && engine_idle();
 }
 inline bool hand_on_sized_rooted(Collective c, MPI_Comm comm, int root, int root_count, MPI_Datatype root_type,
                                  int count, MPI_Datatype type) {
@@ -67,9 +78,8 @@ inline bool hand_on_sized_rooted(Collective c, MPI_Comm comm, int root, int root
 // alone, or null where the full decision must be taken.
 inline CommContext* handed_on_by_size(Collective c, MPI_Comm comm, std::uint64_t bytes) {
   const LastCommunicator& last = g_last_communicator;
-  return comm == last.comm && comm != MPI_COMM_NULL && bytes < last.pmpi_below[static_cast<int>(c)] && engine_idle()
-             ? last.ctx
-             : nullptr;
+  return comm == last.comm && comm != MPI_COMM_NULL && given_to_pmpi(last, c, bytes) && engine_idle() ? last.ctx
+                                                                                                       : nullptr;
 }
 
 }  // namespace mcorecoll

@@ -25,8 +25,8 @@ struct ClassLearning {
   int paths[2] = {0, 0};      // the row's, the other
   std::uint64_t calls = 0;    // the class's blocking calls so far
   int learned = -1;           // the path once agreed
-  std::uint64_t sum_ns[2] = {0, 0};
-  std::uint64_t fastest_ns[2] = {~0ull, ~0ull};
+  std::uint64_t samples[2][kLearnSamples] = {};  // this rank's own times, ns
+  int taken[2] = {0, 0};
 };
 
 struct Learning {
@@ -69,8 +69,9 @@ Verdict agree(CommContext& ctx, const ClassLearning& cls) {
   // The communicator's started operations go first: a peer may wait for them before it comes
   // to the agreement.
   complete_operations_on(ctx);
-  std::int64_t sums[4] = {static_cast<std::int64_t>(cls.sum_ns[0]), static_cast<std::int64_t>(cls.sum_ns[1]),
-                          static_cast<std::int64_t>(cls.fastest_ns[0]), static_cast<std::int64_t>(cls.fastest_ns[1])};
+  const Own a = own_time(cls.samples[0], cls.taken[0]), b = own_time(cls.samples[1], cls.taken[1]);
+  std::int64_t sums[4] = {static_cast<std::int64_t>(a.typical_ns), static_cast<std::int64_t>(b.typical_ns),
+                          static_cast<std::int64_t>(a.fastest_ns), static_cast<std::int64_t>(b.fastest_ns)};
   std::int64_t most[2] = {sums[0], sums[1]};
   std::int64_t summed[4] = {0, 0, 0, 0}, largest[2] = {0, 0};
   // Signed: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as signed (doc/mpi-defects.md).
@@ -78,12 +79,12 @@ Verdict agree(CommContext& ctx, const ClassLearning& cls) {
   PMPI_Allreduce(most, largest, 2, MPI_INT64_T, MPI_MAX, ctx.comm);
   Evidence e;
   for (int x = 0; x < 2; ++x) {
-    e.sum_ns[x] = static_cast<std::uint64_t>(summed[x]);
+    e.typical_ns[x] = static_cast<std::uint64_t>(summed[x]);
     e.fastest_ns[x] = static_cast<std::uint64_t>(summed[2 + x]);
     e.slowest_ns[x] = static_cast<std::uint64_t>(largest[x]);
   }
   e.ranks = ctx.size;
-  e.samples = kLearnRounds - 1;
+  e.samples = kLearnSamples;
   return judge(e);
 }
 
@@ -140,6 +141,10 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   const Verdict v = agree(ctx, cls);
   cls.learned = cls.paths[v.winner];
   end_exploring();
+  // Handed on from now on without deciding, like the sizes below the row's first band: every
+  // size of the class goes to PMPI and nothing here would be counted (fast_handoff.hpp).
+  if (cls.learned == kPmpiPath && !config.stats && config.verbose < 1 && k < 64)
+    ctx.learned_pmpi[static_cast<int>(c)] |= 1ull << k;
   say_learned(ctx, config, c, k, cls, v);
   if (cls.learned == kPmpiPath) *why = "learned in this run: the MPI library's path was the faster at this size";
   return cls.learned;
@@ -148,9 +153,8 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
 void end_learning_sample(std::uint64_t ns) {
   Sample s = t_sample;
   t_sample = Sample{};
-  if (!s.cls) return;
-  s.cls->sum_ns[s.candidate] += ns;
-  if (ns < s.cls->fastest_ns[s.candidate]) s.cls->fastest_ns[s.candidate] = ns;
+  if (!s.cls || s.cls->taken[s.candidate] >= kLearnSamples) return;
+  s.cls->samples[s.candidate][s.cls->taken[s.candidate]++] = ns;
 }
 
 }  // namespace mcorecoll

@@ -43,7 +43,7 @@ const std::array<std::uint64_t, kCollectiveCount> kNoneHandedOn = {};
 
 void forget_last(CommContext* ctx) {
   if (g_last_communicator.ctx == ctx || ctx == nullptr)
-    g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data(), 0};
+    g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data(), kNoneHandedOn.data(), 0};
 }
 
 // The sizes of each collective this communicator gives to PMPI by size alone: found once, from
@@ -159,7 +159,8 @@ int context_keyval() {
 
 }  // namespace
 
-alignas(64) LastCommunicator g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data(), 0};
+alignas(64) LastCommunicator g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data(), kNoneHandedOn.data(),
+                                                   0};
 
 void check_same_settings(MPI_Comm comm, const Config& config) {
   const std::uint64_t fp = &config == &process_config().config ? process_fingerprint() : config.fingerprint();
@@ -227,7 +228,8 @@ CommContext& context_of(MPI_Comm comm) {
     }
     PMPI_Comm_set_attr(comm, context_keyval(), ctx);
   }
-  if (g_last_allowed) g_last_communicator = {comm, ctx, ctx->pmpi_below.data(), ctx->rank};
+  if (g_last_allowed)
+    g_last_communicator = {comm, ctx, ctx->pmpi_below.data(), ctx->learned_pmpi.data(), ctx->rank};
   return *ctx;
 }
 

@@ -102,6 +102,10 @@ class CommContext {
   // (route.hpp's pmpi_below(), entry/fast_handoff.hpp), known at the set-up; 0 before it, and
   // where the statistics count calls or verbose says why.
   std::array<std::uint64_t, kCollectiveCount> pmpi_below = {};
+  // Per collective: a bit per size class (decisions/learning.hpp) that learned the MPI
+  // library's path in this run, handed on the same way; zero where the statistics count calls
+  // or verbose says why (entry/learning.cpp).
+  std::array<std::uint64_t, kCollectiveCount> learned_pmpi = {};
   // Intercepted collectives made on it before its set-up: equal on every rank, because every
   // rank makes a communicator's collectives in the same order.
   std::uint64_t calls_before_setup = 0;

@@ -1,10 +1,9 @@
 /* Learning in the run (entry/learning.hpp): a size class's first blocking calls take the row's
- * path and the other in turn, and from the class's call 14 every rank takes the path the ranks
+ * path, then the other, and from the class's call 14 every rank takes the path the ranks
  * agreed on, in every form. The test's settings slow one path down on purpose
  * (MCORECOLL_TEST_SLOWDOWN), or both alike; this program makes the calls, checks every result,
  * and prints the statistics the run must then show ("expect stats ...", mpirun_check.py's
- * --expect-printed-stats): the row's path on the class's calls 0, 2, ..., 12, the other on 1, 3,
- * ..., 13, the expected winner from call 10 on and in the non-blocking and persistent calls
+ * --expect-printed-stats): the row's path on the class's calls 0-6, the other on 7-13, the expected winner from call 10 on and in the non-blocking and persistent calls
  * made after it, summed over the ranks (a rank on another path would show).
  *
  * Usage: test_learning COLLECTIVE ROW WINNER [CALLS]
@@ -79,8 +78,8 @@ int main(int argc, char** argv) {
   for (int c = 0; c < 2; c++) {
     for (int i = 0; i < calls; i++) {
       run(comms[c], 0, i);
-      /* The schedule: the row's path and the other in turn for ten calls, then the winner. */
-      blocking_calls[i >= kExplored ? winner : i % 2 == 0 ? row : !row]++;
+      /* The schedule: the row's path for seven calls, the other for seven, then the winner. */
+      blocking_calls[i >= kExplored ? winner : i < kExplored / 2 ? row : !row]++;
     }
     for (int i = 0; i < 4; i++) run(comms[c], 1 + i % 2, calls + i);
   }

@@ -12,12 +12,12 @@ Evidence evidence(int ranks, double mean0, double fastest0, double slowest0, dou
                   double slowest1) {
   Evidence e;
   e.ranks = ranks;
-  e.samples = kLearnRounds - 1;
+  e.samples = kLearnSamples;
   const double mean[2] = {mean0, mean1}, fastest[2] = {fastest0, fastest1}, slowest[2] = {slowest0, slowest1};
   for (int x = 0; x < 2; ++x) {
-    e.sum_ns[x] = static_cast<std::uint64_t>(mean[x] * 1e3 * e.samples * ranks);
+    e.typical_ns[x] = static_cast<std::uint64_t>(mean[x] * 1e3 * ranks);
     e.fastest_ns[x] = static_cast<std::uint64_t>(fastest[x] * 1e3 * ranks);
-    e.slowest_ns[x] = static_cast<std::uint64_t>(slowest[x] * 1e3 * e.samples);
+    e.slowest_ns[x] = static_cast<std::uint64_t>(slowest[x] * 1e3);
   }
   return e;
 }
@@ -40,11 +40,15 @@ TEST_CASE("size classes are powers of two") {
   CHECK(class_name(11) == "1K-2K");
 }
 
-TEST_CASE("the schedule alternates from the row's path, and its first round warms up") {
+TEST_CASE("the schedule takes the row's path, then the other, each first call a warm-up") {
+  int samples[2] = {0, 0};
   for (std::uint64_t i = 0; i < kLearnCalls; ++i) {
-    CHECK(explored_candidate(i) == static_cast<int>(i % 2));
-    CHECK(is_sample(i) == (i >= 2));
+    CHECK(explored_candidate(i) == (i < kLearnCalls / 2 ? 0 : 1));
+    CHECK(is_sample(i) == (i != 0 && i != kLearnCalls / 2));
+    if (is_sample(i)) ++samples[explored_candidate(i)];
   }
+  CHECK(samples[0] == kLearnSamples);
+  CHECK(samples[1] == kLearnSamples);
 }
 
 TEST_CASE("a clear win in both measures replaces the row's path") {
@@ -75,6 +79,16 @@ TEST_CASE("a noisy class needs a larger win") {
   const Verdict noisy = judge(evidence(2, 10.0, 2.0, 10.5, 8.0, 1.0, 8.3));
   CHECK(noisy.winner == 0);
   CHECK(noisy.margin > 0.3);
+}
+
+TEST_CASE("a rank's own time is the median of its samples, so one slow call does not decide") {
+  const std::uint64_t even[6] = {50, 10, 11, 12, 13, 9};
+  const Own own = own_time(even, 6);
+  CHECK(own.typical_ns == 11);  // (11 + 12) / 2, integers
+  CHECK(own.fastest_ns == 9);
+  const std::uint64_t odd[3] = {7, 100, 5};
+  CHECK(own_time(odd, 3).typical_ns == 7);
+  CHECK(own_time(odd, 0).typical_ns == 0);
 }
 
 TEST_CASE("no evidence leaves the row") {
