@@ -5,7 +5,9 @@
  *   churn    MPI_Comm_dup (or MPI_Comm_split), K collectives, MPI_Comm_free: through mcorecoll
  *            (MPI_Barrier / MPI_Allreduce, whose communicator mcorecoll then knows) or through
  *            PMPI alone (PMPI_Barrier / PMPI_Allreduce: mcorecoll never sees it). K is 1, 2, 4,
- *            16 and 64, so the cost of a communicator's set-up and its pay-back both show.
+ *            16 and 64, so the cost of a communicator's set-up and its pay-back both show;
+ *            and MPI_Iallreduce + MPI_Wait, whose communicator is set up without waiting
+ *            (node/setup_window.hpp: its window opens at the Nth call).
  *   poll     an MPIRandomAccess-like loop: one random update of a table (64 MiB by default)
  *            and two MPI_Test calls on a receive that is still pending, through MPI_Test or
  *            PMPI_Test, with no operation of mcorecoll pending.
@@ -43,8 +45,8 @@ static double median(double* v, int n) {
 
 /* ---- churn ------------------------------------------------------------------------------ */
 
-typedef enum { DUP_BARRIER, DUP_ALLREDUCE, SPLIT_BARRIER } churn_kind;
-static const char* churn_names[] = {"dup+barrier", "dup+allreduce", "split+barrier"};
+typedef enum { DUP_BARRIER, DUP_ALLREDUCE, SPLIT_BARRIER, DUP_IALLREDUCE } churn_kind;
+static const char* churn_names[] = {"dup+barrier", "dup+allreduce", "split+barrier", "dup+iallreduce"};
 
 /* One communicator's life, `uses` collectives long: seconds. */
 static double one_life(churn_kind kind, int lib, int uses) {
@@ -54,8 +56,14 @@ static double one_life(churn_kind kind, int lib, int uses) {
   else PMPI_Comm_dup(MPI_COMM_WORLD, &c);
   double x = rank, y = 0;
   for (int u = 0; u < uses; u++) {
-    if (kind == DUP_ALLREDUCE) {
-      lib ? MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, c) : PMPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, c);
+    if (kind == DUP_IALLREDUCE) {
+      MPI_Request r;
+      lib ? MPI_Iallreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, c, &r) : PMPI_Iallreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, c, &r);
+      lib ? MPI_Wait(&r, MPI_STATUS_IGNORE) : PMPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    if (kind == DUP_ALLREDUCE || kind == DUP_IALLREDUCE) {
+      if (kind == DUP_ALLREDUCE)
+        lib ? MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, c) : PMPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, c);
       if (y != (double)size * (size - 1) / 2) {
         fprintf(stderr, "mcorecoll_overheads: wrong allreduce result %g\n", y);
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -148,7 +156,7 @@ int main(int argc, char** argv) {
 
   if (!strcmp(what, "churn") || !strcmp(what, "all")) {
     static const int uses_list[] = {1, 2, 4, 16, 64};
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
       for (size_t u = 0; u < sizeof(uses_list) / sizeof(uses_list[0]); u++) {
         const int uses = uses_list[u];
         const int lives = uses >= 16 ? 20 : 50;
