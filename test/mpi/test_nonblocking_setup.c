@@ -1,7 +1,8 @@
 /* Communicators used only with non-blocking collectives (node/setup_window.hpp): their set-up is
  * made without any rank waiting, and their ranks take mcorecoll's paths together from a call
  * they agree on.
- *   only      a duplicate and a reordered split of MPI_COMM_WORLD, each used only with
+ *   only      a duplicate, a reordered split and a communicator made from a group (reversed)
+ *             of MPI_COMM_WORLD, each used only with
  *             non-blocking collectives (every one mcorecoll has an operation for, in turn),
  *             completed by every completion call in turn, with point-to-point messages between;
  *             then, once the switch is known, calls whose requests are freed. Checked byte for
@@ -212,13 +213,23 @@ int main(int argc, char** argv) {
   const int calls = argc > 2 ? atoi(argv[2]) : 60;
   const int me = rank_of(MPI_COMM_WORLD), n = size_of(MPI_COMM_WORLD);
   if (strcmp(part, "only") == 0) {
-    MPI_Comm dup, split;
+    MPI_Comm dup, split, made;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     MPI_Comm_split(MPI_COMM_WORLD, 0, n - me, &split); /* reordered */
+    /* From a group, made by its members alone (MPI_Comm_create_group), in reversed order. */
+    MPI_Group world_group, reversed;
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    int range[1][3] = {{n - 1, 0, -1}};
+    MPI_Group_range_incl(world_group, 1, range, &reversed);
+    MPI_Comm_create_group(MPI_COMM_WORLD, reversed, 5, &made);
+    MPI_Group_free(&reversed);
+    MPI_Group_free(&world_group);
     only_nonblocking(dup, calls, 0);
     only_nonblocking(split, calls, 5);
+    only_nonblocking(made, calls, 9);
     MPI_Comm_free(&dup);
     MPI_Comm_free(&split);
+    MPI_Comm_free(&made);
     expect_stats();
   } else if (strcmp(part, "blocking") == 0) {
     /* Non-blocking calls up to the window and a few past it, then a blocking barrier: the
