@@ -29,24 +29,8 @@ struct ClassLearning {
   int taken[2] = {0, 0};
 };
 
-struct Learning {
-  std::unordered_map<std::uint32_t, ClassLearning> classes;  // by collective and size class
-  // Per collective: the sizes below this its row gives the MPI library, where a rank may hand
-  // a call on without deciding (entry/fast_handoff.hpp), by its own state: only the ranks that
-  // decide would count such calls, so they are never explored. kUnknown until looked up.
-  static constexpr std::uint64_t kUnknown = ~0ull - 1;
-  std::array<std::uint64_t, kCollectiveCount> handed_on_below = every<std::uint64_t>(kUnknown);
-};
-
 // Classes exploring in this process: while any is, the entry points time their calls.
 std::atomic<int> g_exploring{0};
-
-// The sample this thread's call in progress takes (null: none).
-struct Sample {
-  ClassLearning* cls = nullptr;
-  int candidate = 0;
-};
-thread_local Sample t_sample;
 
 void begin_exploring() {
   if (g_exploring.fetch_add(1) == 0) enable_call_hook(kHookLearning);
@@ -55,6 +39,27 @@ void begin_exploring() {
 void end_exploring() {
   if (g_exploring.fetch_sub(1) == 1) disable_call_hook(kHookLearning);
 }
+
+struct Learning {
+  std::unordered_map<std::uint32_t, ClassLearning> classes;  // by collective and size class
+  // Per collective: the sizes below this its row gives the MPI library, where a rank may hand
+  // a call on without deciding (entry/fast_handoff.hpp), by its own state: only the ranks that
+  // decide would count such calls, so they are never explored. kUnknown until looked up.
+  static constexpr std::uint64_t kUnknown = ~0ull - 1;
+  std::array<std::uint64_t, kCollectiveCount> handed_on_below = every<std::uint64_t>(kUnknown);
+  // A communicator freed while some of its classes explore: they no longer keep the calls timed.
+  ~Learning() {
+    for (const auto& entry : classes)
+      if (entry.second.learned < 0) end_exploring();
+  }
+};
+
+// The sample this thread's call in progress takes (null: none).
+struct Sample {
+  ClassLearning* cls = nullptr;
+  int candidate = 0;
+};
+thread_local Sample t_sample;
 
 // The path a class's row did not give: PMPI beside an algorithm, or the collective's first
 // algorithm beside PMPI (where it has one, inside one node, at a size the node machinery takes).
