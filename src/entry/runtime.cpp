@@ -202,12 +202,12 @@ int finalize() {
   complete_all_operations();
   // The set-ups under way without waiting on communicators never freed: their exchanges
   // complete before the MPI library goes (every rank finalizes).
-  std::set<CommContext*> live;
+  std::set<CommContext*> left;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
-    live = g_live;
+    left = g_live;
   }
-  for (CommContext* ctx : live)
+  for (CommContext* ctx : left)
     if (close_window(*ctx, process_config().config)) release(ctx);
   const ConfigLoad& loaded = process_config();
   if (loaded.errors.empty() && loaded.config.stats) report_stats(MPI_COMM_WORLD);
