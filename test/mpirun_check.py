@@ -31,8 +31,10 @@ Exit status 0 when every check holds.
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -182,6 +184,20 @@ def main():
         del env["MCORECOLL_SETUP_AFTER"]
     if a.preload:
         env["LD_PRELOAD"] = a.preload
+    # Each run is a job on a machine where nothing was learned before (the user's cache
+    # directory is no test's business), unless the test names the learned files' directory.
+    own_learn_dir = None
+    if "MCORECOLL_LEARN_DIR" not in env:
+        own_learn_dir = tempfile.mkdtemp(prefix="mcorecoll-learned-")
+        env["MCORECOLL_LEARN_DIR"] = own_learn_dir
+    try:
+        return run_checked(a, program, env)
+    finally:
+        if own_learn_dir:
+            shutil.rmtree(own_learn_dir, ignore_errors=True)
+
+
+def run_checked(a, program, env):
     cmd = launcher_command(a.flavor, a.mpirun, a.np, env, a.bed) + program
 
     os_env = dict(os.environ)

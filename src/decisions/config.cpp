@@ -289,6 +289,12 @@ std::vector<Setting> make_settings() {
                  c.learn = v == "auto";
                  return true;
                }});
+  s.push_back({"LEARN_DIR", "an absolute directory path, or none (nothing remembered across jobs)",
+               [](Config& c, const std::string& v) {
+                 if (v != "none" && (v.empty() || v[0] != '/')) return false;
+                 c.learn_dir = v;
+                 return true;
+               }});
   s.push_back({"TEST_SLOWDOWN",
                "a comma-separated list of collective:path:microseconds, e.g. allreduce:shm:100,bcast:pmpi:50",
                [](Config& c, const std::string& v) {
@@ -577,6 +583,9 @@ std::string Config::describe() const {
   out << "MCORECOLL_VERBOSE = " << verbose << "\n";
   out << "MCORECOLL_STATS = " << stats << "\n";
   out << "MCORECOLL_LEARN = " << (learn ? "auto" : "off") << "\n";
+  out << "MCORECOLL_LEARN_DIR = "
+      << (learn_dir.empty() ? "~/.cache/mcorecoll (not given: $XDG_CACHE_HOME/mcorecoll, else ~/.cache/mcorecoll)" : learn_dir)
+      << "\n";
   out << "MCORECOLL_SETUP_AFTER = " << setup_after << "\n";
   out << "MCORECOLL_SETUP_WORLD_AT_INIT = " << setup_world_at_init << "\n";
   for (Collective coll : kAllCollectives) {

@@ -46,6 +46,10 @@ struct Config {
   // MCORECOLL_LEARN: where a size class may take two paths, its first blocking calls try both
   // and the ranks agree on the faster (entry/learning.hpp); false: the rows as they are.
   bool learn = true;
+  // MCORECOLL_LEARN_DIR: where what a job learned is remembered for the next
+  // (decisions/learned_file.hpp); empty: the user's cache directory; "none": nowhere. Read on
+  // the world's rank 0 only, so not part of the fingerprint.
+  std::string learn_dir;
   // Per collective: "auto", "pmpi" or one of algorithm_names(c).
   std::array<std::string, kCollectiveCount> mode = every<std::string>("auto");
   // The same, as the router reads it on every call: -1 auto, 0 pmpi, k + 1 algorithm k.

@@ -2,15 +2,21 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "common/hook_flags.hpp"
 #include "common/log.hpp"
 #include "decisions/config.hpp"
+#include "decisions/learned_file.hpp"
 #include "decisions/learning.hpp"
 #include "decisions/route.hpp"
 #include "node/comm_context.hpp"
@@ -25,9 +31,38 @@ struct ClassLearning {
   int paths[2] = {0, 0};      // the row's, the other
   std::uint64_t calls = 0;    // the class's blocking calls so far
   int learned = -1;           // the path once agreed
+  bool remembered = false;    // learned by an earlier job (the learned file)
   std::uint64_t samples[2][kLearnSamples] = {};  // this rank's own times, ns
   int taken[2] = {0, 0};
 };
+
+// The learned file (decisions/learned_file.hpp). `known`: what the job found at its start,
+// alike on every rank (the world's rank 0 read it and handed it on in MPI_Init), so that all
+// ranks of any communicator skip the same explorations. `learned`: what this process's
+// communicators learned in this run; never looked up (a communicator's other ranks need not
+// have learned it), only written at the end, by the world's rank 0, where `path` is set.
+struct Book {
+  std::mutex mutex;
+  std::vector<LearnedSize> known, learned;
+  LearnedKey key;
+  std::string path;
+};
+Book& book() {
+  static Book* b = new Book;  // outlives the static destructors that may run after MPI_Finalize
+  return *b;
+}
+
+// A class of collective `c` on `ctx`, where the file would put it.
+LearnedSize place_of(const CommContext& ctx, Collective c, int k) {
+  LearnedSize s;
+  s.collective = c;
+  s.ranks = ctx.size;
+  s.nodes = ctx.node_count;
+  for (const std::vector<int>& members : ctx.node_members)
+    s.node_ranks = std::max(s.node_ranks, static_cast<int>(members.size()));
+  s.size_class = k;
+  return s;
+}
 
 // Classes exploring in this process: while any is, the entry points time their calls.
 std::atomic<int> g_exploring{0};
@@ -109,7 +144,100 @@ void say_learned(const CommContext& ctx, const Config& config, Collective c, int
       std::to_string(kLearnCalls) + " calls explored)");
 }
 
+// The path an earlier job learned for this class, where the learned file has it for the same
+// candidates; else -1.
+int remembered_path(const CommContext& ctx, Collective c, int k, const int paths[2]) {
+  const LearnedSize here = place_of(ctx, c, k);
+  const Book& b = book();  // `known` does not change after MPI_Init
+  for (const LearnedSize& s : b.known)
+    if (same_place(s, here) && s.row == path_word(c, paths[0]) && s.other == path_word(c, paths[1]))
+      return s.path == s.row ? paths[0] : paths[1];
+  return -1;
+}
+
+void remember(const CommContext& ctx, Collective c, int k, const ClassLearning& cls, const Verdict& v) {
+  LearnedSize s = place_of(ctx, c, k);
+  s.row = path_word(c, cls.paths[0]);
+  s.other = path_word(c, cls.paths[1]);
+  s.path = path_word(c, cls.learned);
+  for (int x = 0; x < 2; ++x) s.mean_us[x] = v.mean_us[x], s.slowest_us[x] = v.slowest_us[x];
+  Book& b = book();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  b.learned.erase(std::remove_if(b.learned.begin(), b.learned.end(),
+                                 [&](const LearnedSize& x) { return same_place(x, s); }),
+                  b.learned.end());
+  b.learned.push_back(s);
+}
+
+std::string sizes_word(std::size_t n) { return std::to_string(n) + (n == 1 ? " size" : " sizes"); }
+
+std::string library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  PMPI_Get_library_version(text, &length);
+  std::string line(text, static_cast<std::size_t>(std::max(0, std::min(length, MPI_MAX_LIBRARY_VERSION_STRING))));
+  line = line.substr(0, line.find('\n'));
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\0')) line.pop_back();
+  return line;
+}
+
 }  // namespace
+
+void read_learned(const CommContext& world, const Config& config) {
+  Book& b = book();
+  std::string text;
+  if (world.rank == 0) {
+    b.key.node = world.topology_or_stop(config).shape();
+    for (const std::vector<int>& members : world.node_members)
+      b.key.ranks_per_node = std::max(b.key.ranks_per_node, static_cast<int>(members.size()));
+    b.key.nodes = world.node_count;
+    b.key.mpi = library_version();
+    b.key.mcorecoll = MCORECOLL_VERSION;
+    const std::string dir = learned_directory(config.learn_dir, std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+    if (!dir.empty()) b.path = dir + "/" + learned_file_name(b.key);
+    bool missing = false;
+    std::string error;
+    std::vector<LearnedSize> sizes;
+    if (b.path.empty()) {
+      if (config.verbose >= 1) say("no learned file: MCORECOLL_LEARN_DIR is none, or no cache directory (HOME) is known");
+    } else if (!read_whole(b.path, &text, &missing, &error)) {
+      if (!missing) say("warning: ignoring the learned file: " + error);
+      text.clear();
+    } else if (!parse_learned(text, &b.key, &sizes, &error)) {
+      say("warning: ignoring the learned file '" + b.path + "': " + error +
+          " (this job learns afresh and writes it anew at its end)");
+      text.clear();
+    } else if (config.verbose >= 1 || config.stats) {
+      say("learned file '" + b.path + "': " + sizes_word(sizes.size()) + " learned by earlier jobs, taken from the first call");
+    }
+  }
+  // Handed on, not read by each rank: the ranks of other nodes may see other files, or none.
+  std::int64_t length = static_cast<std::int64_t>(text.size());
+  PMPI_Bcast(&length, 1, MPI_INT64_T, 0, world.comm);
+  if (length == 0) return;
+  text.resize(static_cast<std::size_t>(length));
+  PMPI_Bcast(&text[0], static_cast<int>(length), MPI_CHAR, 0, world.comm);
+  std::string error;
+  parse_learned(text, nullptr, &b.known, &error);  // rank 0 checked it whole
+}
+
+void write_learned(const Config& config) {
+  Book& b = book();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  if (b.path.empty() || b.learned.empty()) return;
+  std::vector<LearnedSize> all;
+  for (const LearnedSize& s : b.known)
+    if (std::none_of(b.learned.begin(), b.learned.end(), [&](const LearnedSize& x) { return same_place(x, s); }))
+      all.push_back(s);
+  all.insert(all.end(), b.learned.begin(), b.learned.end());
+  std::string error;
+  if (!write_whole(b.path, format_learned(b.key, all), &error))
+    say("warning: what this job learned is not remembered: " + error);
+  else if (config.verbose >= 1 || config.stats)
+    say("learned file '" + b.path + "': " + sizes_word(b.learned.size()) + " learned in this job written (" +
+        std::to_string(all.size()) + " in all)");
+  b.learned.clear();
+}
 
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,
                  const char** why) {
@@ -127,12 +255,19 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
     if (other < 0) return path;  // one candidate: nothing to learn
     ClassLearning fresh;
     fresh.paths[0] = path, fresh.paths[1] = other;
+    if (const int earlier = remembered_path(ctx, c, k, fresh.paths); earlier >= 0) {
+      fresh.learned = earlier, fresh.remembered = true;
+      if (earlier == kPmpiPath && !config.stats && config.verbose < 1 && k < 64)
+        ctx.learned_pmpi[static_cast<int>(c)] |= 1ull << k;
+    }
     found = classes.emplace(key, fresh).first;
-    begin_exploring();
+    if (!fresh.remembered) begin_exploring();
   }
   ClassLearning& cls = found->second;
   if (cls.learned >= 0) {
-    if (cls.learned == kPmpiPath) *why = "learned in this run: the MPI library's path was the faster at this size";
+    if (cls.learned == kPmpiPath)
+      *why = cls.remembered ? "learned by an earlier job (the learned file): the MPI library's path was the faster at this size"
+                            : "learned in this run: the MPI library's path was the faster at this size";
     return cls.learned;
   }
   if (form != Form::blocking) return cls.paths[0];  // the row's until the class has learned
@@ -146,6 +281,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   const Verdict v = agree(ctx, cls);
   cls.learned = cls.paths[v.winner];
   end_exploring();
+  remember(ctx, c, k, cls, v);
   // Handed on from now on without deciding, like the sizes below the row's first band: every
   // size of the class goes to PMPI and nothing here would be counted (fast_handoff.hpp).
   if (cls.learned == kPmpiPath && !config.stats && config.verbose < 1 && k < 64)

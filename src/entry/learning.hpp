@@ -22,6 +22,16 @@ struct Config;
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,
                  const char** why);
 
+// Inside MPI_Init, on every rank of the world, once its set-up is made: the world's rank 0
+// reads the learned file of this job's key (decisions/learned_file.hpp; a damaged, foreign or
+// stale one is named in a warning and ignored) and hands it to every rank. Collective.
+void read_learned(const CommContext& world, const Config& config);
+
+// At MPI_Finalize: the world's rank 0 writes what its communicators learned in this run,
+// merged with what the file held, where something was learned. A file that cannot be written
+// is a warning.
+void write_learned(const Config& config);
+
 // The entry points' hook at the end of a call (call_hooks.cpp): its time on this rank, where
 // the call was one of a class's samples.
 void end_learning_sample(std::uint64_t ns);

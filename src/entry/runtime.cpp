@@ -18,6 +18,7 @@
 #include "entry/abi_guard.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/fast_handoff.hpp"
+#include "entry/learning.hpp"
 #include "node/comm_context.hpp"
 #include "node/lease_protocol.hpp"
 #include "node/node_pool_share.hpp"
@@ -210,6 +211,7 @@ int finalize() {
   for (CommContext* ctx : left)
     if (close_window(*ctx, process_config().config)) release(ctx);
   const ConfigLoad& loaded = process_config();
+  if (loaded.errors.empty() && loaded.config.learn) write_learned(loaded.config);
   if (loaded.errors.empty() && loaded.config.stats) report_stats(MPI_COMM_WORLD);
   return PMPI_Finalize();
 }
@@ -266,6 +268,7 @@ void prepare_world(const Config& config) {
   if (ctx.set_up || ctx.prepared) return;
   ctx.set_up_now(config, mpi_calls_while_blocked());
   if (ctx.pmpi_reason.empty()) ensure_shm(ctx, config);
+  if (config.learn) read_learned(ctx, config);
   ctx.prepared = true;
 }
 

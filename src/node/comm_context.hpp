@@ -179,8 +179,8 @@ class CommContext {
   std::string describe() const;
   // What route.hpp's explain_routes() needs to know of this communicator.
   CommunicatorView view() const;
-
- private:
+  // The node's topology (loaded once per process); where hwloc cannot load it, the job stops
+  // with the reason.
   const Topology& topology_or_stop(const Config& config) const;
 };
 

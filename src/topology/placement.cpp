@@ -48,6 +48,19 @@ Topology::~Topology() {
 
 int Topology::pu_count() const { return hwloc_get_nbobjs_by_type(topo_, HWLOC_OBJ_PU); }
 
+std::string Topology::shape() const {
+  auto count = [&](hwloc_obj_type_t type, const char* one, const char* many) {
+    const int n = hwloc_get_nbobjs_by_type(topo_, type);
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  const char* model = nullptr;
+  if (hwloc_obj_t package = hwloc_get_obj_by_type(topo_, HWLOC_OBJ_PACKAGE, 0))
+    model = hwloc_obj_get_info_by_name(package, "CPUModel");
+  return std::string(model && *model ? model : "unknown CPU") + " (" + count(HWLOC_OBJ_PACKAGE, "package", "packages") +
+         ", " + count(HWLOC_OBJ_NUMANODE, "NUMA domain", "NUMA domains") + ", " +
+         count(HWLOC_OBJ_CORE, "core", "cores") + ", " + count(HWLOC_OBJ_PU, "PU", "PUs") + ")";
+}
+
 Place Topology::place_of(hwloc_const_cpuset_t binding) const {
   Place p;
   if (hwloc_bitmap_iszero(binding)) return p;

@@ -33,6 +33,9 @@ class Topology {
   Place place_of_this_process() const;
   // Number of PUs in the machine (or synthetic topology).
   int pu_count() const;
+  // The node's shape, for what is valid only on such a node (decisions/learned_file.hpp):
+  // "AMD EPYC 7B13 (1 package, 1 NUMA domain, 2 cores, 2 PUs)".
+  std::string shape() const;
 
  private:
   Place place_of(hwloc_const_cpuset_t binding) const;

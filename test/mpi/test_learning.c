@@ -6,10 +6,14 @@
  * --expect-printed-stats): the row's path on the class's calls 0-6, the other on 7-13, the expected winner from call 10 on and in the non-blocking and persistent calls
  * made after it, summed over the ranks (a rank on another path would show).
  *
- * Usage: test_learning COLLECTIVE ROW WINNER [CALLS]
+ * Usage: test_learning COLLECTIVE ROW WINNER [CALLS [remembered]]
  *   COLLECTIVE: allreduce (256 B of doubles) or bcast (256 B, the root moving)
  *   ROW: the path the settings' row gives that size (shm or pmpi); WINNER: the path expected
- *   once learned (shm or pmpi). The same on a duplicate of the world, learned apart. */
+ *   once learned (shm or pmpi). The same on a duplicate of the world, learned apart.
+ *   remembered: an earlier job's learned file has the class (decisions/learned_file.hpp), so
+ *   every call takes WINNER from the first.
+ * TEST_OTHER_LEARN_DIR in the environment: the ranks but the world's first take it as their
+ * MCORECOLL_LEARN_DIR (they must not read it: rank 0 reads the file and hands it on). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +66,9 @@ static int run(MPI_Comm comm, int form, int salt) {
 }
 
 int main(int argc, char** argv) {
+  const char* other_dir = getenv("TEST_OTHER_LEARN_DIR");
+  const char* launcher_rank = getenv("OMPI_COMM_WORLD_RANK") ? getenv("OMPI_COMM_WORLD_RANK") : getenv("PMI_RANK");
+  if (other_dir && launcher_rank && atoi(launcher_rank) != 0) setenv("MCORECOLL_LEARN_DIR", other_dir, 1);
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -72,6 +79,7 @@ int main(int argc, char** argv) {
   collective = argv[1];
   const int row = path_index(argv[2]), winner = path_index(argv[3]);
   const int calls = argc > 4 ? atoi(argv[4]) : 40;
+  const int explored = argc > 5 && strcmp(argv[5], "remembered") == 0 ? 0 : kExplored;
   MPI_Comm dup;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   MPI_Comm comms[2] = {MPI_COMM_WORLD, dup};
@@ -79,7 +87,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < calls; i++) {
       run(comms[c], 0, i);
       /* The schedule: the row's path for seven calls, the other for seven, then the winner. */
-      blocking_calls[i >= kExplored ? winner : i < kExplored / 2 ? row : !row]++;
+      blocking_calls[i >= explored ? winner : i < explored / 2 ? row : !row]++;
     }
     for (int i = 0; i < 4; i++) run(comms[c], 1 + i % 2, calls + i);
   }

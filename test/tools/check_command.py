@@ -13,6 +13,7 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from mpirun_check import output_failures  # noqa: E402  (shared with the MPI tests)
@@ -36,6 +37,12 @@ def main():
     for item in a.env:
         name, _, value = item.partition("=")
         env[name] = value
+    with tempfile.TemporaryDirectory(prefix="mcorecoll-learned-") as learned:
+        env.setdefault("MCORECOLL_LEARN_DIR", learned)  # nothing learned before, nothing left after
+        return run_checked(a, command, env)
+
+
+def run_checked(a, command, env):
     print("+", " ".join(command), flush=True)
     try:
         run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,

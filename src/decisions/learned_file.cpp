@@ -1,0 +1,239 @@
+#include "decisions/learned_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "decisions/learning.hpp"
+
+namespace mcorecoll {
+namespace {
+
+constexpr const char* kHeading = "# mcorecoll: sizes learned in a job's own calls (MCORECOLL_LEARN=auto)";
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
+  return h;
+}
+
+// The key's fields, in the file's order, as (name, text).
+std::vector<std::pair<std::string, std::string>> key_fields(const LearnedKey& k) {
+  return {{"node", k.node},
+          {"ranks-per-node", std::to_string(k.ranks_per_node)},
+          {"nodes", std::to_string(k.nodes)},
+          {"mpi", k.mpi},
+          {"mcorecoll", k.mcorecoll}};
+}
+
+bool path_known(Collective c, const std::string& name) {
+  if (name == "pmpi") return true;
+  for (const std::string& a : algorithm_names(c))
+    if (a == name) return true;
+  return false;
+}
+
+bool parse_count(const std::string& text, int* out) {
+  if (text.empty() || text.size() > 9) return false;
+  for (char ch : text)
+    if (ch < '0' || ch > '9') return false;
+  *out = std::stoi(text);
+  return *out > 0;
+}
+
+bool parse_pair(const std::string& text, double out[2]) {
+  double a = 0, b = 0;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%lf/%lf%c", &a, &b, &tail) != 2 || !(a >= 0) || !(b >= 0)) return false;
+  out[0] = a, out[1] = b;
+  return true;
+}
+
+// "allreduce ranks=2 nodes=1 ...": false with *error naming the part that is wrong.
+bool parse_size_line(const std::string& text, LearnedSize* s, std::string* error) {
+  std::istringstream in(text);
+  std::string name;
+  in >> name;
+  bool found = false;
+  for (Collective c : kAllCollectives)
+    if (name == collective_name(c)) s->collective = c, found = true;
+  if (!found) return *error = "no collective '" + name + "'", false;
+  bool seen[9] = {};
+  const char* fields[9] = {"ranks", "nodes", "node-ranks", "sizes", "row", "other", "path", "mean-us", "slowest-us"};
+  std::string item;
+  while (in >> item) {
+    const std::size_t eq = item.find('=');
+    const std::string field = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    int f = 0;
+    while (f < 9 && field != fields[f]) ++f;
+    if (f == 9 || eq == std::string::npos) return *error = "'" + item + "' is no field of a learned size", false;
+    bool ok = true;
+    switch (f) {
+      case 0: ok = parse_count(value, &s->ranks); break;
+      case 1: ok = parse_count(value, &s->nodes); break;
+      case 2: ok = parse_count(value, &s->node_ranks); break;
+      case 3:
+        ok = false;
+        for (int k = 0; k <= 64 && !ok; ++k)
+          if (value == class_name(k)) s->size_class = k, ok = true;
+        break;
+      case 4: s->row = value, ok = path_known(s->collective, value); break;
+      case 5: s->other = value, ok = path_known(s->collective, value); break;
+      case 6: s->path = value, ok = path_known(s->collective, value); break;
+      case 7: ok = parse_pair(value, s->mean_us); break;
+      case 8: ok = parse_pair(value, s->slowest_us); break;
+    }
+    if (!ok) return *error = "'" + item + "' is not a valid " + fields[f], false;
+    seen[f] = true;
+  }
+  for (int f = 0; f < 9; ++f)
+    if (!seen[f]) return *error = std::string("no ") + fields[f], false;
+  if (s->row == s->other) return *error = "the row's path and the other are both " + s->row, false;
+  if (s->path != s->row && s->path != s->other)
+    return *error = "path " + s->path + " is neither the row's (" + s->row + ") nor the other (" + s->other + ")", false;
+  if (s->node_ranks > s->ranks || s->nodes > s->ranks) return *error = "a communicator of impossible shape", false;
+  return true;
+}
+
+}  // namespace
+
+bool same_place(const LearnedSize& a, const LearnedSize& b) {
+  return a.collective == b.collective && a.ranks == b.ranks && a.nodes == b.nodes && a.node_ranks == b.node_ranks &&
+         a.size_class == b.size_class;
+}
+
+std::string learned_file_name(const LearnedKey& key) {
+  std::string all;
+  for (const auto& [name, value] : key_fields(key)) all += name + ": " + value + "\n";
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016" PRIx64, fnv1a(all));
+  return std::string("learned-") + hex + ".txt";
+}
+
+std::string format_learned(const LearnedKey& key, const std::vector<LearnedSize>& sizes) {
+  std::ostringstream out;
+  out << kHeading << "\n";
+  for (const auto& [name, value] : key_fields(key)) out << name << ": " << value << "\n";
+  for (const LearnedSize& s : sizes) {
+    char times[128];
+    std::snprintf(times, sizeof times, "mean-us=%.3f/%.3f slowest-us=%.3f/%.3f", s.mean_us[0], s.mean_us[1],
+                  s.slowest_us[0], s.slowest_us[1]);
+    out << "learned: " << collective_name(s.collective) << " ranks=" << s.ranks << " nodes=" << s.nodes
+        << " node-ranks=" << s.node_ranks << " sizes=" << class_name(s.size_class) << " row=" << s.row
+        << " other=" << s.other << " path=" << s.path << " " << times << "\n";
+  }
+  return out.str();
+}
+
+bool parse_learned(const std::string& text, const LearnedKey* expected, std::vector<LearnedSize>* sizes,
+                   std::string* error) {
+  sizes->clear();
+  std::istringstream in(text);
+  std::string line;
+  int number = 0;
+  auto fail = [&](const std::string& why) {
+    sizes->clear();
+    *error = "line " + std::to_string(number) + ": " + why;
+    return false;
+  };
+  if (!std::getline(in, line) || (++number, line != kHeading)) return fail("not a learned file of mcorecoll");
+  LearnedKey want;
+  if (expected) want = *expected;
+  for (const auto& [name, value] : key_fields(want)) {
+    ++number;
+    if (!std::getline(in, line)) return fail("ends before its '" + name + ":' line");
+    const std::string lead = name + ": ";
+    if (line.compare(0, lead.size(), lead) != 0) return fail("'" + name + ":' expected, found '" + line + "'");
+    const std::string found = line.substr(lead.size());
+    if (expected && found != value)
+      return fail("learned for " + name + " '" + found + "', and this job's " + name + " is '" + value + "'");
+  }
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    const std::string lead = "learned: ";
+    if (line.compare(0, lead.size(), lead) != 0) return fail("'learned:' expected, found '" + line + "'");
+    LearnedSize s;
+    std::string why;
+    if (!parse_size_line(line.substr(lead.size()), &s, &why)) return fail(why);
+    for (const LearnedSize& before : *sizes)
+      if (same_place(before, s)) return fail("the same size learned twice");
+    sizes->push_back(s);
+  }
+  if (!in.eof()) return fail("unreadable");
+  return true;
+}
+
+std::string learned_directory(const std::string& given, const char* xdg_cache_home, const char* home) {
+  if (given == "none") return "";
+  if (!given.empty()) return given;
+  if (xdg_cache_home && *xdg_cache_home == '/') return std::string(xdg_cache_home) + "/mcorecoll";
+  if (home && *home == '/') return std::string(home) + "/.cache/mcorecoll";
+  return "";
+}
+
+bool write_whole(const std::string& path, const std::string& text, std::string* error) {
+  auto failed = [&](const std::string& what, int err) {
+    *error = what + ": " + std::strerror(err);
+    return false;
+  };
+  const std::size_t slash = path.rfind('/');
+  if (slash != std::string::npos && slash > 0) {
+    // Each missing parent in turn (a cache directory often lacks its first component too).
+    const std::string dir = path.substr(0, slash);
+    for (std::size_t at = 1; at <= dir.size(); ++at)
+      if (at == dir.size() || dir[at] == '/')
+        if (mkdir(dir.substr(0, at).c_str(), 0755) != 0 && errno != EEXIST)
+          return failed("cannot make the directory '" + dir.substr(0, at) + "'", errno);
+  }
+  const std::string temporary = path + ".tmp." + std::to_string(getpid());
+  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return failed("cannot create '" + temporary + "'", errno);
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : EIO;
+      close(fd);
+      unlink(temporary.c_str());
+      return failed("cannot write '" + temporary + "'", err);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (fsync(fd) != 0 || close(fd) != 0) {
+    const int err = errno;
+    unlink(temporary.c_str());
+    return failed("cannot write '" + temporary + "'", err);
+  }
+  if (rename(temporary.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    unlink(temporary.c_str());
+    return failed("cannot rename '" + temporary + "' to '" + path + "'", err);
+  }
+  return true;
+}
+
+bool read_whole(const std::string& path, std::string* text, bool* missing, std::string* error) {
+  *missing = false;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (errno == ENOENT) return *missing = true, false;
+    *error = "cannot open '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream all;
+  all << in.rdbuf();
+  if (in.bad()) return *error = "cannot read '" + path + "'", false;
+  *text = all.str();
+  return true;
+}
+
+}  // namespace mcorecoll
