@@ -468,7 +468,7 @@ def main():
                 both[("mpich", coll, n)] = (sizes_scan, [w and x for w, x in zip(wins, before)])
     for mpi in ("openmpi", "mpich"):
         other_rows(mpi, rows, row_lines, shipped)
-    row_lines.append("# The rows shipped for 32, 64 and 128 ranks (src/decisions/decision_table.cpp): a win on both;")
+    row_lines.append("# The rows shipped for 32, 64 and 128 ranks (src/decisions/rows/<mpi>.txt): a win on both;")
     row_lines.append("# the scans no larger than MPICH's measured np 16 rows take (SCAN_CAP)")
     for (mpi, coll, n), (sizes, wins) in sorted(both.items()):
         if coll in SCAN_CAP:

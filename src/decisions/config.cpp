@@ -1,5 +1,7 @@
 #include "decisions/config.hpp"
 
+#include "built_in_rows.hpp"  // generated from decisions/rows/<mpi>.txt (src/meson.build)
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -349,12 +351,13 @@ std::string algorithm_list(Collective c) {
 }
 
 // A row of a decision table: replaces the row of the same node size, or joins the table.
+// `source`: where it comes from, for mcorecoll-info and verbose mode.
 void apply_row(Config& config, Collective coll, int ranks, bool oversubscribed, const std::string& value,
-               const std::string& where, std::vector<std::string>& errors) {
+               const std::string& where, const std::string& source, std::vector<std::string>& errors) {
   TableRow row;
   row.ranks = ranks;
   row.oversubscribed = oversubscribed;
-  row.source = where == "environment" ? "set in the environment" : "set in the tuning file " + where;
+  row.source = source;
   std::string why;
   if (!parse_bands(coll, value, &row.bands, &why)) {
     errors.push_back(where + ": invalid value '" + value + "' for " + kPrefix +
@@ -371,9 +374,10 @@ void apply_row(Config& config, Collective coll, int ranks, bool oversubscribed, 
   rows.push_back(row);
 }
 
-// Applies one value; `where` says where it came from ("MCORECOLL_X" or "file:line").
-void apply(Config& config, const std::string& name, const std::string& value,
-           const std::string& where, std::vector<std::string>& errors) {
+// Applies one value; `where` says where it came from ("environment" or "file:line"), `source`
+// the same for a row, with its provenance.
+void apply(Config& config, const std::string& name, const std::string& value, const std::string& where,
+           const std::string& source, std::vector<std::string>& errors) {
   for (const auto& s : settings()) {
     if (s.name != name) continue;
     if (!s.apply(config, value))
@@ -385,7 +389,7 @@ void apply(Config& config, const std::string& name, const std::string& value,
   int ranks = 0;
   bool oversubscribed = false;
   if (parse_row_setting_name(name, &coll, &ranks, &oversubscribed)) {
-    apply_row(config, coll, ranks, oversubscribed, value, where, errors);
+    apply_row(config, coll, ranks, oversubscribed, value, where, source, errors);
     return;
   }
   if (name == "SPIN") {  // counted polls until 2026-11; its tuning files should say what to change
@@ -397,20 +401,19 @@ void apply(Config& config, const std::string& name, const std::string& value,
                    known_names());
 }
 
-void read_file(Config& config, const std::string& path, std::vector<std::string>& errors) {
-  std::ifstream in(path);
-  if (!in) {
-    errors.push_back("MCORECOLL_CONFIG: cannot open tuning file '" + path + "': " +
-                     std::strerror(errno));
-    return;
-  }
+// The lines of a tuning file, or of the built-in rows (`built_in`: rows only, each row's
+// comment its provenance): "name = value  # comment", blank lines and comments skipped.
+void read_text(Config& config, const std::string& text, const std::string& name, bool built_in,
+               std::vector<std::string>& errors) {
+  std::istringstream in(text);
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     const auto hash = line.find('#');
+    const std::string note = hash == std::string::npos ? "" : trim(line.substr(hash + 1));
     if (hash != std::string::npos) line.erase(hash);
     line = trim(line);
     if (line.empty()) continue;
-    const std::string where = path + ":" + std::to_string(number);
+    const std::string where = name + ":" + std::to_string(number);
     const auto eq = line.find('=');
     if (eq == std::string::npos) {
       errors.push_back(where + ": expected 'key = value', got '" + line + "'");
@@ -418,12 +421,31 @@ void read_file(Config& config, const std::string& path, std::vector<std::string>
     }
     std::string key = upper(trim(line.substr(0, eq)));
     if (key.rfind(kPrefix, 0) == 0) key.erase(0, std::strlen(kPrefix));
-    if (is_reserved(key)) {
-      errors.push_back(where + ": " + kPrefix + key + " cannot be set inside a tuning file");
+    Collective coll;
+    int ranks = 0;
+    bool oversubscribed = false;
+    const bool row = parse_row_setting_name(key, &coll, &ranks, &oversubscribed);
+    if (is_reserved(key) || (built_in && !row)) {
+      errors.push_back(where + ": " + kPrefix + key + " cannot be set inside " +
+                       (built_in ? "the built-in rows (rows only)" : "a tuning file"));
       continue;
     }
-    apply(config, key, trim(line.substr(eq + 1)), where, errors);
+    const std::string source = built_in ? (note.empty() ? "built in, " + where : note)
+                                        : "set in the tuning file " + where + (note.empty() ? "" : " (" + note + ")");
+    apply(config, key, trim(line.substr(eq + 1)), where, source, errors);
   }
+}
+
+void read_file(Config& config, const std::string& path, std::vector<std::string>& errors) {
+  std::ifstream in(path);
+  if (!in) {
+    errors.push_back("MCORECOLL_CONFIG: cannot open tuning file '" + path + "': " +
+                     std::strerror(errno));
+    return;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  read_text(config, text.str(), path, false, errors);
 }
 
 std::uint64_t fnv1a(std::uint64_t h, const std::string& s) {
@@ -479,7 +501,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   // Measured flat at 16 ranks (0.3x of the MPI libraries' at 1-64 B); above, predicted
   // (doc/node-model.md): a rank reads at most 22 lines at 128 ranks where flat reads 127.
   c.allgather_flat_max = 16;
-  for (Collective coll : kAllCollectives) c.tables[static_cast<int>(coll)] = default_rows(coll);
+  read_text(c, kBuiltInRows, kBuiltInRowsName, true, out.errors);
   c.max_bytes[static_cast<int>(Collective::bcast)] = kDefaultBcastMaxBytes;
   c.bcast_cma_min_bytes = kDefaultBcastCmaMinBytes;
   c.bcast_readers = 4;
@@ -516,7 +538,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
     }
   for (const auto& [name, value] : env) {
     if (name.rfind(kPrefix, 0) != 0 || is_reserved(name.substr(prefix_len))) continue;
-    apply(c, name.substr(prefix_len), value, "environment", out.errors);
+    apply(c, name.substr(prefix_len), value, "environment", "set in the environment", out.errors);
   }
   if (!c.test_binding.empty() && c.test_topology.empty())
     out.errors.push_back("MCORECOLL_TEST_BINDING needs MCORECOLL_TEST_TOPOLOGY (a synthetic topology to bind in)");
@@ -652,6 +674,11 @@ bool disabled_by_environment() {
   const char* value = std::getenv("MCORECOLL_DISABLE");
   bool disabled = false;
   return value && parse_bool(value, &disabled) && disabled;
+}
+
+std::vector<TableRow> default_rows(Collective c) {
+  static const ConfigLoad built_in = load_config({});
+  return built_in.config.tables[static_cast<int>(c)];
 }
 
 const ConfigLoad& process_config() {

@@ -140,6 +140,10 @@ struct Config {
   std::string describe() const;
 };
 
+// The rows this build ships with (decisions/rows/<mpi>.txt, generated into the library), read
+// by the parser of tuning files; each row's source is its comment there.
+std::vector<TableRow> default_rows(Collective c);
+
 struct ConfigLoad {
   Config config;
   std::vector<std::string> errors;  // each names the setting, the value and what is accepted

@@ -2,8 +2,9 @@
 // (ranks per node, and whether the node's ranks outnumber its CPUs), each row a list of size
 // bands and the path that takes them, e.g. "shm:4K cma:4M pmpi": the shared-memory
 // algorithm up to 4 KiB, single copy up to 4 MiB, the MPI library above. Rows come from
-// measurements (mcorecoll_bench, every path against PMPI): the defaults here, or a tuning file
-// that mcorecoll-tune wrote for the machine at hand. A communicator follows the row of its node
+// measurements (mcorecoll_bench, every path against PMPI): the built-in rows (data:
+// decisions/rows/<mpi>.txt, read by config.hpp's parser), or a tuning file that mcorecoll-tune
+// wrote for the machine at hand. A communicator follows the row of its node
 // size, or the nearest measured one. Pure logic, unit-tested.
 #pragma once
 
@@ -40,9 +41,6 @@ int band_path(const std::vector<Band>& bands, std::uint64_t bytes);
 // smaller, whose bounds are the more cautious), among rows of the same oversubscription if
 // there are any. Null for an empty table.
 const TableRow* nearest_row(const std::vector<TableRow>& rows, int ranks, bool oversubscribed);
-
-// The rows this build ships with, from the measurements named in each row's source.
-std::vector<TableRow> default_rows(Collective c);
 
 // The name of a row's setting without the MCORECOLL_ prefix, e.g. "BCAST_PATHS_NP16" or
 // "ALLTOALL_PATHS_NP4_OVERSUBSCRIBED"; and back (false when `name` is no such setting).

@@ -7,12 +7,20 @@
 #include <string>
 
 #include "node/reader_schedule.hpp"
+#include "built_in_rows.hpp"  // the data file this build reads (src/meson.build)
 #include "decisions/config.hpp"
 
 using mcorecoll::load_config;
 using mcorecoll::parse_size;
 using mcorecoll::SegmentKind;
 using mcorecoll::ProgressMode;
+using mcorecoll::Collective;
+using mcorecoll::ConfigLoad;
+using mcorecoll::TableRow;
+using mcorecoll::kAllCollectives;
+using mcorecoll::collective_name;
+using mcorecoll::default_rows;
+using mcorecoll::format_bands;
 using Env = std::vector<std::pair<std::string, std::string>>;
 
 namespace {
@@ -220,6 +228,45 @@ TEST_CASE("tuning file errors name the file and line", "[config]") {
   CHECK(mentions(load.errors, path + ":2: unknown setting MCORECOLL_BARIER"));
   CHECK(mentions(load.errors, path + ":3: expected 'key = value'"));
   CHECK(mentions(load.errors, path + ":4: invalid value '-4' for MCORECOLL_SPIN_US"));
+  std::remove(path.c_str());
+}
+
+// The built-in rows are data (src/decisions/rows/<mpi>.txt), read by the tuning file's parser:
+// the same file given as a tuning file gives the same table, each row's comment its source.
+TEST_CASE("the built-in rows are the data file, read as a tuning file is", "[config][table]") {
+  const std::string data = std::string(MCORECOLL_SOURCE_ROOT) + "/src/decisions/" + mcorecoll::kBuiltInRowsName;
+  const ConfigLoad built_in = load_config({});
+  REQUIRE(built_in.errors.empty());
+  const ConfigLoad tuned = load_config(Env{{"MCORECOLL_CONFIG", data}});
+  REQUIRE(tuned.errors.empty());
+  int rows = 0;
+  for (Collective c : kAllCollectives) {
+    const auto& a = built_in.config.tables[static_cast<int>(c)];
+    const auto& b = tuned.config.tables[static_cast<int>(c)];
+    REQUIRE(a.size() == b.size());
+    for (std::size_t k = 0; k < a.size(); ++k, ++rows) {
+      INFO(collective_name(c) << " np " << a[k].ranks);
+      CHECK(a[k].ranks == b[k].ranks);
+      CHECK(a[k].oversubscribed == b[k].oversubscribed);
+      CHECK(format_bands(c, a[k].bands) == format_bands(c, b[k].bands));
+      // The data file's comment is the row's source; from a tuning file, after its line.
+      CHECK(b[k].source.find("set in the tuning file " + data + ":") == 0);
+      CHECK(b[k].source.find("(" + a[k].source + ")") != std::string::npos);
+      CHECK(a[k].source == default_rows(c)[k].source);
+    }
+  }
+  CHECK(rows > 50);
+}
+
+TEST_CASE("a tuning file's row keeps its comment as its source", "[config][table]") {
+  const std::string path = write_file("bcast_paths_np6 = shm:8K pmpi  # measured on node x, 3 runs\n");
+  const ConfigLoad load = load_config(Env{{"MCORECOLL_CONFIG", path}});
+  REQUIRE(load.errors.empty());
+  const TableRow* row = nullptr;
+  for (const TableRow& r : load.config.tables[static_cast<int>(Collective::bcast)])
+    if (r.ranks == 6) row = &r;
+  REQUIRE(row);
+  CHECK(row->source == "set in the tuning file " + path + ":1 (measured on node x, 3 runs)");
   std::remove(path.c_str());
 }
 

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "decisions/config.hpp"
 #include "decisions/decision_table.hpp"
 #include "decisions/route.hpp"
 
