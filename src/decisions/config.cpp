@@ -291,6 +291,12 @@ std::vector<Setting> make_settings() {
                  c.learn = v == "auto";
                  return true;
                }});
+  s.push_back({"REPORT", "a file path: the job's report (JSON) is written there at MPI_Finalize",
+               [](Config& c, const std::string& v) {
+                 if (v.empty()) return false;
+                 c.report = v;
+                 return true;
+               }});
   s.push_back({"LEARN_DIR", "an absolute directory path, or none (nothing remembered across jobs)",
                [](Config& c, const std::string& v) {
                  if (v != "none" && (v.empty() || v[0] != '/')) return false;
@@ -563,6 +569,7 @@ std::uint64_t Config::fingerprint() const {
   // Everything that steers routing or the shape of an algorithm; verbose does not.
   h = fnv1a(h, disable ? "1" : "0");
   h = fnv1a(h, stats ? "1" : "0");
+  h = fnv1a(h, report.empty() ? "no report" : "report");  // counts every call, as stats does
   h = fnv1a(h, std::to_string(setup_after));
   h = fnv1a(h, setup_world_at_init ? "1" : "0");
   h = fnv1a(h, learn ? "learn" : "rows");
@@ -604,6 +611,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_DISABLE = " << disable << "\n";
   out << "MCORECOLL_VERBOSE = " << verbose << "\n";
   out << "MCORECOLL_STATS = " << stats << "\n";
+  out << "MCORECOLL_REPORT = " << (report.empty() ? "(not given: no report)" : report) << "\n";
   out << "MCORECOLL_LEARN = " << (learn ? "auto" : "off") << "\n";
   out << "MCORECOLL_LEARN_DIR = "
       << (learn_dir.empty() ? "~/.cache/mcorecoll (not given: $XDG_CACHE_HOME/mcorecoll, else ~/.cache/mcorecoll)" : learn_dir)

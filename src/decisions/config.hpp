@@ -37,6 +37,11 @@ struct Config {
   bool disable = false;  // MCORECOLL_DISABLE: every call goes to PMPI
   int verbose = 0;       // MCORECOLL_VERBOSE: 0 quiet, 1 say why PMPI was used, 2 also setup details
   bool stats = false;    // MCORECOLL_STATS: per-path counters printed at finalize
+  // MCORECOLL_REPORT: the file the job's report (JSON, decisions/report.hpp) is written to at
+  // MPI_Finalize by the world's rank 0; empty: none.
+  std::string report;
+  // Every call counted and timed (entry/call_hooks.hpp): for the statistics or the report.
+  bool counted() const { return stats || !report.empty(); }
   // A communicator is set up (its node map and shared memory: collectives of its own) by its
   // Nth intercepted collective; the N-1 before go to PMPI. Communicators used less never pay.
   int setup_after = 0;

@@ -1,10 +1,12 @@
 #include "decisions/stats.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <vector>
 
 #include "common/log.hpp"
+#include "decisions/learning.hpp"
 
 namespace mcorecoll {
 namespace {
@@ -13,6 +15,7 @@ struct Counter {
   std::atomic<std::uint64_t> calls{0};
   std::atomic<std::uint64_t> bytes{0};
   std::atomic<std::uint64_t> ns{0};
+  std::atomic<std::uint64_t> classes{0};  // StatsLine::size_classes
 };
 Counter counters[kCallKinds][kCollectiveCount][kMaxPaths];  // [kind][collective][path]
 Counter forwarded[kCallKinds][kMaxForwarded];                // [kind][forwarded collective]
@@ -24,6 +27,24 @@ std::string path_name(Collective c, int path) {
   return path == kPmpiPath ? "pmpi" : algorithm_names(c).at(static_cast<std::size_t>(path - 1));
 }
 
+// A counter's cell in the reduction at MPI_Finalize: calls, bytes and time summed, the time's
+// most and least over the ranks, the size classes joined.
+constexpr std::size_t kCellFields = 6;
+
+// `len` cells (a datatype of kCellFields integers: the MPI library may cut the buffer, but not
+// a cell).
+void combine_cells(void* in, void* inout, int* len, MPI_Datatype*) {
+  const std::uint64_t* a = static_cast<const std::uint64_t*>(in);
+  std::uint64_t* b = static_cast<std::uint64_t*>(inout);
+  const int fields = static_cast<int>(kCellFields);
+  for (int i = 0; i < *len * fields; i += fields) {
+    for (int f = 0; f < 3; ++f) b[i + f] += a[i + f];
+    b[i + 3] = std::max(b[i + 3], a[i + 3]);
+    b[i + 4] = std::min(b[i + 4], a[i + 4]);
+    b[i + 5] |= a[i + 5];
+  }
+}
+
 }  // namespace
 
 // Microseconds with three decimals ("12.345").
@@ -33,15 +54,12 @@ static std::string microseconds(double us) {
   return text;
 }
 
-static std::string form_name(int kind, Collective c) {
-  const std::string name = collective_name(c);
-  return kind == 1 ? "i" + name : kind == 2 ? name + "_init" : name;
-}
-
 void count_call(Collective c, int path, std::uint64_t bytes, CallKind kind) {
   Counter& counter = counters[static_cast<int>(kind)][static_cast<int>(c)][path];
   counter.calls.fetch_add(1, std::memory_order_relaxed);
   counter.bytes.fetch_add(bytes, std::memory_order_relaxed);
+  const int k = size_class(bytes);
+  counter.classes.fetch_or(1ull << (k < 63 ? k : 63), std::memory_order_relaxed);
   t_last = &counter;
 }
 
@@ -65,63 +83,80 @@ void add_call_time(std::uint64_t ns) {
   t_last = nullptr;
 }
 
-void report_stats(MPI_Comm world) {
-  constexpr std::size_t kFields = 3;  // calls, bytes, ns
-  const std::size_t main_slots = static_cast<std::size_t>(kCallKinds) * kCollectiveCount * kMaxPaths;
-  const std::size_t slots = main_slots + static_cast<std::size_t>(kCallKinds) * kMaxForwarded;
-  std::vector<std::uint64_t> local, total(slots * kFields);
-  std::vector<std::int64_t> own_ns;
+std::vector<StatsLine> collect_stats(MPI_Comm world) {
+  // Every counter a slot, in one order on every rank: the collectives', then the forwarded.
+  struct Slot {
+    const Counter* counter;
+    int kind;
+    int collective;  // -1: forwarded
+    int path;        // or the forwarded collective's index
+  };
+  std::vector<Slot> slots;
   for (int nb = 0; nb < kCallKinds; ++nb)
     for (int c = 0; c < kCollectiveCount; ++c)
-      for (int p = 0; p < kMaxPaths; ++p) {
-        local.push_back(counters[nb][c][p].calls.load());
-        local.push_back(counters[nb][c][p].bytes.load());
-        const std::uint64_t ns = counters[nb][c][p].ns.load();
-        local.push_back(ns);
-        own_ns.push_back(static_cast<std::int64_t>(ns));
-      }
+      for (int p = 0; p < kMaxPaths; ++p) slots.push_back({&counters[nb][c][p], nb, c, p});
   for (int nb = 0; nb < kCallKinds; ++nb)
-    for (int f = 0; f < kMaxForwarded; ++f) {
-      local.push_back(forwarded[nb][f].calls.load());
-      local.push_back(0);
-      const std::uint64_t ns = forwarded[nb][f].ns.load();
-      local.push_back(ns);
-      own_ns.push_back(static_cast<std::int64_t>(ns));
-    }
-  PMPI_Reduce(local.data(), total.data(), static_cast<int>(local.size()), MPI_UINT64_T, MPI_SUM,
-              0, world);
-  // Signed: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as signed (doc/mpi-defects.md).
-  std::vector<std::int64_t> most_ns(slots);
-  PMPI_Reduce(own_ns.data(), most_ns.data(), static_cast<int>(slots), MPI_INT64_T, MPI_MAX, 0, world);
+    for (int f = 0; f < kMaxForwarded; ++f) slots.push_back({&forwarded[nb][f], nb, -1, f});
+  // One reduction of six fields a slot, combined field by field: a collective at MPI_Finalize
+  // costs most where the ranks outnumber the cores (MPICH at np 16 on 2 cores: ~110 ms each).
+  const std::size_t n = slots.size();
+  std::vector<std::uint64_t> mine(kCellFields * n), all(kCellFields * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t* cell = &mine[kCellFields * i];
+    cell[0] = slots[i].counter->calls.load();
+    cell[1] = slots[i].counter->bytes.load();
+    cell[2] = slots[i].counter->ns.load();
+    cell[3] = cell[4] = cell[2];  // the most and the least one rank spent
+    cell[5] = slots[i].counter->classes.load();
+  }
+  MPI_Datatype cell_type = MPI_DATATYPE_NULL;
+  PMPI_Type_contiguous(static_cast<int>(kCellFields), MPI_UINT64_T, &cell_type);
+  PMPI_Type_commit(&cell_type);
+  MPI_Op op = MPI_OP_NULL;
+  PMPI_Op_create(&combine_cells, 1, &op);
+  PMPI_Reduce(mine.data(), all.data(), static_cast<int>(n), cell_type, op, 0, world);
+  PMPI_Op_free(&op);
+  PMPI_Type_free(&cell_type);
   int rank = 0;
   PMPI_Comm_rank(world, &rank);
-  if (rank != 0) return;
-  for (int nb = 0; nb < kCallKinds; ++nb)
-    for (Collective c : kAllCollectives) {
-      const int paths = 1 + static_cast<int>(algorithm_names(c).size());
-      for (int p = 0; p < paths; ++p) {
-        const std::size_t slot = (static_cast<std::size_t>(nb) * kCollectiveCount + static_cast<std::size_t>(c)) * kMaxPaths + p;
-        const std::size_t at = slot * kFields;
-        if (total[at] == 0) continue;
-        const double time_us = static_cast<double>(total[at + 2]) / 1e3;
-        say("stats " + form_name(nb, c) + " " + path_name(c, p) + " calls=" + std::to_string(total[at]) +
-            " bytes=" + std::to_string(total[at + 1]) + " time_us=" + microseconds(time_us) +
-            " mean_us=" + microseconds(time_us / static_cast<double>(total[at])) +
-            " max_rank_us=" + microseconds(static_cast<double>(most_ns[slot]) / 1e3));
-      }
+  std::vector<StatsLine> lines;
+  if (rank != 0) return lines;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Slot& s = slots[i];
+    if (all[kCellFields * i] == 0) continue;
+    StatsLine line;
+    line.kind = static_cast<CallKind>(s.kind);
+    line.forwarded = s.collective < 0;
+    if (line.forwarded) {
+      if (s.path >= g_forwarded_count) continue;
+      line.collective = g_forwarded_names[s.path];
+      line.path = "pmpi";
+    } else {
+      const Collective c = static_cast<Collective>(s.collective);
+      if (s.path > static_cast<int>(algorithm_names(c).size())) continue;
+      line.collective = collective_name(c);
+      line.path = path_name(c, s.path);
     }
-  for (int nb = 0; nb < kCallKinds; ++nb)
-    for (int f = 0; f < g_forwarded_count; ++f) {
-      const std::size_t slot = main_slots + static_cast<std::size_t>(nb) * kMaxForwarded + static_cast<std::size_t>(f);
-      const std::size_t at = slot * kFields;
-      if (total[at] == 0) continue;
-      const std::string name = g_forwarded_names[f];
-      const double time_us = static_cast<double>(total[at + 2]) / 1e3;
-      say("stats " + (nb == 1 ? "i" + name : nb == 2 ? name + "_init" : name) + " pmpi calls=" +
-          std::to_string(total[at]) + " bytes=0 time_us=" + microseconds(time_us) +
-          " mean_us=" + microseconds(time_us / static_cast<double>(total[at])) +
-          " max_rank_us=" + microseconds(static_cast<double>(most_ns[slot]) / 1e3));
-    }
+    line.form = s.kind == 1 ? "i" + line.collective : s.kind == 2 ? line.collective + "_init" : line.collective;
+    const std::uint64_t* cell = &all[kCellFields * i];
+    line.calls = cell[0];
+    line.bytes = line.forwarded ? 0 : cell[1];
+    line.ns_sum = cell[2];
+    line.ns_most_rank = cell[3];
+    line.ns_least_rank = cell[4];
+    line.size_classes = cell[5];
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+void print_stats(const std::vector<StatsLine>& lines) {
+  for (const StatsLine& l : lines) {
+    const double time_us = static_cast<double>(l.ns_sum) / 1e3;
+    say("stats " + l.form + " " + l.path + " calls=" + std::to_string(l.calls) + " bytes=" + std::to_string(l.bytes) +
+        " time_us=" + microseconds(time_us) + " mean_us=" + microseconds(time_us / static_cast<double>(l.calls)) +
+        " max_rank_us=" + microseconds(static_cast<double>(l.ns_most_rank) / 1e3));
+  }
 }
 
 }  // namespace mcorecoll

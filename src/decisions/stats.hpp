@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "decisions/collective.hpp"
 
@@ -27,14 +28,29 @@ void add_call_time(std::uint64_t ns);
 // Forgets which counter this thread counted in last (a timed call starts).
 void forget_call_counter();
 
-// Sums the counters over `world` onto its rank 0, which prints one line per path taken:
-// "mcorecoll: stats <collective> <path> calls=<N> bytes=<B> time_us=<T> mean_us=<M>
-// max_rank_us=<R>", the non-blocking forms as "ibarrier", "ibcast", "ialltoall", the
-// persistent ones as "barrier_init", "bcast_init", "alltoall_init". T: the ranks' time in
-// those calls, summed; M: T per call; R: the most one rank spent in them (a non-blocking
-// call's time is its posting's, a persistent one's its initialization's where that is what
-// counted). The forwarded collectives the same, their path "pmpi" and their bytes 0.
-// Collective over `world`.
-void report_stats(MPI_Comm world);
+// One form of one collective on one path, summed over the ranks of the world (the forwarded
+// collectives: path "pmpi", bytes 0).
+struct StatsLine {
+  std::string form;        // "bcast", "ibcast" (non-blocking), "bcast_init" (persistent)
+  std::string collective;  // "bcast"
+  std::string path;        // "pmpi" or an algorithm
+  CallKind kind = CallKind::blocking;
+  bool forwarded = false;  // a collective mcorecoll hands on untouched (entry/forwarded.hpp)
+  std::uint64_t calls = 0, bytes = 0;
+  // Each rank's own time in these calls (a non-blocking call's time is its posting's, a
+  // persistent one's its initialization's where that is what counted): summed over the ranks,
+  // the least and the most one rank spent.
+  std::uint64_t ns_sum = 0, ns_least_rank = 0, ns_most_rank = 0;
+  std::uint64_t size_classes = 0;  // bit k: a call of size class k (decisions/learning.hpp; 63: larger)
+};
+
+// Sums the counters over `world` onto its rank 0: its lines there, in a fixed order (form,
+// collective, path); empty on the other ranks. Collective over `world`.
+std::vector<StatsLine> collect_stats(MPI_Comm world);
+
+// MCORECOLL_STATS=1: one line per line of `lines`, "mcorecoll: stats <form> <path> calls=<N>
+// bytes=<B> time_us=<T> mean_us=<M> max_rank_us=<R>": T the ranks' time summed, M T per call,
+// R the most one rank spent.
+void print_stats(const std::vector<StatsLine>& lines);
 
 }  // namespace mcorecoll

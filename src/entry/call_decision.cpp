@@ -152,7 +152,7 @@ bool block_sizes(const int* counts, MPI_Datatype type, int ranks, std::uint64_t*
 
 Decision handed_on(MPI_Comm comm, std::uint64_t bytes) {
   Decision d;
-  d.count = config_or_abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm).stats;
+  d.count = config_or_abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm).counted();
   d.bytes = bytes;
   return d;
 }
@@ -192,7 +192,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
     }
   }
   const Config& config = config_or_abort(comm);
-  d.count = config.stats;
+  d.count = config.counted();
   d.bytes = bytes;
   d.ctx = &context_of(comm);
   if (!d.ctx->set_up) {
@@ -275,7 +275,7 @@ Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form
   if (form != Form::blocking && !operations) {
     Decision d;
     const Config& config = config_or_abort(comm);
-    d.count = config.stats;
+    d.count = config.counted();
     d.bytes = bytes;
     say_why_pmpi(c, config, comm, "its non-blocking form is the MPI library's: each rank knows only its own block sizes, and a non-blocking "
                                   "call may not wait for the others to agree on them (the persistent form agrees once, at its initialization)");

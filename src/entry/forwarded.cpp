@@ -30,7 +30,7 @@ ForwardedCall::ForwardedCall(int which, CallKind kind, MPI_Comm comm) {
       say_once(name + ":forwarded", name + " goes to the MPI library: mcorecoll has no algorithm for it (counted in "
                                            "the statistics, passed on untouched)");
   }
-  if (!config.stats) return;
+  if (!config.counted()) return;
   count_forwarded(which, kind);
   start_ns_ = monotonic_ns();
 }

@@ -19,6 +19,7 @@
 #include "decisions/learned_file.hpp"
 #include "decisions/learning.hpp"
 #include "decisions/route.hpp"
+#include "entry/job_report.hpp"
 #include "node/comm_context.hpp"
 #include "progress/progress.hpp"
 
@@ -171,16 +172,6 @@ void remember(const CommContext& ctx, Collective c, int k, const ClassLearning& 
 
 std::string sizes_word(std::size_t n) { return std::to_string(n) + (n == 1 ? " size" : " sizes"); }
 
-std::string library_version() {
-  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-  int length = 0;
-  PMPI_Get_library_version(text, &length);
-  std::string line(text, static_cast<std::size_t>(std::max(0, std::min(length, MPI_MAX_LIBRARY_VERSION_STRING))));
-  line = line.substr(0, line.find('\n'));
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\0')) line.pop_back();
-  return line;
-}
-
 }  // namespace
 
 void read_learned(const CommContext& world, const Config& config) {
@@ -191,7 +182,7 @@ void read_learned(const CommContext& world, const Config& config) {
     for (const std::vector<int>& members : world.node_members)
       b.key.ranks_per_node = std::max(b.key.ranks_per_node, static_cast<int>(members.size()));
     b.key.nodes = world.node_count;
-    b.key.mpi = library_version();
+    b.key.mpi = mpi_library_version();
     b.key.mcorecoll = MCORECOLL_VERSION;
     const std::string dir = learned_directory(config.learn_dir, std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
     if (!dir.empty()) b.path = dir + "/" + learned_file_name(b.key);
@@ -236,7 +227,15 @@ void write_learned(const Config& config) {
   else if (config.verbose >= 1 || config.stats)
     say("learned file '" + b.path + "': " + sizes_word(b.learned.size()) + " learned in this job written (" +
         std::to_string(all.size()) + " in all)");
-  b.learned.clear();
+}
+
+std::vector<KnownSize> known_sizes() {
+  Book& b = book();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  std::vector<KnownSize> all;
+  for (const LearnedSize& s : b.known) all.push_back({s, true});
+  for (const LearnedSize& s : b.learned) all.push_back({s, false});
+  return all;
 }
 
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,
@@ -257,7 +256,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
     fresh.paths[0] = path, fresh.paths[1] = other;
     if (const int earlier = remembered_path(ctx, c, k, fresh.paths); earlier >= 0) {
       fresh.learned = earlier, fresh.remembered = true;
-      if (earlier == kPmpiPath && !config.stats && config.verbose < 1 && k < 64)
+      if (earlier == kPmpiPath && !config.counted() && config.verbose < 1 && k < 64)
         ctx.learned_pmpi[static_cast<int>(c)] |= 1ull << k;
     }
     found = classes.emplace(key, fresh).first;
@@ -284,7 +283,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   remember(ctx, c, k, cls, v);
   // Handed on from now on without deciding, like the sizes below the row's first band: every
   // size of the class goes to PMPI and nothing here would be counted (fast_handoff.hpp).
-  if (cls.learned == kPmpiPath && !config.stats && config.verbose < 1 && k < 64)
+  if (cls.learned == kPmpiPath && !config.counted() && config.verbose < 1 && k < 64)
     ctx.learned_pmpi[static_cast<int>(c)] |= 1ull << k;
   say_learned(ctx, config, c, k, cls, v);
   if (cls.learned == kPmpiPath) *why = "learned in this run: the MPI library's path was the faster at this size";

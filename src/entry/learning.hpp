@@ -5,7 +5,10 @@
 
 #include <cstdint>
 
+#include <vector>
+
 #include "decisions/collective.hpp"
+#include "decisions/learned_file.hpp"
 #include "entry/call_decision.hpp"
 
 namespace mcorecoll {
@@ -31,6 +34,14 @@ void read_learned(const CommContext& world, const Config& config);
 // merged with what the file held, where something was learned. A file that cannot be written
 // is a warning.
 void write_learned(const Config& config);
+
+// What this process knows of learned sizes, for the job's report: the learned file's (read at
+// the start), then this run's.
+struct KnownSize {
+  LearnedSize size;
+  bool from_file = false;
+};
+std::vector<KnownSize> known_sizes();
 
 // The entry points' hook at the end of a call (call_hooks.cpp): its time on this rank, where
 // the call was one of a class's samples.

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 
+#include "common/clock.hpp"
 #include "common/device_memory.hpp"
 #include "common/log.hpp"
 #include "common/stop_job.hpp"
@@ -18,6 +19,7 @@
 #include "entry/abi_guard.hpp"
 #include "entry/dispatch.hpp"
 #include "entry/fast_handoff.hpp"
+#include "entry/job_report.hpp"
 #include "entry/learning.hpp"
 #include "node/comm_context.hpp"
 #include "node/lease_protocol.hpp"
@@ -52,7 +54,7 @@ void forget_last(CommContext* ctx) {
 // Counted or explained calls take the full decision, which counts and explains them.
 std::array<std::uint64_t, kCollectiveCount> pmpi_sizes(const CommContext& ctx, const Config& config) {
   std::array<std::uint64_t, kCollectiveCount> below = {};
-  if (config.stats || config.verbose >= 1) return below;
+  if (config.counted() || config.verbose >= 1) return below;
   for (Collective c : kAllCollectives) {
     const bool every = !ctx.pmpi_reason.empty() || (node_only(c) && ctx.node_count > 1);
     below[static_cast<int>(c)] =
@@ -160,6 +162,9 @@ int context_keyval() {
 
 }  // namespace
 
+// When MPI_Init returned: the job's time, for its report.
+static std::uint64_t g_init_ns = 0;
+
 alignas(64) LastCommunicator g_last_communicator = {MPI_COMM_NULL, nullptr, kNoneHandedOn.data(), kNoneHandedOn.data(),
                                                    0};
 
@@ -182,7 +187,7 @@ const Config& config_or_abort(MPI_Comm comm) {
     stop_job(comm);
   }
   install_finalize_hook();
-  if (loaded.config.stats) enable_call_hook(kHookTiming);  // entry/call_hooks.hpp
+  if (loaded.config.counted()) enable_call_hook(kHookTiming);  // entry/call_hooks.hpp
   ready.store(&loaded.config, std::memory_order_release);
   return loaded.config;
 }
@@ -212,7 +217,13 @@ int finalize() {
     if (close_window(*ctx, process_config().config)) release(ctx);
   const ConfigLoad& loaded = process_config();
   if (loaded.errors.empty() && loaded.config.learn) write_learned(loaded.config);
-  if (loaded.errors.empty() && loaded.config.stats) report_stats(MPI_COMM_WORLD);
+  if (loaded.errors.empty() && loaded.config.counted()) {
+    const std::vector<StatsLine> lines = collect_stats(MPI_COMM_WORLD);  // on rank 0
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0 && loaded.config.stats) print_stats(lines);
+    if (rank == 0 && !loaded.config.report.empty()) write_report(loaded.config, lines, monotonic_ns() - g_init_ns);
+  }
   return PMPI_Finalize();
 }
 
@@ -275,6 +286,7 @@ void prepare_world(const Config& config) {
 void after_init() {
   static std::atomic<bool> done{false};
   if (passing_through() || done.exchange(true)) return;
+  g_init_ns = monotonic_ns();
   look_for_gpu_runtime();  // a CUDA-aware MPI has just loaded its runtime (device_memory.hpp)
   int initialized = 0;
   PMPI_Initialized(&initialized);
