@@ -102,6 +102,30 @@ def output_failures(out, expect, reject):
     return failures
 
 
+def checked_job_command(flavor, mpirun, np, preload, env=(), expect=(), reject=(), flags=()):
+    """This script's command line for a job, for the drivers that run several jobs in turn
+    (test/mpi/learned_file_check.py, report_check.py): its settings NAME=VALUE, the regexes
+    its output must show and must not, and more of this script's flags."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--flavor", flavor, "--mpirun", mpirun, "--np", str(np),
+           "--preload", preload] + list(flags)
+    for setting in env:
+        cmd += ["--env", setting]
+    for rx in expect:
+        cmd += ["--expect", rx]
+    for rx in reject:
+        cmd += ["--reject", rx]
+    return cmd
+
+
+def verdict(name, failures):
+    """Prints each failure and the driver's last line; its exit status."""
+    for f in failures:
+        print("FAIL:", f)
+    if not failures:
+        print(f"{name}: passed")
+    return 1 if failures else 0
+
+
 def shm_objects(bed=False):
     """mcorecoll's objects in /dev/shm; on a bed, in each host's own /dev/shm (host:name)."""
     if not bed:

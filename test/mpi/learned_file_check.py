@@ -23,21 +23,16 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CHECK = os.path.join(HERE, "..", "mpirun_check.py")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from mpirun_check import checked_job_command, verdict  # noqa: E402  (the jobs' checker)
+
 # The MPI library's path made slower on purpose at 256 B: the learner takes the shared-memory one.
 SETTINGS = ["MCORECOLL_STATS=1", "MCORECOLL_ALLREDUCE_MAX_BYTES=8", "MCORECOLL_TEST_SLOWDOWN=allreduce:pmpi:1000"]
 
 
 def job(a, directory, remembered, expect=(), reject=(), extra_env=(), background=False):
-    cmd = [sys.executable, CHECK, "--flavor", a.flavor, "--mpirun", a.mpirun, "--np", "2", "--preload", a.preload,
-           "--env", "MCORECOLL_LEARN_DIR=" + directory, "--expect-printed-stats", "--expect", "test_learning: passed"]
-    for setting in SETTINGS + list(extra_env):
-        cmd += ["--env", setting]
-    for rx in expect:
-        cmd += ["--expect", rx]
-    for rx in reject:
-        cmd += ["--reject", rx]
+    cmd = checked_job_command(a.flavor, a.mpirun, 2, a.preload, ["MCORECOLL_LEARN_DIR=" + directory] + SETTINGS + list(extra_env),
+                              ["test_learning: passed"] + list(expect), reject, ["--expect-printed-stats"])
     cmd += ["--", a.program, "allreduce", "pmpi", "shm", "40"] + (["remembered"] if remembered else [])
     if background:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -74,7 +69,7 @@ def main():
         path, error = only_file(d)
         if error:
             failures.append("first: " + error)
-            return report(failures)
+            return verdict("learned_file_check", failures)
         good = open(path).read()
 
         def learned_line():
@@ -110,15 +105,7 @@ def main():
         os.makedirs(other)
         open(os.path.join(other, os.path.basename(path)), "w").write("damaged\n")
         step("other-rank", job(a, d, True, reject=[r"warning"], extra_env=["TEST_OTHER_LEARN_DIR=" + other]))
-    return report(failures)
-
-
-def report(failures):
-    for f in failures:
-        print("FAIL:", f)
-    if not failures:
-        print("learned_file_check: passed")
-    return 1 if failures else 0
+    return verdict("learned_file_check", failures)
 
 
 if __name__ == "__main__":

@@ -22,8 +22,9 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CHECK = os.path.join(HERE, "..", "mpirun_check.py")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from mpirun_check import checked_job_command, verdict  # noqa: E402  (the jobs' checker)
+
 NP = 2
 SETTINGS = ["MCORECOLL_ALLREDUCE_MAX_BYTES=8M", "MCORECOLL_TEST_SLOWDOWN=allreduce:shm:1000"]
 STATS = re.compile(r"^mcorecoll: stats (\S+) (\S+) calls=(\d+) bytes=(\d+) ", re.MULTILINE)
@@ -72,14 +73,8 @@ def validate(value, schema, where="report"):
 
 
 def job(a, env, expect=(), reject=()):
-    cmd = [sys.executable, CHECK, "--flavor", a.flavor, "--mpirun", a.mpirun, "--np", str(NP), "--preload", a.preload,
-           "--expect", "test_learning: passed"]
-    for setting in SETTINGS + list(env):
-        cmd += ["--env", setting]
-    for rx in expect:
-        cmd += ["--expect", rx]
-    for rx in reject:
-        cmd += ["--reject", rx]
+    cmd = checked_job_command(a.flavor, a.mpirun, NP, a.preload, SETTINGS + list(env),
+                              ["test_learning: passed"] + list(expect), reject)
     cmd += ["--", a.program, "allreduce", "shm", "pmpi", "40"]
     run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(run.stdout, flush=True)
@@ -158,11 +153,7 @@ def main():
                       expect=[r"warning: the job's report \(MCORECOLL_REPORT\) is not written: cannot create '.*a-file/job.json.tmp.\d+': Not a directory"])
         if rc != 0:
             failures.append("unwritable: the job's check failed (a report that cannot be written must not fail the job)")
-    for f in failures:
-        print("FAIL:", f)
-    if not failures:
-        print("report_check: passed")
-    return 1 if failures else 0
+    return verdict("report_check", failures)
 
 
 if __name__ == "__main__":

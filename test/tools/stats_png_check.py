@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Checks tools/mcorecoll-stats-png: from three canned statistics lines it must write a PNG
 whose bars are long in proportion to each line's time, longest first, grey for pmpi and blue
-for mcorecoll's paths.
+for mcorecoll's paths; from a job's report (MCORECOLL_REPORT) holding the same three, the same
+bars.
 
     stats_png_check.py TOOL WORKDIR
 """
+import json
 import os
 import struct
 import subprocess
@@ -17,6 +19,11 @@ mcorecoll: stats allreduce pmpi calls=100 bytes=800 time_us=150.000 mean_us=1.50
 mcorecoll: stats gather_init shm calls=50 bytes=400 time_us=300.000 mean_us=6.000 max_rank_us=160.000
 """
 EXPECTED = [(600.0, "blue"), (300.0, "blue"), (150.0, "grey")]  # longest first
+# The same three as a report's entries (only the fields the tool reads; the order scrambled).
+REPORT = {"format": "mcorecoll-report/1", "collectives": [
+    {"form": "allreduce", "path": "pmpi", "calls": 100, "time_us": {"sum": 150.0}},
+    {"form": "gather_init", "path": "shm", "calls": 50, "time_us": {"sum": 300.0}},
+    {"form": "bcast", "path": "shm", "calls": 300, "time_us": {"sum": 600.0}}]}
 
 
 def read_png(path):
@@ -38,12 +45,7 @@ def read_png(path):
     return [[tuple(raw[y * stride + 1 + 3 * x:y * stride + 4 + 3 * x]) for x in range(width)] for y in range(height)]
 
 
-def main():
-    tool, work = sys.argv[1:3]
-    os.makedirs(work, exist_ok=True)
-    log, png = os.path.join(work, "stats.log"), os.path.join(work, "stats.png")
-    open(log, "w").write(LINES)
-    subprocess.run([sys.executable, tool, log, png], check=True)
+def bars_of(png):
     rows = read_png(png)
     colours = {(40, 90, 200): "blue", (150, 150, 150): "grey"}
     # The bars, top to bottom: runs of rows holding bar pixels, each bar's length its widest row.
@@ -57,11 +59,22 @@ def main():
             current[0] = max(current[0], len(found))
         else:
             current = None
-    assert [b[1] for b in bars] == [e[1] for e in EXPECTED], f"bars {bars}, expected colours {EXPECTED}"
-    for (length, _), (time_us, _) in zip(bars, EXPECTED):
-        want = bars[0][0] * time_us / EXPECTED[0][0]
-        assert abs(length - want) <= 1, f"a bar of {length} pixels for {time_us} us, expected {want:.0f}"
-    print(f"stats_png_check: passed ({len(bars)} bars: {[b[0] for b in bars]} pixels)")
+    return bars
+
+
+def main():
+    tool, work = sys.argv[1:3]
+    os.makedirs(work, exist_ok=True)
+    for name, text in (("stats.log", LINES), ("job.json", json.dumps(REPORT))):
+        source, png = os.path.join(work, name), os.path.join(work, name + ".png")
+        open(source, "w").write(text)
+        subprocess.run([sys.executable, tool, source, png], check=True)
+        bars = bars_of(png)
+        assert [b[1] for b in bars] == [e[1] for e in EXPECTED], f"{name}: bars {bars}, expected colours {EXPECTED}"
+        for (length, _), (time_us, _) in zip(bars, EXPECTED):
+            want = bars[0][0] * time_us / EXPECTED[0][0]
+            assert abs(length - want) <= 1, f"{name}: a bar of {length} pixels for {time_us} us, expected {want:.0f}"
+        print(f"stats_png_check: {name} passed ({len(bars)} bars: {[b[0] for b in bars]} pixels)")
 
 
 if __name__ == "__main__":
