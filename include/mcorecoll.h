@@ -21,8 +21,8 @@ const char* mcorecoll_version(void);
 const char* mcorecoll_mpi(void);
 
 /* Writes, as text, what this rank knows about `comm` (its node, the node's hierarchy, where
- * the rank sits, the path each collective takes per size band and why) and the effective
- * settings, into `text` (at most `length` bytes, always
+ * the rank sits, the path each collective takes per size band and why, the sizes learned and
+ * the learned file) and the effective settings, into `text` (at most `length` bytes, always
  * terminated). Collective over `comm` on first use. Returns the length of the full text, or
  * -1 if the settings are invalid (then `text` holds the errors). */
 int mcorecoll_describe(MPI_Comm comm, char* text, int length);

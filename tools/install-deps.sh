@@ -2,7 +2,7 @@
 # Installs what mcorecoll needs to build, test and benchmark on Debian 12 (bookworm) or 13
 # (trixie), by the same package names: both MPIs, Meson, Catch2 (2 or 3), hwloc, libnuma,
 # gfortran, gnuplot, iproute2 and procps (the multi-host bed), mpi4py and numpy (the Python
-# test). Skips apt when everything is there; apt's output shows only when it fails.
+# test), Slurm and munge (tools/slurmbed: jobs under srun and sbatch). Skips apt when everything is there; apt's output shows only when it fails.
 set -euo pipefail
 
 packages=(
@@ -12,6 +12,7 @@ packages=(
   mpich libmpich-dev
   gnuplot-nox iproute2 procps
   python3-mpi4py python3-numpy
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()

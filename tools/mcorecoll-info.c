@@ -158,8 +158,11 @@ int main(int argc, char** argv) {
     printf("Effective settings:\n");
     print_indented(settings0, "  ");
     /* The decisions are the same on every rank: they are made from values all ranks share. */
-    section(all, "decisions:\n", "communicator:\n", comm, cap);
+    section(all, "decisions:\n", "learned:\n", comm, cap);
     printf("\nDecisions on MPI_COMM_WORLD (the path of each size band, and why):\n%s", comm);
+    /* Rank 0 reads the learned file and hands it on: its view. */
+    section(all, "learned:\n", "communicator:\n", comm, cap);
+    printf("\nLearned in the run, and remembered across jobs (MCORECOLL_LEARN):\n%s", comm);
 
     for (int r = 0; r < size; ++r) {
       const char* block = all + offsets[r];

@@ -238,6 +238,31 @@ std::vector<KnownSize> known_sizes() {
   return all;
 }
 
+std::string describe_learned(const Config& config) {
+  if (!config.learn) return "  off (MCORECOLL_LEARN=off): the rows as they are\n";
+  std::string out;
+  {
+    Book& b = book();
+    std::lock_guard<std::mutex> lock(b.mutex);
+    if (!b.path.empty())
+      out += "  file: " + b.path + " (" + (b.known.empty() ? "nothing known yet" : sizes_word(b.known.size()) + " known") +
+             "; written at MPI_Finalize)\n";
+    else
+      out += "  file: read by the world's rank 0 only, or none (MCORECOLL_LEARN_DIR=none, no cache directory)\n";
+  }
+  for (const KnownSize& k : known_sizes()) {
+    const LearnedSize& s = k.size;
+    char numbers[160];
+    std::snprintf(numbers, sizeof numbers, "mean %.2f/%.2f us, slowest rank %.2f/%.2f us", s.mean_us[0], s.mean_us[1],
+                  s.slowest_us[0], s.slowest_us[1]);
+    out += "  " + std::string(collective_name(s.collective)) + " " + class_name(s.size_class) + " on " +
+           std::to_string(s.ranks) + " ranks, " + std::to_string(s.nodes) + " node(s), " + std::to_string(s.node_ranks) +
+           " on the fullest: " + s.path + " (the row's " + s.row + ", the other " + s.other + ": " + numbers + "; " +
+           (k.from_file ? "learned file" : "learned in this run") + ")\n";
+  }
+  return out;
+}
+
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,
                  const char** why) {
   Learning& learning = ctx.kept.get<Learning>();

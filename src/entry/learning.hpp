@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include <string>
 #include <vector>
 
 #include "decisions/collective.hpp"
@@ -42,6 +43,10 @@ struct KnownSize {
   bool from_file = false;
 };
 std::vector<KnownSize> known_sizes();
+
+// For mcorecoll-info: the learned file (on the world's rank 0, which reads it) and each size
+// known, with its measures and where it comes from; indented lines.
+std::string describe_learned(const Config& config);
 
 // The entry points' hook at the end of a call (call_hooks.cpp): its time on this rank, where
 // the call was one of a class's samples.

@@ -6,6 +6,7 @@
 
 #include "decisions/config.hpp"
 #include "decisions/route.hpp"
+#include "entry/learning.hpp"
 #include "entry/runtime.hpp"
 #include "node/comm_context.hpp"
 
@@ -26,7 +27,7 @@ int copy_out(const std::string& s, char* text, int length) {
 
 extern "C" {
 
-MCORECOLL_EXPORT const char* mcorecoll_version(void) { return MCORECOLL_VERSION_STRING; }
+MCORECOLL_EXPORT const char* mcorecoll_version(void) { return MCORECOLL_VERSION; }
 
 MCORECOLL_EXPORT const char* mcorecoll_mpi(void) {
 #if defined(OPEN_MPI)
@@ -47,7 +48,8 @@ MCORECOLL_EXPORT int mcorecoll_describe(MPI_Comm comm, char* text, int length) {
   const mcorecoll::Config& config = mcorecoll::config_or_abort(comm);
   const mcorecoll::CommContext& ctx = mcorecoll::context_for(comm, config);
   return copy_out("settings:\n" + config.describe() + "decisions:\n" +
-                      mcorecoll::explain_routes(config, ctx.view()) + "communicator:\n" + ctx.describe(),
+                      mcorecoll::explain_routes(config, ctx.view()) + "learned:\n" + mcorecoll::describe_learned(config) +
+                      "communicator:\n" + ctx.describe(),
                   text, length);
 }
 
