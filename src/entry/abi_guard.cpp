@@ -79,4 +79,23 @@ bool passing_through() { return g_passing_through; }
 
 void* next_definition(const char* symbol) { return dlsym(RTLD_NEXT, symbol); }
 
+std::string other_tools() {
+  auto object_of = [](void* symbol) -> std::string {
+    Dl_info info;
+    return symbol && dladdr(symbol, &info) && info.dli_fname ? info.dli_fname : "";
+  };
+  const std::string ours = object_of(reinterpret_cast<void*>(&other_tools));
+  const std::string first = object_of(dlsym(RTLD_DEFAULT, "MPI_Bcast"));
+  const std::string mpi = object_of(dlsym(RTLD_NEXT, "PMPI_Bcast"));
+  const std::string next = object_of(dlsym(RTLD_NEXT, "MPI_Bcast"));
+  if (!first.empty() && first != ours)
+    return "another MPI tool, " + first + ", comes before mcorecoll and defines the MPI_ calls: the collectives it "
+           "passes on through PMPI_ go straight to the MPI library, and mcorecoll serves none of them (preload "
+           "mcorecoll first to have it serve them; that tool then sees none of them)";
+  if (!next.empty() && next != mpi)
+    return "another MPI tool, " + next + ", comes after mcorecoll and defines the MPI_ calls: it sees none of the "
+           "collectives mcorecoll intercepts (preload it first to have it see them; mcorecoll then serves none)";
+  return "";
+}
+
 }  // namespace mcorecoll

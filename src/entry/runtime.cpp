@@ -105,10 +105,31 @@ int delete_context(MPI_Comm, int, void* attr, void*) {
   return MPI_SUCCESS;
 }
 
+// What must end before the MPI library goes, once: every operation mcorecoll started (and its
+// progress helper: a thread left running is a crash at the process's exit), the set-ups under
+// way without waiting on communicators never freed (every rank finalizes, so their exchanges
+// complete), and the learned file written.
+void settle() {
+  static std::atomic<bool> settled{false};
+  if (settled.exchange(true)) return;
+  complete_all_operations();
+  std::set<CommContext*> left;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    left = g_live;
+  }
+  for (CommContext* ctx : left)
+    if (close_window(*ctx, process_config().config)) release(ctx);
+  const ConfigLoad& loaded = process_config();
+  if (loaded.errors.empty() && loaded.config.learn) write_learned(loaded.config);
+}
+
 // Runs first inside MPI_Finalize: every context left (also those of communicators the
-// application never freed). Nothing is communicated from here, while the MPI library has
-// begun to tear down: the statistics are reduced before, in finalize().
+// application never freed). Where mcorecoll's MPI_Finalize did not run (a PMPI tool ahead of it
+// called PMPI_Finalize), what it settles is settled here; the statistics, which need a
+// reduction over the world, are then not reported.
 int finalize_hook(MPI_Comm, int, void*, void*) {
+  settle();
   std::set<CommContext*> left;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
@@ -205,18 +226,8 @@ const CommContext* prepared_world() {
 
 int finalize() {
   prepare_finalize();
-  complete_all_operations();
-  // The set-ups under way without waiting on communicators never freed: their exchanges
-  // complete before the MPI library goes (every rank finalizes).
-  std::set<CommContext*> left;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    left = g_live;
-  }
-  for (CommContext* ctx : left)
-    if (close_window(*ctx, process_config().config)) release(ctx);
+  settle();
   const ConfigLoad& loaded = process_config();
-  if (loaded.errors.empty() && loaded.config.learn) write_learned(loaded.config);
   if (loaded.errors.empty() && loaded.config.counted()) {
     const std::vector<StatsLine> lines = collect_stats(MPI_COMM_WORLD);  // on rank 0
     int rank = 0;
@@ -291,6 +302,12 @@ void after_init() {
   int initialized = 0;
   PMPI_Initialized(&initialized);
   if (!initialized) return;
+  // A profiler preloaded with mcorecoll shares the calls with it badly: say how, once.
+  if (const std::string others = other_tools(); !others.empty()) {
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) say("warning: " + others);
+  }
   const Config& config = config_or_abort(MPI_COMM_WORLD);
   check_same_settings(MPI_COMM_WORLD, config);
   if (!config.disable && config.setup_world_at_init) prepare_world(config);

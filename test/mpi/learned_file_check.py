@@ -9,7 +9,8 @@ mpirun_check.py (exact statistics: --expect-printed-stats):
              again, and its end leaves a whole file;
   foreign    the file's key says another MPI library, or another node: a warning names the field,
              the job explores;
-  concurrent two jobs end at once on one directory: a whole file is left (the next job takes it);
+  concurrent two jobs at once on one directory (either may read the other's file): a whole file is
+             left, which the next job takes;
   other-rank the world's other ranks are pointed at a damaged file: they do not read it (no
              warning), rank 0's file is taken.
 
@@ -30,9 +31,9 @@ from mpirun_check import checked_job_command, verdict  # noqa: E402  (the jobs' 
 SETTINGS = ["MCORECOLL_STATS=1", "MCORECOLL_ALLREDUCE_MAX_BYTES=8", "MCORECOLL_TEST_SLOWDOWN=allreduce:pmpi:1000"]
 
 
-def job(a, directory, remembered, expect=(), reject=(), extra_env=(), background=False):
+def job(a, directory, remembered, expect=(), reject=(), extra_env=(), background=False, exact=True):
     cmd = checked_job_command(a.flavor, a.mpirun, 2, a.preload, ["MCORECOLL_LEARN_DIR=" + directory] + SETTINGS + list(extra_env),
-                              ["test_learning: passed"] + list(expect), reject, ["--expect-printed-stats"])
+                              ["test_learning: passed"] + list(expect), reject, ["--expect-printed-stats"] if exact else [])
     cmd += ["--", a.program, "allreduce", "pmpi", "shm", "40"] + (["remembered"] if remembered else [])
     if background:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -95,7 +96,9 @@ def main():
                  lambda: [only_file(d)[1]] + learned_line())
 
         d2 = os.path.join(tmp, "concurrent")
-        jobs = [job(a, d2, False, background=True) for _ in range(2)]
+        # Either may find the other's file at its start (then it explores nothing): only their
+        # results are checked, and the file they leave.
+        jobs = [job(a, d2, False, background=True, exact=False) for _ in range(2)]
         for k, j in enumerate(jobs):
             out, _ = j.communicate()
             step(f"concurrent-{k}", (j.returncode, out))
