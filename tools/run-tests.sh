@@ -5,7 +5,9 @@
 # Configurations: openmpi, mpich (every suite), openmpi-sanitize (the unit suite and the MPI
 # tests test/sanitizers/mpi-subset.txt names, with the library and the test programs under
 # AddressSanitizer, LeakSanitizer and UBSan; the library counted: -Dcount_transfers=true).
-# Usage: tools/run-tests.sh [openmpi|mpich|openmpi-sanitize ...]   (default: all three)
+# Usage: tools/run-tests.sh [--no-suite SUITE ...] [openmpi|mpich|openmpi-sanitize ...]
+#   (default: all three configurations, every suite; --no-suite leaves a suite out, e.g. large:
+#   the runs of 32 and 64 ranks)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +17,11 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 for v in $(env | sed -n 's/^\(MCORECOLL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 unset LD_PRELOAD
 
+left_out=()
+while [ "${1:-}" = --no-suite ] && [ $# -ge 2 ]; do
+  left_out+=(--no-suite "$2")
+  shift 2
+done
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(openmpi mpich openmpi-sanitize)
 
@@ -64,7 +71,7 @@ for config in "${configs[@]}"; do
     suites+=("${subset[@]}")
   fi
   echo "=== $config: test"
-  meson test -C "$dir" --print-errorlogs --num-processes 1 "${suites[@]}"
+  meson test -C "$dir" --print-errorlogs --num-processes 1 "${left_out[@]}" "${suites[@]}"
   # Count from meson's machine-readable log: one JSON object per test.
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
   read -r p f < <(python3 - "$dir/meson-logs/testlog.json" <<'PY'
