@@ -40,9 +40,11 @@ def main():
         print(f"=== {name}\n+ {' '.join(cmd)}", flush=True)
         try:
             run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
-                                 timeout=120)
-        except subprocess.TimeoutExpired:
-            failures.append(f"{name}: no end after 120 s")
+                                 timeout=60)
+        except subprocess.TimeoutExpired as e:
+            print(e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace"), flush=True)
+            failures.append(f"{name}: no end after 60 s")
+            subprocess.run(["squeue"], env=env)
             return
         print(run.stdout, flush=True)
         if run.returncode != 0:
