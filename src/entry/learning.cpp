@@ -59,8 +59,7 @@ LearnedSize place_of(const CommContext& ctx, Collective c, int k) {
   s.collective = c;
   s.ranks = ctx.size;
   s.nodes = ctx.node_count;
-  for (const std::vector<int>& members : ctx.node_members)
-    s.node_ranks = std::max(s.node_ranks, static_cast<int>(members.size()));
+  s.node_ranks = ctx.max_node_size;
   s.size_class = k;
   return s;
 }
@@ -179,8 +178,7 @@ void read_learned(const CommContext& world, const Config& config) {
   std::string text;
   if (world.rank == 0) {
     b.key.node = world.topology_or_stop(config).shape();
-    for (const std::vector<int>& members : world.node_members)
-      b.key.ranks_per_node = std::max(b.key.ranks_per_node, static_cast<int>(members.size()));
+    b.key.ranks_per_node = world.max_node_size;
     b.key.nodes = world.node_count;
     b.key.mpi = mpi_library_version();
     b.key.mcorecoll = MCORECOLL_VERSION;
