@@ -5,9 +5,10 @@
 # Configurations: openmpi, mpich (every suite), openmpi-sanitize (the unit suite and the MPI
 # tests test/sanitizers/mpi-subset.txt names, with the library and the test programs under
 # AddressSanitizer, LeakSanitizer and UBSan; the library counted: -Dcount_transfers=true).
-# Usage: tools/run-tests.sh [--no-suite SUITE ...] [openmpi|mpich|openmpi-sanitize ...]
+# Usage: tools/run-tests.sh [--no-suite SUITE ...] [--max-np N] [openmpi|mpich|openmpi-sanitize ...]
 #   (default: all three configurations, every suite; --no-suite leaves a suite out, e.g. large:
-#   the runs of 32 and 64 ranks)
+#   the runs of 32 and 64 ranks; --max-np leaves out the tests whose name says they run more
+#   than N ranks: "-np4", " np4")
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,8 +19,13 @@ for v in $(env | sed -n 's/^\(MCORECOLL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 unset LD_PRELOAD
 
 left_out=()
-while [ "${1:-}" = --no-suite ] && [ $# -ge 2 ]; do
-  left_out+=(--no-suite "$2")
+max_np=0
+while [ $# -ge 2 ]; do
+  case $1 in
+    --no-suite) left_out+=("$2") ;;
+    --max-np) max_np=$2 ;;
+    *) break ;;
+  esac
   shift 2
 done
 configs=("$@")
@@ -31,7 +37,7 @@ for config in "${configs[@]}"; do
   dir="build-test-$config"
   flavor=${config%-sanitize}
   options=(-Dmpi="$flavor")
-  suites=()
+  subset_file=
   if [ "$config" != "$flavor" ]; then
     # Frame pointers and DWARF unwinding give leak reports whole stacks, so that
     # test/sanitizers/lsan.supp can tell the MPI library's allocations from ours.
@@ -41,7 +47,7 @@ for config in "${configs[@]}"; do
               -Dc_args=-fno-omit-frame-pointer -Dcpp_args=-fno-omit-frame-pointer -Dcount_transfers=true)
     # The unit tests and the MPI tests test/sanitizers/mpi-subset.txt names (chosen below,
     # once the build has defined them).
-    suites=(unit)
+    subset_file=test/sanitizers/mpi-subset.txt
     export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0
     export LSAN_OPTIONS=suppressions=$PWD/test/sanitizers/lsan.supp:print_suppressions=0
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -65,13 +71,16 @@ for config in "${configs[@]}"; do
     failed=$((failed + 1))
     continue
   fi
-  if [ "$config" != "$flavor" ]; then
-    mapfile -t subset < <(meson test -C "$dir" --list 2>/dev/null | sed -n 's/^.*:mpi \/ //p' |
-                          grep -xEf <(grep -v '^#' test/sanitizers/mpi-subset.txt | grep .))
-    suites+=("${subset[@]}")
+  # The tests to run, by name, from the build's own list (tools/select-tests.py).
+  mapfile -t chosen < <(meson introspect "$dir" --tests |
+                        python3 tools/select-tests.py --max-np "$max_np" --subset "$subset_file" "${left_out[@]}")
+  echo "=== $config: test (${#chosen[@]} tests)"
+  if [ ${#chosen[@]} -eq 0 ]; then
+    echo "=== $config: no test chosen"
+    failed=$((failed + 1))
+    continue
   fi
-  echo "=== $config: test"
-  meson test -C "$dir" --print-errorlogs --num-processes 1 "${left_out[@]}" "${suites[@]}"
+  meson test -C "$dir" --print-errorlogs --num-processes 1 "${chosen[@]}"
   # Count from meson's machine-readable log: one JSON object per test.
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
   read -r p f < <(python3 - "$dir/meson-logs/testlog.json" <<'PY'
