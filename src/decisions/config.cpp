@@ -10,6 +10,7 @@
 #include <functional>
 #include <sstream>
 
+#include "common/hash.hpp"
 #include "common/shm_layout.hpp"
 
 extern char** environ;
@@ -454,10 +455,8 @@ void read_file(Config& config, const std::string& path, std::vector<std::string>
   read_text(config, text.str(), path, false, errors);
 }
 
-std::uint64_t fnv1a(std::uint64_t h, const std::string& s) {
-  for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
-  return (h ^ 0xff) * 1099511628211ull;  // separator, so ("ab","c") != ("a","bc")
-}
+// One field of the fingerprint, then a separator, so that ("ab","c") != ("a","bc").
+std::uint64_t fold(std::uint64_t h, const std::string& s) { return (fnv1a(s, h) ^ 0xff) * 1099511628211ull; }
 
 }  // namespace
 
@@ -567,42 +566,42 @@ std::vector<std::pair<std::string, std::string>> mcorecoll_environment() {
 std::uint64_t Config::fingerprint() const {
   std::uint64_t h = 1469598103934665603ull;
   // Everything that steers routing or the shape of an algorithm; verbose does not.
-  h = fnv1a(h, disable ? "1" : "0");
-  h = fnv1a(h, stats ? "1" : "0");
-  h = fnv1a(h, report.empty() ? "no report" : "report");  // counts every call, as stats does
-  h = fnv1a(h, std::to_string(setup_after));
-  h = fnv1a(h, setup_world_at_init ? "1" : "0");
-  h = fnv1a(h, learn ? "learn" : "rows");
+  h = fold(h, disable ? "1" : "0");
+  h = fold(h, stats ? "1" : "0");
+  h = fold(h, report.empty() ? "no report" : "report");  // counts every call, as stats does
+  h = fold(h, std::to_string(setup_after));
+  h = fold(h, setup_world_at_init ? "1" : "0");
+  h = fold(h, learn ? "learn" : "rows");
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
-    h = fnv1a(h, mode[i]);
-    h = fnv1a(h, std::to_string(max_bytes[i]));
-    h = fnv1a(h, bounds_set[i] ? "bounds" : "table");
+    h = fold(h, mode[i]);
+    h = fold(h, std::to_string(max_bytes[i]));
+    h = fold(h, bounds_set[i] ? "bounds" : "table");
     for (const TableRow& r : tables[i])
-      h = fnv1a(h, row_setting_name(coll, r.ranks, r.oversubscribed) + "=" + format_bands(coll, r.bands));
+      h = fold(h, row_setting_name(coll, r.ranks, r.oversubscribed) + "=" + format_bands(coll, r.bands));
   }
-  h = fnv1a(h, std::to_string(barrier_radix));
-  h = fnv1a(h, std::to_string(barrier_all_poll_max));
-  h = fnv1a(h, std::to_string(reduce_flat_max));
-  h = fnv1a(h, std::to_string(allgather_flat_max));
-  h = fnv1a(h, std::to_string(reduce_tree_radix));
-  h = fnv1a(h, std::to_string(bcast_cma_min_bytes));
-  h = fnv1a(h, std::to_string(bcast_segment_bytes));
-  h = fnv1a(h, std::to_string(bcast_relay_max_bytes));
-  h = fnv1a(h, std::to_string(ring_cells));
-  h = fnv1a(h, std::to_string(alltoall_stage_bytes));
-  h = fnv1a(h, std::to_string(reduce_stage_bytes));
-  h = fnv1a(h, std::to_string(alltoall_nodes_max_bytes));
-  h = fnv1a(h, std::to_string(reduce_nodes_max_bytes));
-  h = fnv1a(h, std::to_string(allgather_nodes_max_bytes));
-  h = fnv1a(h, std::to_string(bcast_nodes_ring_bytes));
-  h = fnv1a(h, std::to_string(alltoall_cma_min_bytes));
-  h = fnv1a(h, std::to_string(ring_cell_bytes));
-  h = fnv1a(h, segment_kind_name(segment));
-  h = fnv1a(h, std::to_string(pool_max_bytes));
-  h = fnv1a(h, test_topology);
-  for (int pu : test_binding) h = fnv1a(h, std::to_string(pu));
-  h = fnv1a(h, std::to_string(test_node_size));
+  h = fold(h, std::to_string(barrier_radix));
+  h = fold(h, std::to_string(barrier_all_poll_max));
+  h = fold(h, std::to_string(reduce_flat_max));
+  h = fold(h, std::to_string(allgather_flat_max));
+  h = fold(h, std::to_string(reduce_tree_radix));
+  h = fold(h, std::to_string(bcast_cma_min_bytes));
+  h = fold(h, std::to_string(bcast_segment_bytes));
+  h = fold(h, std::to_string(bcast_relay_max_bytes));
+  h = fold(h, std::to_string(ring_cells));
+  h = fold(h, std::to_string(alltoall_stage_bytes));
+  h = fold(h, std::to_string(reduce_stage_bytes));
+  h = fold(h, std::to_string(alltoall_nodes_max_bytes));
+  h = fold(h, std::to_string(reduce_nodes_max_bytes));
+  h = fold(h, std::to_string(allgather_nodes_max_bytes));
+  h = fold(h, std::to_string(bcast_nodes_ring_bytes));
+  h = fold(h, std::to_string(alltoall_cma_min_bytes));
+  h = fold(h, std::to_string(ring_cell_bytes));
+  h = fold(h, segment_kind_name(segment));
+  h = fold(h, std::to_string(pool_max_bytes));
+  h = fold(h, test_topology);
+  for (int pu : test_binding) h = fold(h, std::to_string(pu));
+  h = fold(h, std::to_string(test_node_size));
   return h;
 }
 

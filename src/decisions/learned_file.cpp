@@ -11,18 +11,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/hash.hpp"
 #include "decisions/learning.hpp"
 
 namespace mcorecoll {
 namespace {
 
 constexpr const char* kHeading = "# mcorecoll: sizes learned in a job's own calls (MCORECOLL_LEARN=auto)";
-
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
-  return h;
-}
 
 // The key's fields, in the file's order, as (name, text).
 std::vector<std::pair<std::string, std::string>> key_fields(const LearnedKey& k) {

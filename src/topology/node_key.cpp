@@ -7,16 +7,9 @@
 #include <fstream>
 #include <string>
 
+#include "common/hash.hpp"
+
 namespace mcorecoll {
-namespace {
-
-std::uint64_t fnv1a(const std::string& s, std::uint64_t seed) {
-  std::uint64_t h = seed;
-  for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
-  return h;
-}
-
-}  // namespace
 
 NodeKey this_process_node_key(std::uint64_t pretend) {
   NodeKey key;
@@ -28,7 +21,7 @@ NodeKey this_process_node_key(std::uint64_t pretend) {
     boot = std::string("host:") + host;
   }
   // Two independent 64-bit hashes of the 128-bit id (or the host name).
-  key.boot_hi = fnv1a(boot, 1469598103934665603ull);
+  key.boot_hi = fnv1a(boot);
   key.boot_lo = fnv1a(boot, 0x9e3779b97f4a7c15ull);
   struct stat st;
   if (stat("/proc/self/ns/pid", &st) == 0) key.pid_namespace = static_cast<std::uint64_t>(st.st_ino);
