@@ -150,12 +150,41 @@ std::vector<StatsLine> collect_stats(MPI_Comm world) {
   return lines;
 }
 
-void print_stats(const std::vector<StatsLine>& lines) {
+void print_stats(const std::vector<StatsLine>& lines, int ranks, std::uint64_t job_ns) {
   for (const StatsLine& l : lines) {
     const double time_us = static_cast<double>(l.ns_sum) / 1e3;
     say("stats " + l.form + " " + l.path + " calls=" + std::to_string(l.calls) + " bytes=" + std::to_string(l.bytes) +
         " time_us=" + microseconds(time_us) + " mean_us=" + microseconds(time_us / static_cast<double>(l.calls)) +
         " max_rank_us=" + microseconds(static_cast<double>(l.ns_most_rank) / 1e3));
+  }
+  // The table a person reads: one line a collective (its forms and paths together), the one
+  // that took the ranks most time first.
+  struct Row {
+    std::string collective;
+    std::uint64_t calls = 0, ns_sum = 0;
+    std::string paths;
+  };
+  std::vector<Row> rows;
+  for (const StatsLine& l : lines) {
+    auto row = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.collective == l.collective; });
+    if (row == rows.end()) row = rows.insert(rows.end(), Row{l.collective});
+    row->calls += l.calls;
+    row->ns_sum += l.ns_sum;
+    row->paths += (row->paths.empty() ? "" : ", ") + l.form + " " + l.path + " " + std::to_string(l.calls);
+  }
+  if (rows.empty()) return;
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.ns_sum > b.ns_sum; });
+  const double per_rank = 1.0 / static_cast<double>(std::max(ranks, 1));
+  char line[160];
+  std::snprintf(line, sizeof line, "%-22s %10s %14s %8s  %s", "collective", "calls", "us_per_rank", "of_job",
+                "form, path, calls");
+  say(line);
+  for (const Row& r : rows) {
+    const double us = static_cast<double>(r.ns_sum) / 1e3 * per_rank;
+    const double share = job_ns ? 100.0 * us * 1e3 / static_cast<double>(job_ns) : 0.0;
+    std::snprintf(line, sizeof line, "%-22s %10llu %14.1f %7.2f%%  ", r.collective.c_str(),
+                  static_cast<unsigned long long>(r.calls), us, share);
+    say(line + r.paths);
   }
 }
 

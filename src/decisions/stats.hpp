@@ -50,7 +50,9 @@ std::vector<StatsLine> collect_stats(MPI_Comm world);
 
 // MCORECOLL_STATS=1: one line per line of `lines`, "mcorecoll: stats <form> <path> calls=<N>
 // bytes=<B> time_us=<T> mean_us=<M> max_rank_us=<R>": T the ranks' time summed, M T per call,
-// R the most one rank spent.
-void print_stats(const std::vector<StatsLine>& lines);
+// R the most one rank spent; then a table of one line a collective, the most time first: its
+// calls, a rank's mean time in it, that time's share of the job's `job_ns` (MPI_Init to
+// MPI_Finalize) on `ranks` ranks, and its forms and paths with their calls.
+void print_stats(const std::vector<StatsLine>& lines, int ranks, std::uint64_t job_ns);
 
 }  // namespace mcorecoll

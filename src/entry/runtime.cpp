@@ -230,10 +230,12 @@ int finalize() {
   const ConfigLoad& loaded = process_config();
   if (loaded.errors.empty() && loaded.config.counted()) {
     const std::vector<StatsLine> lines = collect_stats(MPI_COMM_WORLD);  // on rank 0
-    int rank = 0;
+    int rank = 0, ranks = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0 && loaded.config.stats) print_stats(lines);
-    if (rank == 0 && !loaded.config.report.empty()) write_report(loaded.config, lines, monotonic_ns() - g_init_ns);
+    PMPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    const std::uint64_t job_ns = monotonic_ns() - g_init_ns;
+    if (rank == 0 && loaded.config.stats) print_stats(lines, ranks, job_ns);
+    if (rank == 0 && !loaded.config.report.empty()) write_report(loaded.config, lines, job_ns);
   }
   return PMPI_Finalize();
 }
