@@ -27,6 +27,8 @@
  * K, M or G suffix. */
 #define _GNU_SOURCE  /* clock_gettime, gethostname whatever the C standard chosen */
 #include <mpi.h>
+/* PMPI_X: the MPI library's own, past mcorecoll (which serves the PMPI_ names too). */
+#include "mpi_library.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,6 +9,8 @@
  * KiB per communicator at the last count (a check for tests). */
 #define _GNU_SOURCE
 #include <mpi.h>
+/* PMPI_X: the MPI library's own, past mcorecoll (which serves the PMPI_ names too). */
+#include "mpi_library.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -18,6 +18,8 @@
  * Usage: mcorecoll_overheads [--what churn|poll|all] [--rounds R] [--table-mib M] [--csv FILE] */
 #define _GNU_SOURCE
 #include <mpi.h>
+/* PMPI_X: the MPI library's own, past mcorecoll (which serves the PMPI_ names too). */
+#include "mpi_library.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

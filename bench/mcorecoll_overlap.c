@@ -22,6 +22,8 @@
  *                          [--form nonblocking|persistent] [--thread multiple|single]
  *                          [--min BYTES] [--max BYTES] [--iters N] [--rounds R] */
 #include <mpi.h>
+/* PMPI_X: the MPI library's own, past mcorecoll (which serves the PMPI_ names too). */
+#include "mpi_library.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,8 @@
  * Usage: mcorecoll_streams [--threads 2,4,8] [--block BYTES] [--calls N] [--rounds R] */
 #define _GNU_SOURCE
 #include <mpi.h>
+/* PMPI_X: the MPI library's own, past mcorecoll (which serves the PMPI_ names too). */
+#include "mpi_library.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -27,6 +27,12 @@ const char* mcorecoll_mpi(void);
  * -1 if the settings are invalid (then `text` holds the errors). */
 int mcorecoll_describe(MPI_Comm comm, char* text, int length);
 
+/* The MPI library's own definition of `name` (e.g. "PMPI_Bcast"), past mcorecoll: mcorecoll
+ * defines the PMPI_ names of the calls it serves, for profilers loaded before it, so a program
+ * that wants the MPI library alone (a benchmark's baseline) calls it through this. Null where
+ * the MPI library has no such function. */
+void* mcorecoll_mpi_function(const char* name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include <mpi.h>
+/* PMPI_X: the MPI library's own, past mcorecoll (which serves the PMPI_ names too). */
+#include "mpi_library.h"
 
 #include "mcorecoll.h"
 

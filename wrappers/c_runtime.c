@@ -3,86 +3,165 @@
  *
  * The completion and request calls cost a program nothing while mcorecoll holds no request or
  * operation of its own (most programs, most of the time): one load, one predictable branch,
- * and the MPI library's own call. PMPI_* are declared here with raw arguments; in a process
- * of another MPI the gate is never open, so those go through raw_runtime.cpp's forwarding. */
+ * and the MPI library's own call; in a process of another MPI the gate is never open, so those
+ * go through raw_runtime.cpp's forwarding.
+ *
+ * Each is defined under its profiling name too (PMPI_Wait, ...), for a tool loaded before
+ * mcorecoll (a profiler's MPI_Wait calls PMPI_Wait). A tool loaded after mcorecoll that defines
+ * MPI_X gets mcorecoll's MPI_X calls, and its PMPI_X comes back here; while there is one, the
+ * gate stays shut (kToolAfter), so that the common path stays one load. */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include "library_calls.h"
 #include "raw_abi.h"
+
+#include <dlfcn.h>
+#include <stddef.h>
 
 #define MCORECOLL_EXPORT __attribute__((visibility("default")))
 #define ENGINE_IDLE __builtin_expect(__atomic_load_n(&mcorecoll_fast.users, __ATOMIC_RELAXED) == 0, 1)
 
-int PMPI_Wait(void* request, void* status);
-int PMPI_Test(void* request, void* flag, void* status);
-int PMPI_Waitall(mcorecoll_raw_t count, void* requests, void* statuses);
-int PMPI_Testall(mcorecoll_raw_t count, void* requests, void* flag, void* statuses);
-int PMPI_Waitany(mcorecoll_raw_t count, void* requests, void* index, void* status);
-int PMPI_Testany(mcorecoll_raw_t count, void* requests, void* index, void* flag, void* status);
-int PMPI_Waitsome(mcorecoll_raw_t incount, void* requests, void* outcount, void* indices, void* statuses);
-int PMPI_Testsome(mcorecoll_raw_t incount, void* requests, void* outcount, void* indices, void* statuses);
-int PMPI_Request_get_status(mcorecoll_raw_t request, void* flag, void* status);
-int PMPI_Request_free(void* request);
-int PMPI_Start(void* request);
-int PMPI_Startall(mcorecoll_raw_t count, void* requests);
+/* The MPI library's own (library_calls.h): the fast path starts with these, and the library's
+ * calls of these names reach them. */
+MCORECOLL_LIBRARY_CALL(PMPI_Init, (void* argc, void* argv), (argc, argv))
+MCORECOLL_LIBRARY_CALL(PMPI_Init_thread, (void* argc, void* argv, mcorecoll_raw_t required, void* provided),
+                       (argc, argv, required, provided))
+MCORECOLL_LIBRARY_CALL(PMPI_Finalize, (void), ())
+MCORECOLL_LIBRARY_CALL(PMPI_Wait, (void* request, void* status), (request, status))
+MCORECOLL_LIBRARY_CALL(PMPI_Test, (void* request, void* flag, void* status), (request, flag, status))
+MCORECOLL_LIBRARY_CALL(PMPI_Waitall, (mcorecoll_raw_t count, void* requests, void* statuses),
+                       (count, requests, statuses))
+MCORECOLL_LIBRARY_CALL(PMPI_Testall, (mcorecoll_raw_t count, void* requests, void* flag, void* statuses),
+                       (count, requests, flag, statuses))
+MCORECOLL_LIBRARY_CALL(PMPI_Waitany, (mcorecoll_raw_t count, void* requests, void* index, void* status),
+                       (count, requests, index, status))
+MCORECOLL_LIBRARY_CALL(PMPI_Testany, (mcorecoll_raw_t count, void* requests, void* index, void* flag, void* status),
+                       (count, requests, index, flag, status))
+MCORECOLL_LIBRARY_CALL(PMPI_Waitsome,
+                       (mcorecoll_raw_t incount, void* requests, void* outcount, void* indices, void* statuses),
+                       (incount, requests, outcount, indices, statuses))
+MCORECOLL_LIBRARY_CALL(PMPI_Testsome,
+                       (mcorecoll_raw_t incount, void* requests, void* outcount, void* indices, void* statuses),
+                       (incount, requests, outcount, indices, statuses))
+MCORECOLL_LIBRARY_CALL(PMPI_Request_get_status, (mcorecoll_raw_t request, void* flag, void* status),
+                       (request, flag, status))
+MCORECOLL_LIBRARY_CALL(PMPI_Request_free, (void* request), (request))
+MCORECOLL_LIBRARY_CALL(PMPI_Start, (void* request), (request))
+MCORECOLL_LIBRARY_CALL(PMPI_Startall, (mcorecoll_raw_t count, void* requests), (count, requests))
 
-/* Filled in by the dynamic linker's relocations at load: no code runs. */
 __attribute__((aligned(128))) struct mcorecoll_fast_path mcorecoll_fast = {
-    0, PMPI_Test, PMPI_Wait, PMPI_Testall, PMPI_Waitall, PMPI_Testany, PMPI_Testsome, PMPI_Request_get_status,
-    PMPI_Waitany, PMPI_Waitsome, PMPI_Request_free, PMPI_Start, PMPI_Startall};
+    0, __wrap_PMPI_Test, __wrap_PMPI_Wait, __wrap_PMPI_Testall, __wrap_PMPI_Waitall, __wrap_PMPI_Testany,
+    __wrap_PMPI_Testsome, __wrap_PMPI_Request_get_status, __wrap_PMPI_Waitany, __wrap_PMPI_Waitsome,
+    __wrap_PMPI_Request_free, __wrap_PMPI_Start, __wrap_PMPI_Startall};
 
-MCORECOLL_EXPORT int MPI_Init(void* argc, void* argv) { return mcorecoll_raw_init(argc, argv); }
+/* Set in `users` for good while a tool after mcorecoll defines a completion or request call. */
+enum { kToolAfter = 1 << 29 };
+
+/* A tool's MPI_X, where one loaded after mcorecoll defines it (abi_guard.cpp); null otherwise. */
+static struct {
+  int (*init)(void*, void*);
+  int (*init_thread)(void*, void*, mcorecoll_raw_t, void*);
+  int (*finalize)(void);
+  int (*wait)(void*, void*);
+  int (*test)(void*, void*, void*);
+  int (*waitall)(mcorecoll_raw_t, void*, void*);
+  int (*testall)(mcorecoll_raw_t, void*, void*, void*);
+  int (*waitany)(mcorecoll_raw_t, void*, void*, void*);
+  int (*testany)(mcorecoll_raw_t, void*, void*, void*, void*);
+  int (*waitsome)(mcorecoll_raw_t, void*, void*, void*, void*);
+  int (*testsome)(mcorecoll_raw_t, void*, void*, void*, void*);
+  int (*request_get_status)(mcorecoll_raw_t, void*, void*);
+  int (*request_free)(void*);
+  int (*start)(void*);
+  int (*startall)(mcorecoll_raw_t, void*);
+} tools;
+
+#define FIND(field, name)                                                                     \
+  do {                                                                                        \
+    void* fn = dlsym(RTLD_NEXT, "P" name);                                                    \
+    if (fn) *(void**)&mcorecoll_fast.field = fn;                                              \
+  } while (0)
+#define TOOL(field, name) (*(void**)&tools.field = mcorecoll_tool_after(name, "P" name))
+
+/* At load, when every object of the process is there: the MPI library's functions for the
+ * fast path (one call less than through __wrap_), and the tools after mcorecoll. */
+__attribute__((constructor)) static void find_library_and_tools(void) {
+  FIND(test, "MPI_Test");
+  FIND(wait, "MPI_Wait");
+  FIND(testall, "MPI_Testall");
+  FIND(waitall, "MPI_Waitall");
+  FIND(testany, "MPI_Testany");
+  FIND(testsome, "MPI_Testsome");
+  FIND(request_get_status, "MPI_Request_get_status");
+  FIND(waitany, "MPI_Waitany");
+  FIND(waitsome, "MPI_Waitsome");
+  FIND(request_free, "MPI_Request_free");
+  FIND(start, "MPI_Start");
+  FIND(startall, "MPI_Startall");
+  TOOL(init, "MPI_Init");
+  TOOL(init_thread, "MPI_Init_thread");
+  TOOL(finalize, "MPI_Finalize");
+  int completion = TOOL(wait, "MPI_Wait") != NULL;
+  completion |= TOOL(test, "MPI_Test") != NULL;
+  completion |= TOOL(waitall, "MPI_Waitall") != NULL;
+  completion |= TOOL(testall, "MPI_Testall") != NULL;
+  completion |= TOOL(waitany, "MPI_Waitany") != NULL;
+  completion |= TOOL(testany, "MPI_Testany") != NULL;
+  completion |= TOOL(waitsome, "MPI_Waitsome") != NULL;
+  completion |= TOOL(testsome, "MPI_Testsome") != NULL;
+  completion |= TOOL(request_get_status, "MPI_Request_get_status") != NULL;
+  completion |= TOOL(request_free, "MPI_Request_free") != NULL;
+  completion |= TOOL(start, "MPI_Start") != NULL;
+  completion |= TOOL(startall, "MPI_Startall") != NULL;
+  if (completion) __atomic_add_fetch(&mcorecoll_fast.users, kToolAfter, __ATOMIC_RELAXED);
+}
+
+MCORECOLL_EXPORT int MPI_Init(void* argc, void* argv) {
+  if (tools.init) return tools.init(argc, argv);
+  return mcorecoll_raw_init(argc, argv);
+}
+MCORECOLL_EXPORT int PMPI_Init(void* argc, void* argv) { return mcorecoll_raw_pinit(argc, argv); }
 MCORECOLL_EXPORT int MPI_Init_thread(void* argc, void* argv, mcorecoll_raw_t required, void* provided) {
+  if (tools.init_thread) return tools.init_thread(argc, argv, required, provided);
   return mcorecoll_raw_init_thread(argc, argv, required, provided);
 }
+MCORECOLL_EXPORT int PMPI_Init_thread(void* argc, void* argv, mcorecoll_raw_t required, void* provided) {
+  return mcorecoll_raw_pinit_thread(argc, argv, required, provided);
+}
 /* Every rank takes part in the statistics, and operations left pending complete. */
-MCORECOLL_EXPORT int MPI_Finalize(void) { return mcorecoll_raw_finalize(); }
+MCORECOLL_EXPORT int MPI_Finalize(void) {
+  if (tools.finalize) return tools.finalize();
+  return mcorecoll_raw_finalize();
+}
+MCORECOLL_EXPORT int PMPI_Finalize(void) { return mcorecoll_raw_pfinalize(); }
 
-MCORECOLL_EXPORT int MPI_Wait(void* request, void* status) {
-  if (ENGINE_IDLE) return mcorecoll_fast.wait(request, status);
-  return mcorecoll_raw_wait(request, status);
-}
-MCORECOLL_EXPORT int MPI_Test(void* request, void* flag, void* status) {
-  if (ENGINE_IDLE) return mcorecoll_fast.test(request, flag, status);
-  return mcorecoll_raw_test(request, flag, status);
-}
-MCORECOLL_EXPORT int MPI_Waitall(mcorecoll_raw_t count, void* requests, void* statuses) {
-  if (ENGINE_IDLE) return mcorecoll_fast.waitall(count, requests, statuses);
-  return mcorecoll_raw_waitall(count, requests, statuses);
-}
-MCORECOLL_EXPORT int MPI_Testall(mcorecoll_raw_t count, void* requests, void* flag, void* statuses) {
-  if (ENGINE_IDLE) return mcorecoll_fast.testall(count, requests, flag, statuses);
-  return mcorecoll_raw_testall(count, requests, flag, statuses);
-}
-MCORECOLL_EXPORT int MPI_Waitany(mcorecoll_raw_t count, void* requests, void* index, void* status) {
-  if (ENGINE_IDLE) return mcorecoll_fast.waitany(count, requests, index, status);
-  return mcorecoll_raw_waitany(count, requests, index, status);
-}
-MCORECOLL_EXPORT int MPI_Testany(mcorecoll_raw_t count, void* requests, void* index, void* flag,
-                                 void* status) {
-  if (ENGINE_IDLE) return mcorecoll_fast.testany(count, requests, index, flag, status);
-  return mcorecoll_raw_testany(count, requests, index, flag, status);
-}
-MCORECOLL_EXPORT int MPI_Waitsome(mcorecoll_raw_t incount, void* requests, void* outcount,
-                                  void* indices, void* statuses) {
-  if (ENGINE_IDLE) return mcorecoll_fast.waitsome(incount, requests, outcount, indices, statuses);
-  return mcorecoll_raw_waitsome(incount, requests, outcount, indices, statuses);
-}
-MCORECOLL_EXPORT int MPI_Testsome(mcorecoll_raw_t incount, void* requests, void* outcount,
-                                  void* indices, void* statuses) {
-  if (ENGINE_IDLE) return mcorecoll_fast.testsome(incount, requests, outcount, indices, statuses);
-  return mcorecoll_raw_testsome(incount, requests, outcount, indices, statuses);
-}
-MCORECOLL_EXPORT int MPI_Request_get_status(mcorecoll_raw_t request, void* flag, void* status) {
-  if (ENGINE_IDLE) return mcorecoll_fast.request_get_status(request, flag, status);
-  return mcorecoll_raw_request_get_status(request, flag, status);
-}
-MCORECOLL_EXPORT int MPI_Request_free(void* request) {
-  if (ENGINE_IDLE) return mcorecoll_fast.request_free(request);
-  return mcorecoll_raw_request_free(request);
-}
-MCORECOLL_EXPORT int MPI_Start(void* request) {
-  if (ENGINE_IDLE) return mcorecoll_fast.start(request);
-  return mcorecoll_raw_start(request);
-}
-MCORECOLL_EXPORT int MPI_Startall(mcorecoll_raw_t count, void* requests) {
-  if (ENGINE_IDLE) return mcorecoll_fast.startall(count, requests);
-  return mcorecoll_raw_startall(count, requests);
-}
+/* MPI_<name> and PMPI_<name> of a completion or request call: the fast path, else the tool
+ * after mcorecoll (MPI_ only), else mcorecoll's completion code. */
+#define COMPLETION(Name, field, params, args)                       \
+  MCORECOLL_EXPORT int MPI_##Name params {                          \
+    if (ENGINE_IDLE) return mcorecoll_fast.field args;              \
+    if (tools.field) return tools.field args;                       \
+    return mcorecoll_raw_##field args;                              \
+  }                                                                 \
+  MCORECOLL_EXPORT int PMPI_##Name params {                         \
+    if (ENGINE_IDLE) return mcorecoll_fast.field args;              \
+    return mcorecoll_raw_p##field args;                             \
+  }
+
+COMPLETION(Wait, wait, (void* request, void* status), (request, status))
+COMPLETION(Test, test, (void* request, void* flag, void* status), (request, flag, status))
+COMPLETION(Waitall, waitall, (mcorecoll_raw_t count, void* requests, void* statuses), (count, requests, statuses))
+COMPLETION(Testall, testall, (mcorecoll_raw_t count, void* requests, void* flag, void* statuses),
+           (count, requests, flag, statuses))
+COMPLETION(Waitany, waitany, (mcorecoll_raw_t count, void* requests, void* index, void* status),
+           (count, requests, index, status))
+COMPLETION(Testany, testany, (mcorecoll_raw_t count, void* requests, void* index, void* flag, void* status),
+           (count, requests, index, flag, status))
+COMPLETION(Waitsome, waitsome, (mcorecoll_raw_t incount, void* requests, void* outcount, void* indices, void* statuses),
+           (incount, requests, outcount, indices, statuses))
+COMPLETION(Testsome, testsome, (mcorecoll_raw_t incount, void* requests, void* outcount, void* indices, void* statuses),
+           (incount, requests, outcount, indices, statuses))
+COMPLETION(Request_get_status, request_get_status, (mcorecoll_raw_t request, void* flag, void* status),
+           (request, flag, status))
+COMPLETION(Request_free, request_free, (void* request), (request))
+COMPLETION(Start, start, (void* request), (request))
+COMPLETION(Startall, startall, (mcorecoll_raw_t count, void* requests), (count, requests))

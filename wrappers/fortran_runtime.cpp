@@ -228,19 +228,24 @@ void fortran_startall(mcorecoll::NextDefinition& self, MPI_Fint* count, MPI_Fint
 }  // namespace
 
 // One definition per name mangling, each with its own next definition, forwarding to the shared
-// implementation. `args` is a parenthesised list, unwrapped by MCORECOLL_UNPAREN.
+// implementation; or, where a tool loaded after mcorecoll defines the name, to the tool (its
+// call of the profiling name comes back to mcorecoll through the MPI library's Fortran binding,
+// which calls the C PMPI_ or MPI_ name). `args` is a parenthesised list, unwrapped by
+// MCORECOLL_UNPAREN.
 #define MCORECOLL_UNPAREN(...) __VA_ARGS__
-#define MCORECOLL_FORTRAN_NAME(symbol, impl, params, args)   \
-  extern "C" MCORECOLL_EXPORT void symbol params {           \
-    static mcorecoll::NextDefinition self{#symbol};          \
-    impl(self, MCORECOLL_UNPAREN args);                      \
+#define MCORECOLL_FORTRAN_NAME(symbol, profiling, impl, params, args)     \
+  extern "C" MCORECOLL_EXPORT void symbol params {                       \
+    static mcorecoll::ToolAfter tool{#symbol, #profiling};               \
+    if (tool.found()) return tool.call_fortran(MCORECOLL_UNPAREN args);  \
+    static mcorecoll::NextDefinition self{#symbol};                      \
+    impl(self, MCORECOLL_UNPAREN args);                                  \
   }
-#define MCORECOLL_FORTRAN(lower, upper, params, args)                   \
-  MCORECOLL_FORTRAN_NAME(mpi_##lower##_, fortran_##lower, params, args)  \
-  MCORECOLL_FORTRAN_NAME(mpi_##lower##__, fortran_##lower, params, args) \
-  MCORECOLL_FORTRAN_NAME(mpi_##lower, fortran_##lower, params, args)     \
-  MCORECOLL_FORTRAN_NAME(MPI_##upper, fortran_##lower, params, args)     \
-  MCORECOLL_FORTRAN_NAME(mpi_##lower##_f08_, fortran_##lower, params, args)
+#define MCORECOLL_FORTRAN(lower, upper, params, args)                                            \
+  MCORECOLL_FORTRAN_NAME(mpi_##lower##_, pmpi_##lower##_, fortran_##lower, params, args)         \
+  MCORECOLL_FORTRAN_NAME(mpi_##lower##__, pmpi_##lower##__, fortran_##lower, params, args)       \
+  MCORECOLL_FORTRAN_NAME(mpi_##lower, pmpi_##lower, fortran_##lower, params, args)               \
+  MCORECOLL_FORTRAN_NAME(MPI_##upper, PMPI_##upper, fortran_##lower, params, args)               \
+  MCORECOLL_FORTRAN_NAME(mpi_##lower##_f08_, pmpi_##lower##_f08_, fortran_##lower, params, args)
 
 MCORECOLL_FORTRAN(init, INIT, (MPI_Fint * ierr), (ierr))
 MCORECOLL_FORTRAN(init_thread, INIT_THREAD, (MPI_Fint * required, MPI_Fint* provided, MPI_Fint* ierr),

@@ -3,17 +3,24 @@
 
     generate_bindings.py collectives.txt OUTDIR
     generate_bindings.py --list collectives.txt OUT   (src/decisions/collective.hpp's list)
+    generate_bindings.py --profiling collectives.txt OUT|-   (the PMPI_ names mcorecoll defines,
+                                                             one a line: wrappers/meson.build)
 
 Writes into OUTDIR:
   collective_entries.hpp   the C++ functions the entry points call (mcorecoll::bcast, ...),
                            declared for dispatch.hpp; calls/*_calls.cpp define them
   pmpi_persistent.hpp      the MPI library's own persistent collectives (mcorecoll::pmpi_x_init)
   raw_collectives.h        the raw functions between the C entry points and the C++ ones
-  c_collectives.c          MPI_X, MPI_IX, MPI_X_init, MPIX_X_init (no mpi.h: raw_abi.h says why)
+  c_collectives.c          MPI_X, MPI_IX, MPI_X_init, MPIX_X_init and their profiling names
+                           PMPI_X, ... (no mpi.h: raw_abi.h says why), and the MPI library's
+                           own PMPI_X for the library's calls (library_calls.h says how)
   raw_collectives.cpp      raw arguments -> this MPI's types, or forwarded untouched when
-                           mcorecoll passes through (another MPI's process, or disabled)
+                           mcorecoll passes through (another MPI's process, or disabled); an
+                           MPI_X hands a call to a tool loaded after mcorecoll, whose PMPI_X
+                           comes back to mcorecoll's
   fortran_collectives.cpp  mpi_x_, mpi_x__, mpi_x, MPI_X, mpi_x_f08_ (and mpix_ for the
                            persistent forms): Fortran handles and sentinels -> C
+  mpi_library.h            for tests, benchmarks and tools: PMPI_X as the MPI library's own
 """
 import os
 import sys
@@ -71,9 +78,12 @@ class Form:
         whichever name the application called (both are exported)."""
         if self.form != "persistent":
             return f'  static mcorecoll::NextDefinition {variable}{{"{symbol}"}};\n'
-        upper = symbol[:4] == "MPIX" or symbol[:4] == "MPI_"
-        mpi = ("MPI_" if upper else "mpi_") + symbol.split("_", 1)[1]
-        mpix = ("MPIX_" if upper else "mpix_") + symbol.split("_", 1)[1]
+        profiling = symbol[:1] in "Pp" and symbol[1:2] in "Mm"
+        bare = symbol[1:] if profiling else symbol
+        upper = bare[:4] == "MPIX" or bare[:4] == "MPI_"
+        p = symbol[:1] if profiling else ""
+        mpi = p + ("MPI_" if upper else "mpi_") + bare.split("_", 1)[1]
+        mpix = p + ("MPIX_" if upper else "mpix_") + bare.split("_", 1)[1]
         return (f"#if MCORECOLL_PERSISTENT_MPIX\n  static mcorecoll::NextDefinition {variable}{{\"{mpix}\"}};\n"
                 f"#else\n  static mcorecoll::NextDefinition {variable}{{\"{mpi}\"}};\n#endif\n")
 
@@ -223,18 +233,64 @@ def raw_h(forms):
     for f in forms:
         for c in f.c_names:
             out.append(f"int mcorecoll_raw_{c}({f.params(0)});\n")
+            out.append(f"int mcorecoll_raw_P{c}({f.params(0)});\n")
     out.append('\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n')
     return "".join(out)
 
 
 def c_file(forms):
-    out = [HEADER, '#include "raw_collectives.h"\n\n',
+    out = [HEADER, '#include "library_calls.h"\n#include "raw_collectives.h"\n\n',
            '#define MCORECOLL_EXPORT __attribute__((visibility("default")))\n\n']
     for f in forms:
         for c in f.c_names:
-            out.append(f"MCORECOLL_EXPORT int {c}({f.params(0)}) {{\n"
-                       f"  return mcorecoll_raw_{c}({f.names()});\n}}\n\n")
+            for name in (c, "P" + c):
+                out.append(f"MCORECOLL_EXPORT int {name}({f.params(0)}) {{\n"
+                           f"  return mcorecoll_raw_{name}({f.names()});\n}}\n\n")
+    out.append("/* The MPI library's own, for the library's calls of PMPI_X (library_calls.h). */\n")
+    for f in forms:
+        for c in f.c_names:
+            out.append(f"MCORECOLL_LIBRARY_CALL(P{c}, ({f.params(0)}), ({f.names()}))\n")
     return "".join(out)
+
+
+def mpi_library_h(forms):
+    """For the tests, benchmarks and tools that compare with the MPI library alone: each PMPI_
+    name mcorecoll defines, as the MPI library's own (past mcorecoll, which serves those names
+    for the profilers loaded before it)."""
+    out = [HEADER, "/* The MPI library's own collectives, past mcorecoll, under their PMPI_ names: for the tests,\n"
+           " * benchmarks and tools that compare with the MPI library alone or check through it. mcorecoll\n"
+           " * defines the PMPI_ names too (a profiler loaded before it passes its calls on through them),\n"
+           " * so a program that includes this after mpi.h reaches the MPI library through\n"
+           " * mcorecoll_mpi_function() (mcorecoll.h), or, without mcorecoll, the first definition. */\n",
+           "#ifndef MCORECOLL_MPI_LIBRARY_H\n#define MCORECOLL_MPI_LIBRARY_H\n\n",
+           "#ifndef _GNU_SOURCE\n#define _GNU_SOURCE\n#endif\n#include <dlfcn.h>\n#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+           "#if MCORECOLL_PERSISTENT_MPIX\n#include <mpi-ext.h>\n#endif\n\n",
+           "static inline void* mcorecoll_library_function(const char* name) {\n"
+           "  typedef void* (*Lookup)(const char*);\n"
+           "  Lookup lookup = (Lookup)dlsym(RTLD_DEFAULT, \"mcorecoll_mpi_function\");\n"
+           "  void* fn = lookup ? lookup(name) : dlsym(RTLD_DEFAULT, name);\n"
+           "  if (!fn) {\n    fprintf(stderr, \"mpi_library.h: the MPI library has no %s\\n\", name);\n    abort();\n  }\n"
+           "  return fn;\n}\n\n"]
+    for f in forms:
+        if f.forward is not None:
+            continue
+        for c in f.c_names:
+            name = "P" + c
+            guard = ""
+            if f.form == "persistent":
+                guard = "#if MCORECOLL_PERSISTENT_MPIX\n" if c.startswith("MPIX") else "#if !MCORECOLL_PERSISTENT_MPIX\n"
+            out.append(guard + f"static inline int mcorecoll_library_{name}({f.params(1)}) {{\n"
+                       f"  static int (*fn)({f.params(1)});\n"
+                       f"  if (!fn) fn = (int (*)({f.params(1)}))mcorecoll_library_function(\"{name}\");\n"
+                       f"  return fn({f.names()});\n}}\n#define {name} mcorecoll_library_{name}\n"
+                       + ("#endif\n" if guard else "") + "\n")
+    out.append("#endif\n")
+    return "".join(out)
+
+
+def profiling_names(forms):
+    """The PMPI_ names mcorecoll defines for the collectives, one a line."""
+    return "".join(f"P{c}\n" for f in forms for c in f.c_names)
 
 
 def raw_cpp(forms):
@@ -244,17 +300,26 @@ def raw_cpp(forms):
            "using mcorecoll::as_int;\nusing mcorecoll::handle;\n\n"]
     for f in forms:
         for c in f.c_names:
-            if f.forward is not None:
-                out.append(f'extern "C" int mcorecoll_raw_{c}({f.params(0)}) {{\n'
-                           f'  static mcorecoll::NextDefinition next{{"{c}"}};\n'
-                           f"  if (mcorecoll::passing_through()) return next.call_c({f.names()});\n"
-                           + f.library_spelling(c, "library") +
-                           f"  const mcorecoll::ForwardedCall counted{{{f.forward}, {f.kind()}, handle<MPI_Comm>({f.comm()})}};\n"
-                           f"  return library.call_c({f.names()});\n}}\n\n")
-                continue
+            # MPI_X: to a tool loaded after mcorecoll, if one defines it (its PMPI_X comes back
+            # to mcorecoll's), or served as PMPI_X is.
             out.append(f'extern "C" int mcorecoll_raw_{c}({f.params(0)}) {{\n'
                        f"  if (mcorecoll::passing_through()) {{\n"
                        f'    static mcorecoll::NextDefinition next{{"{c}"}};\n'
+                       f"    return next.call_c({f.names()});\n  }}\n"
+                       f'  static mcorecoll::ToolAfter tool{{"{c}", "P{c}"}};\n'
+                       f"  if (tool.found()) return tool.call_c({f.names()});\n"
+                       f"  return mcorecoll_raw_P{c}({f.names()});\n}}\n\n")
+            if f.forward is not None:
+                out.append(f'extern "C" int mcorecoll_raw_P{c}({f.params(0)}) {{\n'
+                           f'  static mcorecoll::NextDefinition next{{"P{c}"}};\n'
+                           f"  if (mcorecoll::passing_through()) return next.call_c({f.names()});\n"
+                           + f.library_spelling("P" + c, "library") +
+                           f"  const mcorecoll::ForwardedCall counted{{{f.forward}, {f.kind()}, handle<MPI_Comm>({f.comm()})}};\n"
+                           f"  return library.call_c({f.names()});\n}}\n\n")
+                continue
+            out.append(f'extern "C" int mcorecoll_raw_P{c}({f.params(0)}) {{\n'
+                       f"  if (mcorecoll::passing_through()) {{\n"
+                       f'    static mcorecoll::NextDefinition next{{"P{c}"}};\n'
                        f"    return next.call_c({f.names()});\n  }}\n"
                        + f.c_call() + "}\n\n")
     return "".join(out)
@@ -289,13 +354,18 @@ def fortran_cpp(forms):
         for prefix, lower, upper_prefix, upper in f.fortran:
             for symbol in (f"{prefix}_{lower}_", f"{prefix}_{lower}__", f"{prefix}_{lower}",
                            f"{upper_prefix}_{upper}", f"{prefix}_{lower}_f08_"):
+                # A tool loaded after mcorecoll that defines the symbol gets the call; the MPI
+                # library's profiling symbol it calls comes back to mcorecoll's C entry point.
+                profiling = ("P" if symbol[0] == "M" else "p") + symbol
+                tool = (f'  static mcorecoll::ToolAfter tool{{"{symbol}", "{profiling}"}};\n'
+                        f"  if (tool.found()) return tool.call_fortran({names});\n")
                 if f.forward is not None:
-                    out.append(f'extern "C" MCORECOLL_EXPORT void {symbol}({params}) {{\n'
+                    out.append(f'extern "C" MCORECOLL_EXPORT void {symbol}({params}) {{\n' + tool +
                                f'  static mcorecoll::NextDefinition self{{"{symbol}"}};\n'
                                + f.library_spelling(symbol, "library") +
                                f"  fortran_{f.cpp}(self, library, {names});\n}}\n")
                     continue
-                out.append(f'extern "C" MCORECOLL_EXPORT void {symbol}({params}) {{\n'
+                out.append(f'extern "C" MCORECOLL_EXPORT void {symbol}({params}) {{\n' + tool +
                            f'  static mcorecoll::NextDefinition self{{"{symbol}"}};\n'
                            f"  fortran_{f.cpp}(self, {names});\n}}\n")
         out.append("\n")
@@ -325,6 +395,13 @@ def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--list":
         write_if_changed(sys.argv[3], collective_list_hpp(read_table(sys.argv[2])))
         return
+    if len(sys.argv) == 4 and sys.argv[1] == "--profiling":
+        names = profiling_names(read_table(sys.argv[2]))
+        if sys.argv[3] == "-":
+            sys.stdout.write(names)
+        else:
+            write_if_changed(sys.argv[3], names)
+        return
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     forms = read_table(sys.argv[1])
@@ -335,6 +412,7 @@ def main():
         "c_collectives.c": c_file(forms),
         "raw_collectives.cpp": raw_cpp(forms),
         "fortran_collectives.cpp": fortran_cpp(forms),
+        "mpi_library.h": mpi_library_h(forms),
     }
     for name, text in outputs.items():
         write_if_changed(os.path.join(sys.argv[2], name), text)

@@ -47,4 +47,39 @@ class NextDefinition {
   std::atomic<void*> fn_{nullptr};
 };
 
+// A PMPI tool (a profiler) loaded after mcorecoll that defines an entry point: mcorecoll's
+// entry point hands it the call, so that the tool sees it; the tool's call of the profiling
+// name (PMPI_Bcast, pmpi_bcast_) comes back to mcorecoll, which serves it there. Found once, on
+// first use (entry/abi_guard.hpp's tool_after()).
+class ToolAfter {
+ public:
+  constexpr ToolAfter(const char* name, const char* profiling) : name_(name), profiling_(profiling) {}
+
+  bool found() { return resolve() != kNone; }
+  template <typename... Args>
+  int call_c(Args... args) {
+    return reinterpret_cast<int (*)(Args...)>(resolve())(args...);
+  }
+  template <typename... Args>
+  void call_fortran(Args... args) {
+    reinterpret_cast<void (*)(Args...)>(resolve())(args...);
+  }
+
+ private:
+  static inline char none_;
+  static constexpr void* kNone = &none_;
+  void* resolve() {
+    void* fn = fn_.load(std::memory_order_acquire);
+    if (!fn) {
+      fn = tool_after(name_, profiling_);
+      if (!fn) fn = kNone;
+      fn_.store(fn, std::memory_order_release);
+    }
+    return fn;
+  }
+  const char* name_;
+  const char* profiling_;
+  std::atomic<void*> fn_{nullptr};
+};
+
 }  // namespace mcorecoll

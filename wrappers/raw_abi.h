@@ -17,28 +17,33 @@ typedef intptr_t mcorecoll_raw_t; /* an MPI handle or an int, as passed in a reg
 
 /* The gate of the completion and request calls: progress/fast_path.h. */
 
+/* Each call's raw function for MPI_<name>, mcorecoll_raw_<fn>, and for PMPI_<name> (a tool
+ * loaded before mcorecoll calls those), mcorecoll_raw_p<fn>: one body (raw_runtime.cpp), each
+ * passing through to the next definition of its own name. */
+#define MCORECOLL_RAW_ENTRY(fn, params) \
+  int mcorecoll_raw_##fn params;        \
+  int mcorecoll_raw_p##fn params;
+
 /* MPI_Init and MPI_Init_thread: the MPI library's, then mcorecoll's check that every rank runs
  * with the same settings. */
-int mcorecoll_raw_init(void* argc, void* argv);
-int mcorecoll_raw_init_thread(void* argc, void* argv, mcorecoll_raw_t required, void* provided);
-int mcorecoll_raw_finalize(void);
+MCORECOLL_RAW_ENTRY(init, (void* argc, void* argv))
+MCORECOLL_RAW_ENTRY(init_thread, (void* argc, void* argv, mcorecoll_raw_t required, void* provided))
+MCORECOLL_RAW_ENTRY(finalize, (void))
 
 /* Completion calls: requests, statuses, flags and indices are pointers; counts are ints;
  * MPI_Request_get_status takes its request by value. */
-int mcorecoll_raw_wait(void* request, void* status);
-int mcorecoll_raw_test(void* request, void* flag, void* status);
-int mcorecoll_raw_waitall(mcorecoll_raw_t count, void* requests, void* statuses);
-int mcorecoll_raw_testall(mcorecoll_raw_t count, void* requests, void* flag, void* statuses);
-int mcorecoll_raw_waitany(mcorecoll_raw_t count, void* requests, void* index, void* status);
-int mcorecoll_raw_testany(mcorecoll_raw_t count, void* requests, void* index, void* flag, void* status);
-int mcorecoll_raw_waitsome(mcorecoll_raw_t incount, void* requests, void* outcount, void* indices,
-                           void* statuses);
-int mcorecoll_raw_testsome(mcorecoll_raw_t incount, void* requests, void* outcount, void* indices,
-                           void* statuses);
-int mcorecoll_raw_request_get_status(mcorecoll_raw_t request, void* flag, void* status);
-int mcorecoll_raw_request_free(void* request);
-int mcorecoll_raw_start(void* request);
-int mcorecoll_raw_startall(mcorecoll_raw_t count, void* requests);
+MCORECOLL_RAW_ENTRY(wait, (void* request, void* status))
+MCORECOLL_RAW_ENTRY(test, (void* request, void* flag, void* status))
+MCORECOLL_RAW_ENTRY(waitall, (mcorecoll_raw_t count, void* requests, void* statuses))
+MCORECOLL_RAW_ENTRY(testall, (mcorecoll_raw_t count, void* requests, void* flag, void* statuses))
+MCORECOLL_RAW_ENTRY(waitany, (mcorecoll_raw_t count, void* requests, void* index, void* status))
+MCORECOLL_RAW_ENTRY(testany, (mcorecoll_raw_t count, void* requests, void* index, void* flag, void* status))
+MCORECOLL_RAW_ENTRY(waitsome, (mcorecoll_raw_t incount, void* requests, void* outcount, void* indices, void* statuses))
+MCORECOLL_RAW_ENTRY(testsome, (mcorecoll_raw_t incount, void* requests, void* outcount, void* indices, void* statuses))
+MCORECOLL_RAW_ENTRY(request_get_status, (mcorecoll_raw_t request, void* flag, void* status))
+MCORECOLL_RAW_ENTRY(request_free, (void* request))
+MCORECOLL_RAW_ENTRY(start, (void* request))
+MCORECOLL_RAW_ENTRY(startall, (mcorecoll_raw_t count, void* requests))
 
 #ifdef __cplusplus
 }

@@ -20,89 +20,70 @@ using mcorecoll::NextDefinition;
     return next.call_c args;                   \
   }                                            \
   return call
+// The raw functions of MPI_<name> and of PMPI_<name> (mcorecoll_raw_<fn>, mcorecoll_raw_p<fn>):
+// one body, each passing through to the next definition of its own name.
+#define MCORECOLL_RAW_PAIR(fn, name, params, args, call)                               \
+  int mcorecoll_raw_##fn params { MCORECOLL_RAW("MPI_" name, args, call); }          \
+  int mcorecoll_raw_p##fn params { MCORECOLL_RAW("PMPI_" name, args, call); }
 
 extern "C" {
 
-int mcorecoll_raw_init(void* argc, void* argv) {
-  MCORECOLL_RAW("MPI_Init", (argc, argv), mcorecoll::init(static_cast<int*>(argc), static_cast<char***>(argv)));
-}
+MCORECOLL_RAW_PAIR(init, "Init", (void* argc, void* argv), (argc, argv),
+                   mcorecoll::init(static_cast<int*>(argc), static_cast<char***>(argv)))
 
-int mcorecoll_raw_init_thread(void* argc, void* argv, mcorecoll_raw_t required, void* provided) {
-  MCORECOLL_RAW("MPI_Init_thread", (argc, argv, required, provided),
-                mcorecoll::init_thread(static_cast<int*>(argc), static_cast<char***>(argv), as_int(required),
-                                       static_cast<int*>(provided)));
-}
+MCORECOLL_RAW_PAIR(init_thread, "Init_thread", (void* argc, void* argv, mcorecoll_raw_t required, void* provided), (argc, argv, required, provided),
+                   mcorecoll::init_thread(static_cast<int*>(argc), static_cast<char***>(argv), as_int(required),
+                                       static_cast<int*>(provided)))
 
-int mcorecoll_raw_finalize(void) { MCORECOLL_RAW("MPI_Finalize", (), mcorecoll::finalize()); }
+MCORECOLL_RAW_PAIR(finalize, "Finalize", (void), (),
+                   mcorecoll::finalize())
 
-int mcorecoll_raw_wait(void* request, void* status) {
-  MCORECOLL_RAW("MPI_Wait", (request, status),
-                mcorecoll::wait(static_cast<MPI_Request*>(request), static_cast<MPI_Status*>(status)));
-}
+MCORECOLL_RAW_PAIR(wait, "Wait", (void* request, void* status), (request, status),
+                   mcorecoll::wait(static_cast<MPI_Request*>(request), static_cast<MPI_Status*>(status)))
 
-int mcorecoll_raw_test(void* request, void* flag, void* status) {
-  MCORECOLL_RAW("MPI_Test", (request, flag, status),
-                mcorecoll::test(static_cast<MPI_Request*>(request), static_cast<int*>(flag),
-                                static_cast<MPI_Status*>(status)));
-}
+MCORECOLL_RAW_PAIR(test, "Test", (void* request, void* flag, void* status), (request, flag, status),
+                   mcorecoll::test(static_cast<MPI_Request*>(request), static_cast<int*>(flag),
+                                static_cast<MPI_Status*>(status)))
 
-int mcorecoll_raw_waitall(mcorecoll_raw_t count, void* requests, void* statuses) {
-  MCORECOLL_RAW("MPI_Waitall", (count, requests, statuses),
-                mcorecoll::waitall(as_int(count), static_cast<MPI_Request*>(requests),
-                                   static_cast<MPI_Status*>(statuses)));
-}
+MCORECOLL_RAW_PAIR(waitall, "Waitall", (mcorecoll_raw_t count, void* requests, void* statuses), (count, requests, statuses),
+                   mcorecoll::waitall(as_int(count), static_cast<MPI_Request*>(requests),
+                                   static_cast<MPI_Status*>(statuses)))
 
-int mcorecoll_raw_testall(mcorecoll_raw_t count, void* requests, void* flag, void* statuses) {
-  MCORECOLL_RAW("MPI_Testall", (count, requests, flag, statuses),
-                mcorecoll::testall(as_int(count), static_cast<MPI_Request*>(requests), static_cast<int*>(flag),
-                                   static_cast<MPI_Status*>(statuses)));
-}
+MCORECOLL_RAW_PAIR(testall, "Testall", (mcorecoll_raw_t count, void* requests, void* flag, void* statuses), (count, requests, flag, statuses),
+                   mcorecoll::testall(as_int(count), static_cast<MPI_Request*>(requests), static_cast<int*>(flag),
+                                   static_cast<MPI_Status*>(statuses)))
 
-int mcorecoll_raw_waitany(mcorecoll_raw_t count, void* requests, void* index, void* status) {
-  MCORECOLL_RAW("MPI_Waitany", (count, requests, index, status),
-                mcorecoll::waitany(as_int(count), static_cast<MPI_Request*>(requests), static_cast<int*>(index),
-                                   static_cast<MPI_Status*>(status)));
-}
+MCORECOLL_RAW_PAIR(waitany, "Waitany", (mcorecoll_raw_t count, void* requests, void* index, void* status), (count, requests, index, status),
+                   mcorecoll::waitany(as_int(count), static_cast<MPI_Request*>(requests), static_cast<int*>(index),
+                                   static_cast<MPI_Status*>(status)))
 
-int mcorecoll_raw_testany(mcorecoll_raw_t count, void* requests, void* index, void* flag, void* status) {
-  MCORECOLL_RAW("MPI_Testany", (count, requests, index, flag, status),
-                mcorecoll::testany(as_int(count), static_cast<MPI_Request*>(requests), static_cast<int*>(index),
-                                   static_cast<int*>(flag), static_cast<MPI_Status*>(status)));
-}
+MCORECOLL_RAW_PAIR(testany, "Testany", (mcorecoll_raw_t count, void* requests, void* index, void* flag, void* status), (count, requests, index, flag, status),
+                   mcorecoll::testany(as_int(count), static_cast<MPI_Request*>(requests), static_cast<int*>(index),
+                                   static_cast<int*>(flag), static_cast<MPI_Status*>(status)))
 
-int mcorecoll_raw_waitsome(mcorecoll_raw_t incount, void* requests, void* outcount, void* indices,
-                           void* statuses) {
-  MCORECOLL_RAW("MPI_Waitsome", (incount, requests, outcount, indices, statuses),
-                mcorecoll::waitsome(as_int(incount), static_cast<MPI_Request*>(requests),
+MCORECOLL_RAW_PAIR(waitsome, "Waitsome", (mcorecoll_raw_t incount, void* requests, void* outcount, void* indices,
+                           void* statuses), (incount, requests, outcount, indices, statuses),
+                   mcorecoll::waitsome(as_int(incount), static_cast<MPI_Request*>(requests),
                                     static_cast<int*>(outcount), static_cast<int*>(indices),
-                                    static_cast<MPI_Status*>(statuses)));
-}
+                                    static_cast<MPI_Status*>(statuses)))
 
-int mcorecoll_raw_testsome(mcorecoll_raw_t incount, void* requests, void* outcount, void* indices,
-                           void* statuses) {
-  MCORECOLL_RAW("MPI_Testsome", (incount, requests, outcount, indices, statuses),
-                mcorecoll::testsome(as_int(incount), static_cast<MPI_Request*>(requests),
+MCORECOLL_RAW_PAIR(testsome, "Testsome", (mcorecoll_raw_t incount, void* requests, void* outcount, void* indices,
+                           void* statuses), (incount, requests, outcount, indices, statuses),
+                   mcorecoll::testsome(as_int(incount), static_cast<MPI_Request*>(requests),
                                     static_cast<int*>(outcount), static_cast<int*>(indices),
-                                    static_cast<MPI_Status*>(statuses)));
-}
+                                    static_cast<MPI_Status*>(statuses)))
 
-int mcorecoll_raw_request_get_status(mcorecoll_raw_t request, void* flag, void* status) {
-  MCORECOLL_RAW("MPI_Request_get_status", (request, flag, status),
-                mcorecoll::request_get_status(handle<MPI_Request>(request), static_cast<int*>(flag),
-                                              static_cast<MPI_Status*>(status)));
-}
+MCORECOLL_RAW_PAIR(request_get_status, "Request_get_status", (mcorecoll_raw_t request, void* flag, void* status), (request, flag, status),
+                   mcorecoll::request_get_status(handle<MPI_Request>(request), static_cast<int*>(flag),
+                                              static_cast<MPI_Status*>(status)))
 
-int mcorecoll_raw_request_free(void* request) {
-  MCORECOLL_RAW("MPI_Request_free", (request), mcorecoll::request_free(static_cast<MPI_Request*>(request)));
-}
+MCORECOLL_RAW_PAIR(request_free, "Request_free", (void* request), (request),
+                   mcorecoll::request_free(static_cast<MPI_Request*>(request)))
 
-int mcorecoll_raw_start(void* request) {
-  MCORECOLL_RAW("MPI_Start", (request), mcorecoll::start(static_cast<MPI_Request*>(request)));
-}
+MCORECOLL_RAW_PAIR(start, "Start", (void* request), (request),
+                   mcorecoll::start(static_cast<MPI_Request*>(request)))
 
-int mcorecoll_raw_startall(mcorecoll_raw_t count, void* requests) {
-  MCORECOLL_RAW("MPI_Startall", (count, requests),
-                mcorecoll::startall(as_int(count), static_cast<MPI_Request*>(requests)));
-}
+MCORECOLL_RAW_PAIR(startall, "Startall", (mcorecoll_raw_t count, void* requests), (count, requests),
+                   mcorecoll::startall(as_int(count), static_cast<MPI_Request*>(requests)))
 
 }  // extern "C"

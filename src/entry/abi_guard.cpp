@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <mpi.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "common/log.hpp"
@@ -39,11 +40,12 @@ constexpr const char* kReleaseKind = "a release with MPI-4's persistent collecti
 bool g_foreign = false;
 bool g_passing_through = false;
 
-// The process's MPI is the first object in the global scope that defines PMPI_Bcast; it is
-// ours if that same object defines our MPI's marker. Cheap (no output, nothing allocated)
-// when the process is a launcher or a shell that never uses MPI.
+// The process's MPI is the first object after mcorecoll that defines PMPI_Bcast (mcorecoll
+// defines it too, for the tools loaded before it); it is ours if that same object defines our
+// MPI's marker. Cheap (no output, nothing allocated) when the process is a launcher or a shell
+// that never uses MPI.
 void detect_foreign_mpi() {
-  void* pmpi = dlsym(RTLD_DEFAULT, "PMPI_Bcast");
+  void* pmpi = dlsym(RTLD_NEXT, "PMPI_Bcast");
   Dl_info info;
   if (!pmpi || !dladdr(pmpi, &info) || !info.dli_fname) return;
   void* owner = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
@@ -77,25 +79,66 @@ bool foreign_mpi() { return g_foreign; }
 
 bool passing_through() { return g_passing_through; }
 
-void* next_definition(const char* symbol) { return dlsym(RTLD_NEXT, symbol); }
+void* next_definition(const char* symbol) {
+  // RTLD_NEXT searches after the object that calls dlsym, which glibc finds from the return
+  // address: a tail call here would make it the caller's caller (a program calling
+  // mcorecoll_mpi_function() would get mcorecoll's own). The volatile keeps the call a call.
+  void* volatile found = dlsym(RTLD_NEXT, symbol);
+  return found;
+}
+
+namespace {
+
+std::string object_of(void* symbol) {
+  Dl_info info;
+  return symbol && dladdr(symbol, &info) && info.dli_fname ? info.dli_fname : "";
+}
+
+}  // namespace
+
+void* tool_after(const char* name, const char* profiling) {
+  // A tool defines MPI_X and calls PMPI_X; the MPI library (its C or its Fortran part) defines
+  // both in one object. A layer that defines only PMPI_X (the device-buffer test's emulated
+  // library) is not a tool: the next MPI_X is then the MPI library's.
+  void* next = dlsym(RTLD_NEXT, name);
+  Dl_info where;
+  if (!next || !dladdr(next, &where) || !where.dli_fname) return nullptr;
+  void* object = dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!object) return nullptr;
+  void* own = dlsym(object, profiling);  // the object's own, or one of its dependencies'
+  Dl_info own_where;
+  const bool defines_both = own && dladdr(own, &own_where) && own_where.dli_fbase == where.dli_fbase;
+  dlclose(object);
+  return defines_both ? nullptr : next;
+}
 
 std::string other_tools() {
-  auto object_of = [](void* symbol) -> std::string {
-    Dl_info info;
-    return symbol && dladdr(symbol, &info) && info.dli_fname ? info.dli_fname : "";
-  };
   const std::string ours = object_of(reinterpret_cast<void*>(&other_tools));
   const std::string first = object_of(dlsym(RTLD_DEFAULT, "MPI_Bcast"));
-  const std::string mpi = object_of(dlsym(RTLD_NEXT, "PMPI_Bcast"));
-  const std::string next = object_of(dlsym(RTLD_NEXT, "MPI_Bcast"));
+  const std::string next = object_of(tool_after("MPI_Bcast", "PMPI_Bcast"));
   if (!first.empty() && first != ours)
-    return "another MPI tool, " + first + ", comes before mcorecoll and defines the MPI_ calls: the collectives it "
-           "passes on through PMPI_ go straight to the MPI library, and mcorecoll serves none of them (preload "
-           "mcorecoll first to have it serve them; that tool then sees none of them)";
-  if (!next.empty() && next != mpi)
-    return "another MPI tool, " + next + ", comes after mcorecoll and defines the MPI_ calls: it sees none of the "
-           "collectives mcorecoll intercepts (preload it first to have it see them; mcorecoll then serves none)";
+    return "another MPI tool, " + first + ", comes before mcorecoll: it sees the calls, and mcorecoll serves "
+           "those it passes on through PMPI_";
+  if (!next.empty())
+    return "another MPI tool, " + next + ", comes after mcorecoll: mcorecoll hands it the calls, and serves "
+           "those it passes on through PMPI_";
   return "";
 }
 
 }  // namespace mcorecoll
+
+extern "C" void* mcorecoll_library_symbol(const char* name) {
+  void* fn = dlsym(RTLD_NEXT, name);
+  if (!fn) {
+    // Before or without MPI: nothing to end the job with but the process.
+    mcorecoll::say(std::string("error: the MPI library has no ") + name +
+                   ", which mcorecoll passes this call to; is libmcorecoll loaded ahead of the MPI library "
+                   "(LD_PRELOAD, or -lmcorecoll before it)?");
+    std::abort();
+  }
+  return fn;
+}
+
+extern "C" void* mcorecoll_tool_after(const char* name, const char* profiling) {
+  return mcorecoll::tool_after(name, profiling);
+}

@@ -16,10 +16,15 @@ bool passing_through();   // foreign, or disabled by the environment; decided on
 // The next definition of `symbol` after this library (the process's MPI), for forwarding.
 void* next_definition(const char* symbol);
 
-// Another PMPI tool in the process (a profiler preloaded with mcorecoll, before or after it):
-// what that means for the calls, in one sentence; empty where there is none. mcorecoll does
-// not define the PMPI_ names yet, so a tool ahead of it passes its calls straight to the MPI
-// library, and a tool after it never sees the calls mcorecoll takes.
+// The next definition of entry point `name` where a tool loaded after mcorecoll defines it (its
+// object does not define `profiling`, the PMPI_ name, which the MPI library defines with it);
+// null where the next is the MPI library's.
+void* tool_after(const char* name, const char* profiling);
+
+// Another PMPI tool in the process (a profiler preloaded with mcorecoll, before or after it),
+// in one sentence for verbose mode; empty where there is none. Either way the tool sees every
+// call and mcorecoll serves it: a tool before mcorecoll calls mcorecoll's PMPI_X; mcorecoll's
+// MPI_X hands the call to a tool after it, whose PMPI_X comes back to mcorecoll.
 std::string other_tools();
 
 }  // namespace mcorecoll

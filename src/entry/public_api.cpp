@@ -6,6 +6,7 @@
 
 #include "decisions/config.hpp"
 #include "decisions/route.hpp"
+#include "entry/abi_guard.hpp"
 #include "entry/learning.hpp"
 #include "entry/runtime.hpp"
 #include "node/comm_context.hpp"
@@ -52,5 +53,7 @@ MCORECOLL_EXPORT int mcorecoll_describe(MPI_Comm comm, char* text, int length) {
                       "communicator:\n" + ctx.describe(),
                   text, length);
 }
+
+MCORECOLL_EXPORT void* mcorecoll_mpi_function(const char* name) { return mcorecoll::next_definition(name); }
 
 }  // extern "C"

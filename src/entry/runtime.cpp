@@ -304,13 +304,15 @@ void after_init() {
   int initialized = 0;
   PMPI_Initialized(&initialized);
   if (!initialized) return;
-  // A profiler preloaded with mcorecoll shares the calls with it badly: say how, once.
-  if (const std::string others = other_tools(); !others.empty()) {
-    int rank = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) say("warning: " + others);
-  }
   const Config& config = config_or_abort(MPI_COMM_WORLD);
+  // A profiler preloaded with mcorecoll: which order, once.
+  if (config.verbose >= 1) {
+    if (const std::string others = other_tools(); !others.empty()) {
+      int rank = 0;
+      PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      if (rank == 0) say(others);
+    }
+  }
   check_same_settings(MPI_COMM_WORLD, config);
   if (!config.disable && config.setup_world_at_init) prepare_world(config);
 }

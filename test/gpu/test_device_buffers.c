@@ -9,6 +9,8 @@
  * Usage: test_device_buffers (np 2 to 64; MCORECOLL_SETUP_AFTER=1 and MCORECOLL_<X>=shm;
  *        TEST_TRACE=1 names each call on stderr). */
 #include <mpi.h>
+/* PMPI_X: the MPI library's own, past mcorecoll (which serves the PMPI_ names too). */
+#include "mpi_library.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

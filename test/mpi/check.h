@@ -4,6 +4,8 @@
 #define MCORECOLL_TEST_CHECK_H
 
 #include <mpi.h>
+/* PMPI_X: the MPI library's own, past mcorecoll (which serves the PMPI_ names too). */
+#include "mpi_library.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

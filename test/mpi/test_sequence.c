@@ -40,6 +40,8 @@
 #define _GNU_SOURCE
 #include <float.h>
 #include <mpi.h>
+/* PMPI_X: the MPI library's own, past mcorecoll (which serves the PMPI_ names too). */
+#include "mpi_library.h"
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
