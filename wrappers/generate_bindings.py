@@ -300,15 +300,19 @@ def raw_cpp(forms):
            "using mcorecoll::as_int;\nusing mcorecoll::handle;\n\n"]
     for f in forms:
         for c in f.c_names:
+            if f.forward is None:
+                # What MPI_X and PMPI_X do when mcorecoll serves the call.
+                out.append(f"static inline int serve_{c}({f.params(0)}) {{\n" + f.c_call() + "}\n\n")
             # MPI_X: to a tool loaded after mcorecoll, if one defines it (its PMPI_X comes back
             # to mcorecoll's), or served as PMPI_X is.
+            serve = (f"mcorecoll_raw_P{c}({f.names()})" if f.forward is not None else f"serve_{c}({f.names()})")
             out.append(f'extern "C" int mcorecoll_raw_{c}({f.params(0)}) {{\n'
                        f"  if (mcorecoll::passing_through()) {{\n"
                        f'    static mcorecoll::NextDefinition next{{"{c}"}};\n'
                        f"    return next.call_c({f.names()});\n  }}\n"
                        f'  static mcorecoll::ToolAfter tool{{"{c}", "P{c}"}};\n'
                        f"  if (tool.found()) return tool.call_c({f.names()});\n"
-                       f"  return mcorecoll_raw_P{c}({f.names()});\n}}\n\n")
+                       f"  return {serve};\n}}\n\n")
             if f.forward is not None:
                 out.append(f'extern "C" int mcorecoll_raw_P{c}({f.params(0)}) {{\n'
                            f'  static mcorecoll::NextDefinition next{{"P{c}"}};\n'
@@ -321,7 +325,7 @@ def raw_cpp(forms):
                        f"  if (mcorecoll::passing_through()) {{\n"
                        f'    static mcorecoll::NextDefinition next{{"P{c}"}};\n'
                        f"    return next.call_c({f.names()});\n  }}\n"
-                       + f.c_call() + "}\n\n")
+                       f"  return serve_{c}({f.names()});\n}}\n\n")
     return "".join(out)
 
 

@@ -55,7 +55,11 @@ class ToolAfter {
  public:
   constexpr ToolAfter(const char* name, const char* profiling) : name_(name), profiling_(profiling) {}
 
-  bool found() { return resolve() != kNone; }
+  bool found() {
+    void* fn = fn_.load(std::memory_order_relaxed);
+    if (__builtin_expect(fn == kNone, 1)) return false;  // no tool: the common path, one load
+    return resolve() != kNone;
+  }
   template <typename... Args>
   int call_c(Args... args) {
     return reinterpret_cast<int (*)(Args...)>(resolve())(args...);

@@ -38,7 +38,6 @@ constexpr const char* kReleaseKind = "a release with MPI-4's persistent collecti
 #endif
 
 bool g_foreign = false;
-bool g_passing_through = false;
 
 // The process's MPI is the first object after mcorecoll that defines PMPI_Bcast (mcorecoll
 // defines it too, for the tools loaded before it); it is ours if that same object defines our
@@ -77,7 +76,7 @@ __attribute__((constructor)) void decide_pass_through() {
 
 bool foreign_mpi() { return g_foreign; }
 
-bool passing_through() { return g_passing_through; }
+bool g_passing_through = false;
 
 void* next_definition(const char* symbol) {
   // RTLD_NEXT searches after the object that calls dlsym, which glibc finds from the return

@@ -12,7 +12,10 @@
 namespace mcorecoll {
 
 bool foreign_mpi();       // decided once, at load
-bool passing_through();   // foreign, or disabled by the environment; decided once, at load
+// Foreign, or disabled by the environment; decided once, at load. Read on every entry point's
+// path: inline, one load.
+extern bool g_passing_through;
+inline bool passing_through() { return __builtin_expect(g_passing_through, 0); }
 // The next definition of `symbol` after this library (the process's MPI), for forwarding.
 void* next_definition(const char* symbol);
 
