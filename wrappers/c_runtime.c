@@ -10,11 +10,9 @@
  * mcorecoll (a profiler's MPI_Wait calls PMPI_Wait). A tool loaded after mcorecoll that defines
  * MPI_X gets mcorecoll's MPI_X calls, and its PMPI_X comes back here; while there is one, the
  * gate stays shut (kToolAfter), so that the common path stays one load. */
-#define _GNU_SOURCE /* RTLD_NEXT */
 #include "library_calls.h"
 #include "raw_abi.h"
 
-#include <dlfcn.h>
 #include <stddef.h>
 
 #define MCORECOLL_EXPORT __attribute__((visibility("default")))
@@ -77,7 +75,7 @@ static struct {
 
 #define FIND(field, name)                                                                     \
   do {                                                                                        \
-    void* fn = dlsym(RTLD_NEXT, "P" name);                                                    \
+    void* fn = mcorecoll_library_lookup("P" name);                                            \
     if (fn) *(void**)&mcorecoll_fast.field = fn;                                              \
   } while (0)
 #define TOOL(field, name) (*(void**)&tools.field = mcorecoll_tool_after(name, "P" name))

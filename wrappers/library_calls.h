@@ -3,7 +3,7 @@
  * loaded before mcorecoll (a profiler's MPI_Bcast calls PMPI_Bcast, which mcorecoll serves).
  * The linker sends every reference to such a PMPI_X in the library's objects to __wrap_PMPI_X
  * (-Wl,--wrap, wrappers/meson.build: the list is made from collectives.txt and c_runtime.c's
- * calls), which this macro defines: the next definition after mcorecoll's (the MPI library's),
+ * calls), which this macro defines: the MPI library's definition (mcorecoll_library_lookup()),
  * looked up once. So the sources call PMPI_X as the MPI standard names it, and the test
  * `exports` checks that no reference to a name mcorecoll defines is left for the dynamic
  * linker. No mpi.h here: raw_abi.h says why. */
@@ -14,8 +14,11 @@
 extern "C" {
 #endif
 
-/* The MPI library's definition of `name` (the next after mcorecoll's); stops the job, naming
- * it, where there is none. entry/abi_guard.cpp. */
+/* The MPI library's definition of `name`: the first in the process that is not mcorecoll's
+ * own (a layer ahead of mcorecoll that defines PMPI_X stands in for the MPI library), else the
+ * next after mcorecoll; null where there is none. entry/abi_guard.cpp. */
+void* mcorecoll_library_lookup(const char* name);
+/* The same; stops the process, naming `name`, where there is none. */
 void* mcorecoll_library_symbol(const char* name);
 /* mcorecoll::tool_after() for C: a tool's definition of `name`, loaded after mcorecoll. */
 void* mcorecoll_tool_after(const char* name, const char* profiling);

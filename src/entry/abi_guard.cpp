@@ -126,8 +126,20 @@ std::string other_tools() {
 
 }  // namespace mcorecoll
 
+extern "C" void* mcorecoll_library_lookup(const char* name) {
+  // The first definition in the process, unless it is mcorecoll's own: a layer ahead of
+  // mcorecoll that defines PMPI_X stands in for the MPI library's (the GPU tests' emulated
+  // CUDA-aware library in the executable), as it did before mcorecoll defined those names.
+  void* first = dlsym(RTLD_DEFAULT, name);
+  Dl_info found, ours;
+  if (first && dladdr(first, &found) && dladdr(reinterpret_cast<void*>(&mcorecoll_library_lookup), &ours) &&
+      found.dli_fbase != ours.dli_fbase)
+    return first;
+  return mcorecoll::next_definition(name);
+}
+
 extern "C" void* mcorecoll_library_symbol(const char* name) {
-  void* fn = dlsym(RTLD_NEXT, name);
+  void* fn = mcorecoll_library_lookup(name);
   if (!fn) {
     // Before or without MPI: nothing to end the job with but the process.
     mcorecoll::say(std::string("error: the MPI library has no ") + name +

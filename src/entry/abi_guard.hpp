@@ -31,3 +31,7 @@ void* tool_after(const char* name, const char* profiling);
 std::string other_tools();
 
 }  // namespace mcorecoll
+
+// The MPI library's definition of `name`, as mcorecoll's own calls reach it
+// (wrappers/library_calls.h, which declares it for C too).
+extern "C" void* mcorecoll_library_lookup(const char* name);

@@ -54,6 +54,6 @@ MCORECOLL_EXPORT int mcorecoll_describe(MPI_Comm comm, char* text, int length) {
                   text, length);
 }
 
-MCORECOLL_EXPORT void* mcorecoll_mpi_function(const char* name) { return mcorecoll::next_definition(name); }
+MCORECOLL_EXPORT void* mcorecoll_mpi_function(const char* name) { return mcorecoll_library_lookup(name); }
 
 }  // extern "C"
