@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 tools/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The suite's settings come from its own tests, never from the caller's shell.
-for v in $(env | sed -n 's/^\(MCORECOLL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+for v in $(env | sed -n 's/^\(MCORECOLL_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 unset LD_PRELOAD
 
 left_out=()
