@@ -286,6 +286,8 @@ std::vector<Setting> make_settings() {
                }});
   s.push_back(int_setting("TEST_NODE_SIZE", "0 (off) or a positive number of ranks per pretend node",
                           0, 1 << 20, &Config::test_node_size));
+  s.push_back(int_setting("TEST_WINDOW_PAUSE_US", "0 (off) or microseconds", 0, 10000000,
+                          &Config::test_window_pause_us));
   s.push_back({"LEARN", "auto or off",
                [](Config& c, const std::string& v) {
                  if (v != "auto" && v != "off") return false;
@@ -658,6 +660,7 @@ std::string Config::describe() const {
     out << "\n";
   }
   if (test_node_size) out << "MCORECOLL_TEST_NODE_SIZE = " << test_node_size << "\n";
+  if (test_window_pause_us) out << "MCORECOLL_TEST_WINDOW_PAUSE_US = " << test_window_pause_us << "\n";
   if (!config_file.empty()) out << "MCORECOLL_CONFIG = " << config_file << "\n";
   return out.str();
 }

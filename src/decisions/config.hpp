@@ -135,6 +135,10 @@ struct Config {
   // MCORECOLL_TEST_SLOWDOWN: microseconds every call of a collective on a path spends waiting
   // before it runs, [collective][path] (tests of the learning: a path made slower on purpose).
   std::array<std::array<int, kMaxPaths>, kCollectiveCount> test_slowdown_us = {};
+  // MCORECOLL_TEST_WINDOW_PAUSE_US: a rank that is not the last of its node to take its view of
+  // a segment set up without waiting pauses this long right after counting itself (tests of the
+  // switch's agreement: node/setup_window.cpp).
+  int test_window_pause_us = 0;
 
   std::string config_file;  // MCORECOLL_CONFIG, for reporting
 

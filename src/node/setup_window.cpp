@@ -2,6 +2,8 @@
 
 #include <mpi.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -40,18 +42,6 @@ bool arrive(CommContext& ctx, const Config& config, SetUpWindow& w) {
   return usable;
 }
 
-// This rank's view of the segment, its single-copy verdict and its count in the switch line.
-void attach(CommContext& ctx, SetUpWindow& w) {
-  const LeaderNews& news = w.all[0].news;
-  int error = 0;
-  NodePool* pool = pool_at(news.pool, &error);  // mapped already (arrive() checked)
-  ctx.channel.shm = NodeShm::carved(*pool, news.segment, ctx.node_size, SegmentExtras{});
-  announce_bell(ctx);
-  SwitchLine& line = ctx.channel.shm->switch_line();
-  if (ctx.node_rank != 0 && copy_refused(news)) line.refused.fetch_add(1);
-  w.closer = line.attached.fetch_add(1) + 1 == static_cast<std::uint64_t>(ctx.node_size);
-}
-
 // Publishes `call` as one that goes to the MPI library; the closer closes the line at one past
 // the latest call published. Returns the switch call once the line is closed, else 0.
 std::uint64_t publish(SwitchLine& line, std::uint64_t call, bool close) {
@@ -65,12 +55,33 @@ std::uint64_t publish(SwitchLine& line, std::uint64_t call, bool close) {
   }
 }
 
+// This rank's view of the segment, its single-copy verdict and its count in the switch line.
+// `published` (a call that went to the MPI library) is published before the rank counts
+// itself: the closer, the last to count itself, then closes the line past it. Published after,
+// it could come after the close, and this rank, many calls ahead, would learn a switch it had
+// passed already on the MPI library's path.
+void attach(CommContext& ctx, const Config& config, SetUpWindow& w, std::uint64_t published) {
+  const LeaderNews& news = w.all[0].news;
+  int error = 0;
+  NodePool* pool = pool_at(news.pool, &error);  // mapped already (arrive() checked)
+  ctx.channel.shm = NodeShm::carved(*pool, news.segment, ctx.node_size, SegmentExtras{});
+  announce_bell(ctx);
+  SwitchLine& line = ctx.channel.shm->switch_line();
+  if (ctx.node_rank != 0 && copy_refused(news)) line.refused.fetch_add(1);
+  publish(line, published, false);
+  w.closer = line.attached.fetch_add(1) + 1 == static_cast<std::uint64_t>(ctx.node_size);
+  if (config.test_window_pause_us > 0 && !w.closer) usleep(static_cast<useconds_t>(config.test_window_pause_us));
+}
+
+// What call `call` publishes: a waiting call publishes the call before it, so that its ranks'
+// publications bring the switch to this call (every rank makes it in the same form, and none
+// publishes beyond it).
+std::uint64_t published_call(std::uint64_t call, bool may_wait) { return may_wait ? call - 1 : call; }
+
 // A rank with its view and no switch yet: what its call `call` learns or tells.
 std::uint64_t agree(CommContext& ctx, const Config& config, SetUpWindow& w, std::uint64_t call, bool may_wait) {
   SwitchLine& line = ctx.channel.shm->switch_line();
-  // A waiting call publishes the call before it: its ranks' publications then bring the switch
-  // to this call (every rank makes it in the same form, and none publishes beyond it).
-  std::uint64_t at = publish(line, may_wait ? call - 1 : call, w.closer);
+  std::uint64_t at = publish(line, published_call(call, may_wait), w.closer);
   w.closer = false;  // closed now, if it was this rank's to close
   if (at || !may_wait) return at;
   Waiter waiter = Waiter::for_context(ctx, config);
@@ -148,7 +159,7 @@ Window pass_window(CommContext& ctx, const Config& config, std::uint64_t call, b
       ctx.window.reset();
       return Window::failed;
     }
-    attach(ctx, w);
+    attach(ctx, config, w, published_call(call, may_wait));
   }
   if (!w.switch_at) w.switch_at = agree(ctx, config, w, call, may_wait);
   if (!w.switch_at || call < w.switch_at) return Window::open;
@@ -173,7 +184,7 @@ bool close_window(CommContext& ctx, const Config& config) {
     PMPI_Wait(&w.exchange, MPI_STATUS_IGNORE);
     w.completing = false;
     w.exchanged = true;
-    if (arrive(ctx, config, w)) attach(ctx, w);
+    if (arrive(ctx, config, w)) attach(ctx, config, w, 0);
   }
   const bool freed = w.freed;
   ctx.window.reset();  // the view, if taken, goes with the context

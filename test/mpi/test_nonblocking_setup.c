@@ -12,6 +12,10 @@
  *   blocking  a blocking barrier inside the window: the switch comes at that call at the latest,
  *             at it exactly where the window opened on the call before
  *   freed     communicators freed 0-3 calls after their window opened, and at MPI_Finalize
+ *   ahead     the other ranks many calls ahead of rank 0 when they take their view of the segment,
+ *             and paused right after (MCORECOLL_TEST_WINDOW_PAUSE_US, as the launcher sets it)
+ *             while rank 0, the last to take its view, closes the switch line: every rank must
+ *             still switch at one call (else requests never match, or data mix)
  * Usage: test_nonblocking_setup PART [iterations] */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -19,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "complete.h"
@@ -266,6 +271,35 @@ int main(int argc, char** argv) {
     MPI_Comm kept;
     MPI_Comm_dup(MPI_COMM_WORLD, &kept);
     for (int i = 1; i <= open + 1; i++) run(kept, kIallgather, i, 3, i);
+  } else if (strcmp(part, "ahead") == 0) {
+    /* Rank 0 starts the window's exchange 100 ms late; the others go on at a call a ms and
+     * complete the exchange far ahead. Requests are completed at the end, so no rank waits. */
+    const long open = setup_after();
+    const int total = (int)open + 150;
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Request* requests = malloc((size_t)total * sizeof(MPI_Request));
+    long* in = malloc((size_t)total * sizeof(long));
+    long* out = malloc((size_t)total * sizeof(long));
+    for (int i = 0; i < total; i++) {
+      if (me == 0 && i + 1 == open) usleep(100000);
+      if (me != 0) usleep(1000);
+      in[i] = value(me, 0, i);
+      CHECK(MPI_Iallreduce(&in[i], &out[i], 1, MPI_LONG, MPI_SUM, dup, &requests[i]) == MPI_SUCCESS, "call %d", i + 1);
+    }
+    CHECK(MPI_Waitall(total, requests, MPI_STATUSES_IGNORE) == MPI_SUCCESS, "MPI_Waitall");
+    int bad = 0;
+    for (int i = 0; i < total; i++) {
+      long sum = 0;
+      for (int r = 0; r < n; r++) sum += value(r, 0, i);
+      if (out[i] != sum && !bad) bad = i + 1;
+    }
+    CHECK(!bad, "call %d: wrong sum", bad);
+    const long at = switch_call(dup);
+    CHECK(at > open, "the switch at %ld, not after the window opened at %ld", at, open);
+    free(requests), free(in), free(out);
+    MPI_Comm_free(&dup);
   } else {
     if (me == 0) fprintf(stderr, "test_nonblocking_setup: unknown part %s\n", part);
     MPI_Abort(MPI_COMM_WORLD, 2);
