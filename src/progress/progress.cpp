@@ -73,19 +73,31 @@ constexpr unsigned kRingEvery = 256;
 // barrier across pretend nodes at np 4 on 2 cores took 75-85 µs a call, blocking 26-34.
 constexpr std::uint64_t kRingAfterNs = 100000;
 
-MPI_Request take_carrier() {
+// Carriers are persistent sends to MPI_PROC_NULL, kept for the next operation, on
+// MPI_COMM_SELF; under the sessions model alone (no MPI_Init) there is none, and a carrier is
+// made on the operation's own communicator, and freed after its operation.
+bool g_carriers_on_self = false;  // as the last carrier made found it (under g_mutex)
+
+MPI_Request take_carrier(MPI_Comm comm) {
   if (!g_carriers.empty()) {
     const MPI_Request c = g_carriers.back();
     g_carriers.pop_back();
     return c;
   }
+  int initialized = 0, finalized = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  g_carriers_on_self = initialized && !finalized;
   MPI_Request c = MPI_REQUEST_NULL;
-  PMPI_Send_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, &c);
+  PMPI_Send_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, g_carriers_on_self ? MPI_COMM_SELF : comm, &c);
   return c;
 }
 
 // A carrier the MPI library has completed (inactive again), or never started.
-void give_back_carrier(MPI_Request c) { g_carriers.push_back(c); }
+void give_back_carrier(MPI_Request c) {
+  if (g_carriers_on_self) g_carriers.push_back(c);
+  else PMPI_Request_free(&c);
+}
 
 void forget(Record* r) {
   if (g_table.erase(r->carrier)) g_handles.fetch_sub(1, std::memory_order_release);
@@ -306,8 +318,9 @@ void nudge_mpi_progress() {
   int initialized = 0, finalized = 0, flag = 0;
   PMPI_Initialized(&initialized);
   PMPI_Finalized(&finalized);
-  PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, initialized && !finalized ? MPI_COMM_WORLD : MPI_COMM_SELF, &flag,
-              MPI_STATUS_IGNORE);
+  // Under the sessions model alone there is no communicator of the library's to probe; the
+  // steps' own tests of their requests move the MPI library there.
+  if (initialized && !finalized) PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
 }
 
 int post_operation(std::unique_ptr<Operation> op, const Config& config, MPI_Request* request) {
@@ -317,7 +330,7 @@ int post_operation(std::unique_ptr<Operation> op, const Config& config, MPI_Requ
   Record* r = new_record();
   r->ctx = &op->context();
   r->op = std::move(op);
-  r->carrier = take_carrier();
+  r->carrier = take_carrier(r->ctx->comm);
   if (r->carrier == MPI_REQUEST_NULL) {
     recycle(r);
     return MPI_ERR_INTERN;
@@ -341,7 +354,7 @@ int make_persistent_request(std::unique_ptr<Operation> op, const Config& config,
   r->op = std::move(op);
   r->persistent = true;
   r->counted = counted;
-  r->carrier = take_carrier();
+  r->carrier = take_carrier(r->ctx->comm);
   if (r->carrier == MPI_REQUEST_NULL) {
     recycle(r);
     return MPI_ERR_INTERN;

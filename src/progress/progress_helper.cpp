@@ -117,6 +117,21 @@ bool thread_multiple() {
   return level == MPI_THREAD_MULTIPLE;
 }
 
+void stop_helper() {
+  if (!g_helper.joinable()) return;
+  g_stop.store(true, std::memory_order_release);
+  g_bell->fetch_add(1, std::memory_order_acq_rel);  // changes the word the helper may sleep on
+  futex(g_bell, FUTEX_WAKE, 1, nullptr);
+  g_helper.join();
+}
+
+// A process that never calls MPI_Finalize (the sessions model alone) ends with the helper still
+// running: it is stopped at exit (before g_helper goes, being made after it), or the thread's
+// destructor would abort the process.
+struct StopAtExit {
+  ~StopAtExit() { stop_helper(); }
+} g_stop_at_exit;
+
 }  // namespace
 
 void start_progress_sources(const Config& config, const CommContext& ctx) {
@@ -142,11 +157,7 @@ void stop_progress_sources() {
     if (Registration unreg = find_registration("opal_progress_unregister")) unreg(g_hooked);
     g_hooked = nullptr;
   }
-  if (!g_helper.joinable()) return;
-  g_stop.store(true, std::memory_order_release);
-  g_bell->fetch_add(1, std::memory_order_acq_rel);  // changes the word the helper may sleep on
-  futex(g_bell, FUTEX_WAKE, 1, nullptr);
-  g_helper.join();
+  stop_helper();
 }
 
 void ring(const CommContext& ctx, int node_rank) {
