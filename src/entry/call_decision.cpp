@@ -208,21 +208,21 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
       return d;
     }
     if (d.ctx->window) {
-      if (pass_window(*d.ctx, config, call, form != Form::nonblocking) == Window::open) {
+      const Window state = pass_window(*d.ctx, config, call, form != Form::nonblocking);
+      if (state == Window::open) {
         say_why_pmpi(c, config, comm, "a non-blocking call while its communicator is set up without waiting (its "
                                       "ranks take mcorecoll's paths together from a call they agree on)");
         return d;
       }
+      if (state == Window::refused && form == Form::nonblocking) {
+        say_why_pmpi(c, config, comm, d.ctx->window_refused);
+        return d;
+      }
     } else if (form == Form::nonblocking && !d.ctx->prepared) {
-      const char* why = nullptr;
-      const CommContext* world = prepared_world();
-      if (!world) {
-        why = "a non-blocking call on a communicator not set up yet: no MPI_COMM_WORLD set up inside MPI_Init to "
-              "tell where its ranks are without waiting (its next blocking or persistent collective sets it up)";
-      } else if (open_window(*d.ctx, *world, config, mpi_calls_while_blocked(), &why)) {
+      const char* why = d.ctx->window_refused;
+      if (!why && open_window(*d.ctx, prepared_world(), config, mpi_calls_while_blocked(), &why))
         why = "a non-blocking call that opens its communicator's set-up without waiting (its ranks take mcorecoll's "
               "paths together from a call they agree on)";
-      }
       say_why_pmpi(c, config, comm, why);
       return d;
     }

@@ -114,6 +114,9 @@ class CommContext {
   // made so). Equal on every rank.
   std::unique_ptr<SetUpWindow> window;
   std::uint64_t window_opened_at = 0, window_switched_at = 0;
+  // Why a window found it could not set the communicator up (its ranks on more than one node),
+  // or null.
+  const char* window_refused = nullptr;
 
   MPI_Comm comm = MPI_COMM_NULL;  // the user's communicator (not owned)
   int rank = 0, size = 0;  // size: the remote group's on an intercommunicator

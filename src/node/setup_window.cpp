@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "node/node_shm.hpp"
 #include "node/single_copy.hpp"
 #include "node/wait.hpp"
+#include "topology/node_map.hpp"
 
 namespace mcorecoll {
 
@@ -26,17 +28,26 @@ using SwitchLine = NodeShm::SwitchLine;
 
 bool same_pool(const ShmAddress& a, const ShmAddress& b) { return !a.error && !b.error && a.dev == b.dev && a.ino == b.ino; }
 
-// Every record is here: the context is prepared from them (no communication: the communicator
-// lies on one node). False where the segment cannot be had this way, alike on every rank (all
-// read the same records); the leader then gives its carving back.
-bool arrive(CommContext& ctx, const Config& config, SetUpWindow& w) {
+// The context prepared from every rank's record (no communication: the communicator lies on
+// one node).
+void prepare(CommContext& ctx, const Config& config, const SetUpWindow& w) {
+  if (ctx.prepared) return;
   std::vector<RankRecord> records(w.all.size());
   for (std::size_t r = 0; r < w.all.size(); ++r) records[r] = w.all[r].rank;
   ctx.set_up_from(records, config);
   ctx.prepared = true;
+}
+
+// Every record is here: the context is prepared from them (no communication: the communicator
+// lies on one node). False where the segment cannot be had this way, alike on every rank (all
+// read the same records); the leader then gives its carving back.
+bool arrive(CommContext& ctx, const Config& config, SetUpWindow& w) {
+  prepare(ctx, config, w);
   const LeaderNews& news = w.all[0].news;
   bool usable = ctx.pmpi_reason.empty() && ctx.node_count == 1 && news.segment != NodePool::kNoSpace;
-  for (const Arrival& a : w.all) usable = usable && same_pool(a.first_pool, news.pool);
+  // A rank that maps no pool yet maps the leader's (attach()); one that maps another could not
+  // be rung through this one.
+  for (const Arrival& a : w.all) usable = usable && (same_pool(a.first_pool, news.pool) || (a.first_pool.error == ENOENT && !news.pool.error));
   if (!usable && ctx.rank == 0 && w.pool && news.segment != NodePool::kNoSpace)
     NodeShm::unlease_carved(*w.pool, news.segment, ctx.size, SegmentExtras{});
   return usable;
@@ -93,45 +104,47 @@ std::uint64_t agree(CommContext& ctx, const Config& config, SetUpWindow& w, std:
 
 }  // namespace
 
-bool open_window(CommContext& ctx, const CommContext& world, const Config& config, bool calls_while_blocked,
+bool open_window(CommContext& ctx, const CommContext* world, const Config& config, bool calls_while_blocked,
                  const char** why) {
   if (config.segment == SegmentKind::posix) {
     *why = "a non-blocking call on a communicator not set up yet: with POSIX segments (MCORECOLL_SEGMENT) only its "
            "next blocking or persistent collective sets it up";
     return false;
   }
-  if (!world.prepared || !world.pmpi_reason.empty()) {
-    *why = "a non-blocking call on a communicator not set up yet: MPI_COMM_WORLD was not set up inside MPI_Init, so no "
+  if (world && !world->pmpi_reason.empty()) {
+    *why = "a non-blocking call on a communicator not set up yet: MPI_COMM_WORLD goes to the MPI library, so no "
            "rank can tell where the others are without waiting (its next blocking or persistent collective sets it up)";
     return false;
   }
-  // Where the communicator's ranks sit, from the world's set-up: no communication.
+  // Where the communicator's ranks sit, from the world's set-up: no communication. Where the
+  // world cannot tell, rank 0 carves on the guess that the communicator lies on its node.
   const int n = ctx.size;
-  std::vector<int> ranks(static_cast<std::size_t>(n)), in_world(static_cast<std::size_t>(n));
-  std::iota(ranks.begin(), ranks.end(), 0);
-  MPI_Group group = MPI_GROUP_NULL, world_group = MPI_GROUP_NULL;
-  PMPI_Comm_group(ctx.comm, &group);
-  PMPI_Comm_group(world.comm, &world_group);
-  PMPI_Group_translate_ranks(group, n, ranks.data(), world_group, in_world.data());
-  PMPI_Group_free(&group);
-  PMPI_Group_free(&world_group);
+  std::vector<int> in_world(static_cast<std::size_t>(n), MPI_UNDEFINED);
+  if (world) {
+    std::vector<int> ranks(static_cast<std::size_t>(n));
+    std::iota(ranks.begin(), ranks.end(), 0);
+    MPI_Group group = MPI_GROUP_NULL, world_group = MPI_GROUP_NULL;
+    PMPI_Comm_group(ctx.comm, &group);
+    PMPI_Comm_group(world->comm, &world_group);
+    PMPI_Group_translate_ranks(group, n, ranks.data(), world_group, in_world.data());
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world_group);
+  }
+  const bool placed = std::find(in_world.begin(), in_world.end(), MPI_UNDEFINED) == in_world.end();
   std::vector<int> numa_os;
-  for (int w : in_world) {
-    if (w == MPI_UNDEFINED) {
-      *why = "a non-blocking call on a communicator not set up yet: it holds processes outside MPI_COMM_WORLD (its "
-             "next blocking or persistent collective sets it up)";
-      return false;
-    }
-    const RankPlace& place = world.places[static_cast<std::size_t>(w)];
-    if (place.node != world.places[static_cast<std::size_t>(in_world[0])].node) {
+  for (int r = 0; placed && r < n; ++r) {
+    const RankPlace& place = world->places[static_cast<std::size_t>(in_world[static_cast<std::size_t>(r)])];
+    if (place.node != world->places[static_cast<std::size_t>(in_world[0])].node) {
       *why = "a non-blocking call on a communicator not set up yet: it spans nodes, where only its next blocking or "
              "persistent collective sets it up";
       return false;
     }
     numa_os.push_back(place.place.numa_os);
   }
+  if (!placed) numa_os.assign(static_cast<std::size_t>(n), -1);  // unknown: no placement
   auto window = std::make_unique<SetUpWindow>();
   SetUpWindow& w = *window;
+  w.placed = placed;
   allow_single_copy_readers();
   w.mine.rank = ctx.own_record(config, calls_while_blocked);
   w.mine.first_pool = first_pool_address();
@@ -143,23 +156,62 @@ bool open_window(CommContext& ctx, const CommContext& world, const Config& confi
   return true;
 }
 
+namespace {
+
+// Completes `request`: waits where the call may, else tests. True once complete.
+bool complete(MPI_Request& request, bool may_wait) {
+  int done = 1;
+  if (may_wait) PMPI_Wait(&request, MPI_STATUS_IGNORE);
+  else PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  return done != 0;
+}
+
+// The records are in, where the world's set-up did not place the ranks: false where they lie on
+// more than one node (alike on every rank); rank 0 gives its carving back.
+bool on_one_node(CommContext& ctx, SetUpWindow& w) {
+  std::vector<NodeKey> keys(w.all.size());
+  for (std::size_t r = 0; r < w.all.size(); ++r) keys[r] = w.all[r].rank.node;
+  if (group_by_node(keys).node_count() == 1) return true;
+  ctx.window_refused = "a non-blocking call on a communicator not set up yet: its ranks, which no set-up of "
+                       "MPI_COMM_WORLD at MPI_Init placed, lie on more than one node, where only its next blocking or "
+                       "persistent collective sets it up";
+  const LeaderNews& news = w.all[0].news;
+  if (ctx.rank == 0 && w.pool && news.segment != NodePool::kNoSpace)
+    NodeShm::unlease_carved(*w.pool, news.segment, ctx.size, SegmentExtras{});
+  return false;
+}
+
+// The window's steps up to this rank's view: the exchange, then the view.
+// Returns open while a step is not done (never where `may_wait`), refused or failed where the
+// set-up ends without a segment, and switched once the view is taken (the switch is agree()'s).
+Window take_view(CommContext& ctx, const Config& config, SetUpWindow& w, std::uint64_t published, bool may_wait) {
+  if (!w.exchanged) {
+    if (!complete(w.exchange, may_wait)) return Window::open;
+    w.exchanged = true;
+    if (!w.placed && !on_one_node(ctx, w)) return Window::refused;
+  }
+  if (!w.viewed) {
+    if (!arrive(ctx, config, w)) return Window::failed;
+    attach(ctx, config, w, published);
+    w.viewed = true;
+  }
+  return Window::switched;
+}
+
+}  // namespace
+
 Window pass_window(CommContext& ctx, const Config& config, std::uint64_t call, bool may_wait) {
   SetUpWindow& w = *ctx.window;
-  if (!w.exchanged) {
-    int done = 1;
-    if (may_wait) PMPI_Wait(&w.exchange, MPI_STATUS_IGNORE);
-    else PMPI_Test(&w.exchange, &done, MPI_STATUS_IGNORE);
-    if (!done) return Window::open;
-    w.exchanged = true;
-    if (!arrive(ctx, config, w)) {
-      if (config.verbose >= 1 && ctx.rank == 0)
-        say_once("window-failed", "a communicator's set-up without waiting found no segment for it (no room in the "
-                                  "node's pool, or its ranks map different pools): its next blocking or persistent "
-                                  "collective makes one");
-      ctx.window.reset();
-      return Window::failed;
-    }
-    attach(ctx, config, w, published_call(call, may_wait));
+  const Window viewed = take_view(ctx, config, w, published_call(call, may_wait), may_wait);
+  if (viewed == Window::open) return Window::open;
+  if (viewed != Window::switched) {
+    if (viewed == Window::failed && config.verbose >= 1 && ctx.rank == 0)
+      say_once("window-failed", "a communicator's set-up without waiting found no segment for it (no room in the "
+                                "node's pool, or its ranks map different pools): its next blocking or persistent "
+                                "collective makes one");
+    if (viewed == Window::refused && config.verbose >= 1 && ctx.rank == 0) say_once("window-refused", ctx.window_refused);
+    ctx.window.reset();
+    return viewed;
   }
   if (!w.switch_at) w.switch_at = agree(ctx, config, w, call, may_wait);
   if (!w.switch_at || call < w.switch_at) return Window::open;
@@ -179,13 +231,9 @@ Window pass_window(CommContext& ctx, const Config& config, std::uint64_t call, b
 bool close_window(CommContext& ctx, const Config& config) {
   if (!ctx.window) return false;
   SetUpWindow& w = *ctx.window;
-  if (!w.exchanged) {
-    w.completing = true;
-    PMPI_Wait(&w.exchange, MPI_STATUS_IGNORE);
-    w.completing = false;
-    w.exchanged = true;
-    if (arrive(ctx, config, w)) attach(ctx, config, w, 0);
-  }
+  w.completing = true;
+  take_view(ctx, config, w, 0, true);
+  w.completing = false;
   const bool freed = w.freed;
   ctx.window.reset();  // the view, if taken, goes with the context
   return freed;

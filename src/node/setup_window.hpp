@@ -1,13 +1,21 @@
 // A communicator set up without making any rank wait: for communicators whose collectives are
 // all non-blocking (a library's duplicate that overlaps its Ialltoall or Iallreduce with work).
 //
-// Its Nth collective (MCORECOLL_SETUP_AFTER), non-blocking, opens a window: its node leader
-// carves the communicator's segment out of the node's pool, and every rank starts the set-up's
-// exchange (each rank's record and the leader's news) as a non-blocking allgather of the MPI
+// Its Nth collective (MCORECOLL_SETUP_AFTER), non-blocking, opens a window, and every rank
+// starts the set-up's exchange (each rank's record) as a non-blocking allgather of the MPI
 // library on the communicator, before the call itself, so that every rank starts its
 // collectives on the communicator in one order. The MPI library progresses the exchange in any
 // of its calls. While the window is open, every call goes to the MPI library; each call tests
-// the exchange, and once a rank holds every record it takes its view of the segment.
+// the exchange, and once a rank holds every record it takes its view of the segment that its
+// node leader (rank 0) carved out of the node's pool before the exchange and named in it. Where
+// the world's set-up (made inside MPI_Init) tells each rank, without communication, that the
+// communicator lies on one node, rank 0 knows it leads it. Where the world cannot tell (no
+// MPI_Init, as under sessions, processes outside MPI_COMM_WORLD, or no set-up at MPI_Init),
+// rank 0 carves on the guess that it does, and the records say whether it was right; where they
+// show more than one node, the window is refused (alike on every rank) and the carving given
+// back. (A second round for the leader's news would need a channel of mcorecoll's own, and Open
+// MPI 4.1's MPI_Comm_idup breaks the non-blocking collectives running beside it on the
+// communicator: MPI_ERR_TRUNCATE in their schedules, tried.)
 //
 // The switch is agreed in the segment's switch line, with no rank waiting for another: each
 // call of the window publishes its index there once its rank holds a view, and the last node
@@ -20,11 +28,9 @@
 // waits for the exchange and then for the switch, publishing the index before its own, so that
 // every rank's paths change at that very call.
 //
-// Only where every rank of the communicator is a process of MPI_COMM_WORLD on one node: the
-// world's set-up (made inside MPI_Init) tells each rank, without communication, that the
-// communicator lies on one node and which rank leads it. Elsewhere (across nodes, processes
-// outside the world, sessions) the communicator's next blocking or persistent collective sets it
-// up, as before.
+// Only inside one node: across nodes no line is shared by every rank, and ranks that learn a
+// switch by message may already have passed it (doc/limits.md). There the communicator's next
+// blocking or persistent collective sets it up, as before.
 #pragma once
 
 #include <mpi.h>
@@ -58,6 +64,8 @@ struct SetUpWindow {
   NodePool* pool = nullptr;     // the leader's, where it carved the segment
   bool closer = false;          // this rank took the last view: it closes the switch line
   std::uint64_t switch_at = 0;  // the agreed call, once known (0 before)
+  bool placed = true;   // the world's set-up placed the ranks (else the leader's carving is a guess)
+  bool viewed = false;  // attach() done
 };
 
 
@@ -67,12 +75,16 @@ enum class Window {
   failed,    // no segment this way (the leader's pool had no room, a rank maps another pool):
              // prepared without one; non-blocking calls go to the MPI library, and the next
              // blocking or persistent collective makes the segment, as for any prepared one
+  refused,   // the records show more than one node (ctx.window_refused says so): not prepared;
+             // non-blocking calls go to the MPI library, and the next blocking or persistent
+             // collective sets it up
 };
 
 // At the communicator's Nth call, a non-blocking one: opens the window (true), or returns
-// false with *why (equal on every rank: from the world's set-up and the settings).
+// false with *why (equal on every rank: from the world's set-up and the settings). `world`:
+// MPI_COMM_WORLD's context where it was prepared inside MPI_Init, else null.
 // `calls_while_blocked`: progress/progress_helper.hpp's mpi_calls_while_blocked().
-bool open_window(CommContext& ctx, const CommContext& world, const Config& config, bool calls_while_blocked,
+bool open_window(CommContext& ctx, const CommContext* world, const Config& config, bool calls_while_blocked,
                  const char** why);
 
 // Call number `call` of the communicator while its window is open: `may_wait` false for a

@@ -1,7 +1,9 @@
 /* mcorecoll sets itself up lazily on the first intercepted call, so it must work whatever
  * way MPI was started: MPI_Init_thread (any level), and, where the MPI has them, MPI-4
- * sessions with a communicator made from the "mpi://WORLD" process set.
- * Usage: test_init_models thread|session */
+ * sessions with a communicator made from the "mpi://WORLD" process set; `session-nonblocking`
+ * uses that communicator only with non-blocking collectives (no MPI_COMM_WORLD tells where its
+ * ranks are: its set-up without waiting guesses and checks, node/setup_window.hpp).
+ * Usage: test_init_models thread|session|session-nonblocking */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +25,21 @@ static void exercise(MPI_Comm comm) {
   for (int s = 0; s < size && s < 64; s++) CHECK(recv[s] == s * 100 + rank, "alltoall from %d", s);
 }
 
+/* Only non-blocking calls: 40 MPI_Iallreduce of rank-dependent values, each checked. */
+static void exercise_nonblocking(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  for (int i = 0; i < 40; i++) {
+    long in[2] = {rank + i, 7L * rank}, out[2] = {-1, -1};
+    MPI_Request request;
+    CHECK(MPI_Iallreduce(in, out, 2, MPI_LONG, MPI_SUM, comm, &request) == MPI_SUCCESS, "iallreduce %d", i);
+    CHECK(MPI_Wait(&request, MPI_STATUS_IGNORE) == MPI_SUCCESS, "wait %d", i);
+    const long ranks = (long)size * (size - 1) / 2;
+    CHECK(out[0] == ranks + (long)i * size && out[1] == 7 * ranks, "iallreduce %d: wrong sum", i);
+  }
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "thread";
   if (!strcmp(mode, "thread")) {
@@ -38,13 +55,14 @@ int main(int argc, char** argv) {
   MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &session);
   MPI_Group_from_session_pset(session, "mpi://WORLD", &group);
   MPI_Comm_create_from_group(group, "org.mcorecoll.test", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &comm);
-  exercise(comm);
+  if (!strcmp(mode, "session-nonblocking")) exercise_nonblocking(comm);
+  else exercise(comm);
   int failures = check_failures, rank;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_free(&comm);
   MPI_Group_free(&group);
   MPI_Session_finalize(&session);
-  if (rank == 0) printf("test_init_models session: %s\n", failures ? "FAILED" : "passed");
+  if (rank == 0) printf("test_init_models %s: %s\n", mode, failures ? "FAILED" : "passed");
   return failures ? 1 : 0;
 #else
   printf("test_init_models session: this MPI has no sessions\n");

@@ -12,6 +12,9 @@
  *   blocking  a blocking barrier inside the window: the switch comes at that call at the latest,
  *             at it exactly where the window opened on the call before
  *   freed     communicators freed 0-3 calls after their window opened, and at MPI_Finalize
+ *   spanning  a duplicate of a world cut into pretend nodes (MCORECOLL_TEST_NODE_SIZE), used only
+ *             with non-blocking collectives: no set-up without waiting (across nodes a switch
+ *             cannot be agreed without waiting), every call on the MPI library's paths, checked
  *   ahead     the other ranks many calls ahead of rank 0 when they take their view of the segment,
  *             and paused right after (MCORECOLL_TEST_WINDOW_PAUSE_US, as the launcher sets it)
  *             while rank 0, the last to take its view, closes the switch line: every rank must
@@ -271,6 +274,17 @@ int main(int argc, char** argv) {
     MPI_Comm kept;
     MPI_Comm_dup(MPI_COMM_WORLD, &kept);
     for (int i = 1; i <= open + 1; i++) run(kept, kIallgather, i, 3, i);
+  } else if (strcmp(part, "spanning") == 0) {
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    for (int i = 1; i <= calls; i++) {
+      const int op = i % 2 ? kIallreduce : kIbcast;
+      run(dup, op, i, 1 + i % 5, i);
+      on_pmpi[op]++;
+    }
+    CHECK(switch_call(dup) == 0, "a communicator across nodes set up without waiting");
+    MPI_Comm_free(&dup);
+    expect_stats();
   } else if (strcmp(part, "ahead") == 0) {
     /* Rank 0 starts the window's exchange 100 ms late; the others go on at a call a ms and
      * complete the exchange far ahead. Requests are completed at the end, so no rank waits. */
