@@ -18,7 +18,6 @@
 #include "node/node_shm.hpp"
 #include "node/single_copy.hpp"
 #include "node/wait.hpp"
-#include "topology/node_map.hpp"
 
 namespace mcorecoll {
 
@@ -28,28 +27,28 @@ using SwitchLine = NodeShm::SwitchLine;
 
 bool same_pool(const ShmAddress& a, const ShmAddress& b) { return !a.error && !b.error && a.dev == b.dev && a.ino == b.ino; }
 
-// The context prepared from every rank's record (no communication: the communicator lies on
-// one node).
-void prepare(CommContext& ctx, const Config& config, const SetUpWindow& w) {
-  if (ctx.prepared) return;
-  std::vector<RankRecord> records(w.all.size());
-  for (std::size_t r = 0; r < w.all.size(); ++r) records[r] = w.all[r].rank;
-  ctx.set_up_from(records, config);
-  ctx.prepared = true;
+// Rank 0 gives back the segment it carved, where the set-up ends without it.
+void give_back_carving(const CommContext& ctx, const SetUpWindow& w) {
+  const LeaderNews& news = w.all[0].news;
+  if (ctx.rank == 0 && w.pool && news.segment != NodePool::kNoSpace)
+    NodeShm::unlease_carved(*w.pool, news.segment, ctx.size, SegmentExtras{});
 }
 
 // Every record is here: the context is prepared from them (no communication: the communicator
 // lies on one node). False where the segment cannot be had this way, alike on every rank (all
 // read the same records); the leader then gives its carving back.
 bool arrive(CommContext& ctx, const Config& config, SetUpWindow& w) {
-  prepare(ctx, config, w);
+  std::vector<RankRecord> records(w.all.size());
+  for (std::size_t r = 0; r < w.all.size(); ++r) records[r] = w.all[r].rank;
+  ctx.set_up_from(records, config);
+  ctx.prepared = true;
   const LeaderNews& news = w.all[0].news;
   bool usable = ctx.pmpi_reason.empty() && ctx.node_count == 1 && news.segment != NodePool::kNoSpace;
   // A rank that maps no pool yet maps the leader's (attach()); one that maps another could not
   // be rung through this one.
-  for (const Arrival& a : w.all) usable = usable && (same_pool(a.first_pool, news.pool) || (a.first_pool.error == ENOENT && !news.pool.error));
-  if (!usable && ctx.rank == 0 && w.pool && news.segment != NodePool::kNoSpace)
-    NodeShm::unlease_carved(*w.pool, news.segment, ctx.size, SegmentExtras{});
+  for (const Arrival& a : w.all)
+    usable = usable && (same_pool(a.first_pool, news.pool) || (a.first_pool.error == ENOENT && !news.pool.error));
+  if (!usable) give_back_carving(ctx, w);
   return usable;
 }
 
@@ -168,33 +167,29 @@ bool complete(MPI_Request& request, bool may_wait) {
 
 // The records are in, where the world's set-up did not place the ranks: false where they lie on
 // more than one node (alike on every rank); rank 0 gives its carving back.
-bool on_one_node(CommContext& ctx, SetUpWindow& w) {
-  std::vector<NodeKey> keys(w.all.size());
-  for (std::size_t r = 0; r < w.all.size(); ++r) keys[r] = w.all[r].rank.node;
-  if (group_by_node(keys).node_count() == 1) return true;
-  ctx.window_refused = "a non-blocking call on a communicator not set up yet: its ranks, which no set-up of "
-                       "MPI_COMM_WORLD at MPI_Init placed, lie on more than one node, where only its next blocking or "
-                       "persistent collective sets it up";
-  const LeaderNews& news = w.all[0].news;
-  if (ctx.rank == 0 && w.pool && news.segment != NodePool::kNoSpace)
-    NodeShm::unlease_carved(*w.pool, news.segment, ctx.size, SegmentExtras{});
-  return false;
+bool on_one_node(CommContext& ctx, const SetUpWindow& w) {
+  for (const Arrival& a : w.all) {
+    if (a.rank.node == w.all[0].rank.node) continue;
+    ctx.window_refused = "a non-blocking call on a communicator not set up yet: its ranks, which no set-up of "
+                         "MPI_COMM_WORLD at MPI_Init placed, lie on more than one node, where only its next blocking "
+                         "or persistent collective sets it up";
+    give_back_carving(ctx, w);
+    return false;
+  }
+  return true;
 }
 
-// The window's steps up to this rank's view: the exchange, then the view.
-// Returns open while a step is not done (never where `may_wait`), refused or failed where the
-// set-up ends without a segment, and switched once the view is taken (the switch is agree()'s).
+// The window's steps up to this rank's view: the exchange, then the view, taken as soon as the
+// exchange is complete. Returns open while the exchange is not (never where `may_wait`),
+// refused or failed where the set-up ends without a segment, and switched once the view is
+// taken (the switch is agree()'s).
 Window take_view(CommContext& ctx, const Config& config, SetUpWindow& w, std::uint64_t published, bool may_wait) {
-  if (!w.exchanged) {
-    if (!complete(w.exchange, may_wait)) return Window::open;
-    w.exchanged = true;
-    if (!w.placed && !on_one_node(ctx, w)) return Window::refused;
-  }
-  if (!w.viewed) {
-    if (!arrive(ctx, config, w)) return Window::failed;
-    attach(ctx, config, w, published);
-    w.viewed = true;
-  }
+  if (w.exchanged) return Window::switched;
+  if (!complete(w.exchange, may_wait)) return Window::open;
+  w.exchanged = true;
+  if (!w.placed && !on_one_node(ctx, w)) return Window::refused;
+  if (!arrive(ctx, config, w)) return Window::failed;
+  attach(ctx, config, w, published);
   return Window::switched;
 }
 
@@ -202,16 +197,16 @@ Window take_view(CommContext& ctx, const Config& config, SetUpWindow& w, std::ui
 
 Window pass_window(CommContext& ctx, const Config& config, std::uint64_t call, bool may_wait) {
   SetUpWindow& w = *ctx.window;
-  const Window viewed = take_view(ctx, config, w, published_call(call, may_wait), may_wait);
-  if (viewed == Window::open) return Window::open;
-  if (viewed != Window::switched) {
-    if (viewed == Window::failed && config.verbose >= 1 && ctx.rank == 0)
+  const Window state = take_view(ctx, config, w, published_call(call, may_wait), may_wait);
+  if (state == Window::open) return Window::open;
+  if (state != Window::switched) {
+    if (state == Window::failed && config.verbose >= 1 && ctx.rank == 0)
       say_once("window-failed", "a communicator's set-up without waiting found no segment for it (no room in the "
                                 "node's pool, or its ranks map different pools): its next blocking or persistent "
                                 "collective makes one");
-    if (viewed == Window::refused && config.verbose >= 1 && ctx.rank == 0) say_once("window-refused", ctx.window_refused);
+    if (state == Window::refused && config.verbose >= 1 && ctx.rank == 0) say_once("window-refused", ctx.window_refused);
     ctx.window.reset();
-    return viewed;
+    return state;
   }
   if (!w.switch_at) w.switch_at = agree(ctx, config, w, call, may_wait);
   if (!w.switch_at || call < w.switch_at) return Window::open;

@@ -64,8 +64,7 @@ struct SetUpWindow {
   NodePool* pool = nullptr;     // the leader's, where it carved the segment
   bool closer = false;          // this rank took the last view: it closes the switch line
   std::uint64_t switch_at = 0;  // the agreed call, once known (0 before)
-  bool placed = true;   // the world's set-up placed the ranks (else the leader's carving is a guess)
-  bool viewed = false;  // attach() done
+  bool placed = true;  // the world's set-up placed the ranks (else the leader's carving is a guess)
 };
 
 
