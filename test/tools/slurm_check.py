@@ -11,8 +11,9 @@ find one node a host, and the statistics' calls on each path must be the same un
 launchers (learning off, so that the table alone decides).
 
 --finalize-hang: the MPI library is one whose MPI_Finalize hangs now and then across hosts
-after the job's work is done (MPICH 4.0 over UCX: doc/mpi-defects.md). A job whose output is
-complete and whose ranks then do not end within 15 s is ended here and said, not failed.
+after the job's work is done (MPICH before 4.2 over UCX: doc/mpi-defects.md). A job whose
+output is complete and whose ranks then do not end within 10 s is ended here and said, not
+failed (mpirun_check.Job).
 
 Usage: slurm_check.py --flavor openmpi|mpich --run MCORECOLL_RUN --exec MCORECOLL_EXEC
                       --barrier ONE_BARRIER --waiter WAIT_IN_BCAST
@@ -29,12 +30,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from mpirun_check import (launcher_command, leftover_failures, output_failures, processes_running,  # noqa: E402
-                          shm_objects, verdict)
+from mpirun_check import (Job, launcher_command, leftover_failures, output_failures, shm_objects,  # noqa: E402
+                          verdict)
 
-# How long a job may take, and how long its ranks may take to end once its output is complete.
+# How long a job may take.
 JOB_S = 180
-END_S = 15
 
 
 def bed_layout():
@@ -59,6 +59,8 @@ def path_calls(out):
 
 
 class Jobs:
+    """The jobs of this check, each run to its end (mpirun_check.Job), their failures kept."""
+
     def __init__(self, env, finalize_hang):
         self.env = env
         self.finalize_hang = finalize_hang
@@ -66,8 +68,8 @@ class Jobs:
         self.count = 0
 
     def run(self, name, cmd, expect, program, output_file=None, env=None):
-        """Runs a job to its end; its output (the launcher's, or `output_file` for sbatch) must
-        match every regex of `expect`. Returns the output."""
+        """Runs a job; its output (the launcher's, or `output_file` for sbatch) must match every
+        regex of `expect`. Returns the output."""
         self.count += 1
         job_name = f"mcorecoll-check-{os.getpid()}-{self.count}"
         for at, word in enumerate(cmd[:2]):  # named, so that scancel can end it
@@ -75,45 +77,14 @@ class Jobs:
                 cmd = cmd[:at + 1] + ["-J", job_name] + cmd[at + 1:]
                 break
         print(f"=== {name}\n+ {' '.join(cmd)}", flush=True)
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env or self.env)
-        out, complete_at = "", None
-        deadline = time.monotonic() + JOB_S
-        while time.monotonic() < deadline:
-            # Raw reads: a buffered reader may hold lines that select() no longer sees.
-            if select.select([proc.stdout], [], [], 0.5)[0]:
-                chunk = os.read(proc.stdout.fileno(), 65536)
-                if chunk:
-                    out += chunk.decode(errors="replace")
-                    continue
-            if proc.poll() is not None:
-                break
-            text = out + (open(output_file).read() if output_file and os.path.exists(output_file) else "")
-            if complete_at is None and not output_failures(text, expect, []):
-                complete_at = time.monotonic()
-            if complete_at is not None and time.monotonic() > complete_at + END_S:
-                break
-        ended = proc.poll() is not None
-        if not ended:
-            subprocess.run(["scancel", "-n", job_name], env=self.env)
-            proc.kill()
-            for pid in processes_running(program):
-                try:
-                    os.kill(pid, 9)
-                except OSError:
-                    pass
-        out += (proc.communicate()[0] or b"").decode(errors="replace")
-        text = out + (open(output_file).read() if output_file and os.path.exists(output_file) else "")
-        print(text, flush=True)
-        if not ended and complete_at is not None and self.finalize_hang:
-            print(f"{name}: the job's output was complete, its ranks had not ended {END_S} s later: "
-                  "the MPI library's own MPI_Finalize across hosts (doc/mpi-defects.md); ended here", flush=True)
-        elif not ended:
-            self.failures.append(f"{name}: " + (f"its ranks did not end {END_S} s after its output was complete"
-                                                if complete_at is not None else f"no end after {JOB_S} s"))
-        elif proc.returncode != 0:
-            self.failures.append(f"{name}: exit status {proc.returncode}")
-        self.failures.extend(f"{name}: {f}" for f in output_failures(text, expect, []))
-        return text
+        job = Job(cmd, env or self.env, JOB_S, program, expect, self.finalize_hang, output_file,
+                  stop=lambda: subprocess.run(["scancel", "-n", job_name], env=self.env))
+        print(job.output, flush=True)
+        self.failures.extend(f"{name}: {f}" for f in job.failures)
+        if job.status not in (None, 0):
+            self.failures.append(f"{name}: exit status {job.status}")
+        self.failures.extend(f"{name}: {f}" for f in output_failures(job.output, expect, []))
+        return job.output
 
 
 def launcher_agreement(a, jobs, mpi, hosts, tmp):
