@@ -51,10 +51,10 @@ def bed_flags(flavor, mapping):
         raise SystemExit(f"mpirun_check: --bed without {name}: run under tools/hostbed run")
     flags = os.environ[name].split()
     if flavor == "openmpi":
-        # Every host of the bed shares this machine's CPUs: the MPI library must not spin.
-        flags += ["--mca", "mpi_yield_when_idle", "1"]
-        if mapping == "node":
-            flags += ["--map-by", "node"]
+        # Every host of the bed shares this machine's CPUs: the MPI library must not spin. The
+        # mapping always named: Open MPI 5's launcher, told to oversubscribe (--oversubscribe,
+        # or its default mapping policy ":oversubscribe"), puts every rank on the first host.
+        flags += ["--mca", "mpi_yield_when_idle", "1", "--map-by", "node" if mapping == "node" else "slot"]
     elif mapping == "node":
         i = flags.index("-hosts") + 1
         flags[i] = ",".join(h.split(":")[0] + ":1" for h in flags[i].split(","))

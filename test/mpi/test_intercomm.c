@@ -27,6 +27,7 @@
 
 #include "check.h"
 #include "complete.h"
+#include "mpi_defects.h"
 #include "persistent.h"
 
 enum { kGuard = 4, kMarker = -7777 };
@@ -39,6 +40,7 @@ static int world_rank, world_size;
 static MPI_Datatype spread_int;  /* one int every 8 bytes: the receive side's twin of MPI_INT */
 static int completion_method = 0;
 static int forced_shm = 0;  /* argument "shm": the run forces the intracommunicators' calls onto mcorecoll's paths */
+static int across_hosts = 0;  /* the world spans more than one node (equal on every rank) */
 
 /* One communicator under test: an intercommunicator, or a merged intracommunicator (one group,
  * group 0, its own "remote" group). */
@@ -227,6 +229,12 @@ static int mpi_defect(const comm_t* c, const call_t* k, int form) {
    * first start only: left out unless the run forces allgather onto mcorecoll's path. */
   if (!c->inter && k->coll == ALLGATHER && form == PERSISTENT && !forced_shm) return 1;
 #endif
+  /* Open MPI 5.0.7's own MPI_Allgather across hosts, on the merged intercommunicators (rank
+   * order not the world's), delivers wrong blocks: received int 2 is 22072, not 546301, at 1-3000
+   * ints, blocking, natively (the bed, 2 hosts of 2 ranks). */
+  if (DEFECT_GATHERING_ACROSS_HOSTS && across_hosts && !c->inter && k->coll == ALLGATHER &&
+      strncmp(c->name, "MPI_Intercomm_merge", 19) == 0)
+    return 1;
   (void)c, (void)k, (void)form;
   return 0;
 }
@@ -330,6 +338,13 @@ int main(int argc, char** argv) {
   forced_shm = argc > 2 && strcmp(argv[2], "shm") == 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  MPI_Comm node;
+  int node_size = 0;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  across_hosts = node_size < world_size;
+  MPI_Allreduce(MPI_IN_PLACE, &across_hosts, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
   MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spread_int);
   MPI_Type_commit(&spread_int);
   if (world_size < 2) {  /* an intercommunicator needs two groups */
