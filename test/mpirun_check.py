@@ -301,17 +301,18 @@ def run_checked(a, program, env):
     job = Job(cmd, os_env, a.timeout, program[0], a.expect, a.finalize_hang)
     out = job.output
     sys.stdout.write(out)
-    failures = job.failures
-    if job.status is None and job.failures:  # a hang: what it left in /dev/shm too
-        failures += leftover_failures(program[0], shm_before, grace=0, bed=bool(a.bed))
-    if job.status is None:
-        pass
-    elif a.expect_failure and job.status == 0:
+    if job.failures:  # a hang: what it left in /dev/shm, and nothing more to check
+        for f in job.failures + leftover_failures(program[0], shm_before, grace=0, bed=bool(a.bed)):
+            print("FAIL:", f)
+        return 1
+    failures = []
+    # No status: ended here once its output was complete (--finalize-hang).
+    if job.status is not None and a.expect_failure and job.status == 0:
         if a.launcher_may_report_0:
             print("mpirun_check: the launcher reported 0 for a job that should have failed (accepted here)")
         else:
             failures.append("expected the job to fail, but it exited 0")
-    elif not a.expect_failure and job.status != 0:
+    elif job.status is not None and not a.expect_failure and job.status != 0:
         failures.append(f"exit status {job.status}")
     failures += output_failures(out, a.expect, a.reject)
     if a.expect_printed_stats:
