@@ -25,4 +25,16 @@
 #define DEFECT_GATHERING_ACROSS_HOSTS 0
 #endif
 
+/* Whether the world spans more than one node, for the defects across hosts. Equal on every rank
+ * without an exchange: a node holding the whole world holds every rank. Collective. */
+static inline int world_across_hosts(void) {
+  int world_size = 0, node_size = 0;
+  MPI_Comm node;
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  return node_size < world_size;
+}
+
 #endif

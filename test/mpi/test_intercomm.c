@@ -338,13 +338,7 @@ int main(int argc, char** argv) {
   forced_shm = argc > 2 && strcmp(argv[2], "shm") == 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-  MPI_Comm node;
-  int node_size = 0;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_size(node, &node_size);
-  MPI_Comm_free(&node);
-  across_hosts = node_size < world_size;
-  MPI_Allreduce(MPI_IN_PLACE, &across_hosts, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  across_hosts = world_across_hosts();
   MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spread_int);
   MPI_Type_commit(&spread_int);
   if (world_size < 2) {  /* an intercommunicator needs two groups */

@@ -265,14 +265,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   CHECK(provided >= wanted, "the MPI library gives thread level %d, %d was asked for", provided, wanted);
 #if defined(MPICH_VERSION)
-  MPI_Comm node;
-  int node_size = 0;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_size(node, &node_size);
-  MPI_Comm_free(&node);
-  int one_node = node_size == size;
-  MPI_Allreduce(MPI_IN_PLACE, &one_node, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  g_persistent_to_library = !one_node && provided < MPI_THREAD_MULTIPLE;
+  g_persistent_to_library = world_across_hosts() && provided < MPI_THREAD_MULTIPLE;
 #endif
   signal(SIGALRM, on_alarm);
   MPI_Comm aside;

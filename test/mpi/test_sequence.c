@@ -1237,12 +1237,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-  MPI_Comm node;
-  int node_size;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_size(node, &node_size);
-  MPI_Comm_free(&node);
-  across_hosts = node_size < wsize;
+  across_hosts = world_across_hosts();
   uint64_t seed = 1;
   int seeds = 1, ncalls = 300, timeout = 120, quiet = 0;
   const char* keep_text = NULL;
