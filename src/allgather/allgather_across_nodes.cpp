@@ -19,26 +19,6 @@ struct AllgatherRooms {
 
 }  // namespace
 
-NodeOrder::NodeOrder(const CommContext& ctx, std::uint64_t block) {
-  const std::size_t nodes = static_cast<std::size_t>(ctx.node_count);
-  first.assign(nodes + 1, 0);
-  counts.resize(nodes);
-  displs.resize(nodes);
-  for (std::size_t k = 0; k < nodes; ++k) {
-    first[k + 1] = first[k] + static_cast<int>(ctx.node_members[k].size());
-    counts[k] = static_cast<int>(ctx.node_members[k].size() * block);
-    displs[k] = static_cast<int>(static_cast<std::size_t>(first[k]) * block);
-  }
-}
-
-void NodeOrder::place_by_rank(const CommContext& ctx, const char* all, char* recv, std::uint64_t block) const {
-  for (std::size_t r = 0; r < static_cast<std::size_t>(ctx.size); ++r) {
-    const RankPlace& p = ctx.places[r];
-    const std::size_t at = static_cast<std::size_t>(first[static_cast<std::size_t>(p.node)] + p.node_rank);
-    std::memcpy(recv + r * block, all + at * block, block);
-  }
-}
-
 AllgatherAcrossNodesRounds::AllgatherAcrossNodesRounds(CommContext& ctx, const Config& config, const char* out,
                                                        char* all, const NodeOrder& order, std::uint64_t block,
                                                        bool blocking)

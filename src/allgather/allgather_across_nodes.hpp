@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "allgather/allgather_shm.hpp"
+#include "node/node_order.hpp"
 #include "node/ring_steps.hpp"
 #include "progress/across_nodes_phases.hpp"
 #include "progress/leader_messages.hpp"
@@ -26,16 +27,6 @@ namespace mcorecoll {
 
 class CommContext;
 struct Config;
-
-// Where the blocks lie in (node, node rank) order, the order of the three phases. Alike on
-// every rank: the node sizes and the block (every rank's receive side gives it).
-struct NodeOrder {
-  NodeOrder(const CommContext& ctx, std::uint64_t block);
-  std::vector<int> first;           // node k's blocks start at block first[k] (k = 0..nodes)
-  std::vector<int> counts, displs;  // node k's bytes and where they start (below INT_MAX in all)
-  // Each rank's block from `all` (this order) to its place in `recv` (rank order).
-  void place_by_rank(const CommContext& ctx, const char* all, char* recv, std::uint64_t block) const;
-};
 
 class AllgatherAcrossNodesRounds : public AcrossNodesPhases<AllgatherAcrossNodesRounds> {
  public:
