@@ -1,10 +1,12 @@
 // MPI_Gather and MPI_Gatherv, and their non-blocking and persistent forms (MPI_Igatherv: the MPI
 // library's): routed (entry/call_decision.hpp) and checked, then the staged gather inside one
-// node (gather/gather_shm.hpp; the operations of the other forms, gather/igather_shm.hpp) or
-// PMPI.
+// node (gather/gather_shm.hpp; the operations of the other forms, gather/igather_shm.hpp), the
+// gather across nodes (MPI_Gather's forms: gather/gather_across_nodes.hpp,
+// gather/igather_across_nodes.hpp), or PMPI.
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "common/block_bytes.hpp"
 #include "decisions/config.hpp"
@@ -14,8 +16,10 @@
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "exchange/staged_exchange.hpp"
-#include "gather/igather_shm.hpp"
+#include "gather/gather_across_nodes.hpp"
 #include "gather/gather_shm.hpp"
+#include "gather/igather_across_nodes.hpp"
+#include "gather/igather_shm.hpp"
 #include "node/wait.hpp"
 #include "node/comm_context.hpp"
 
@@ -60,6 +64,38 @@ int run_gather(const Decision& d, int root, bool is_root, const void* sendbuf, i
   return MPI_SUCCESS;
 }
 
+// MPI_Gather across nodes: this rank's block as bytes (the root's in place: its block of the
+// receive buffer), then the rounds.
+int run_gather_across_nodes(const Decision& d, int root, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            std::uint64_t block, void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  CommContext& ctx = *d.ctx;
+  const bool is_root = ctx.rank == root, in_place = is_root && sendbuf == MPI_IN_PLACE;
+  std::optional<BlockBytes> recv;
+  if (is_root) recv.emplace(recvbuf, ctx.size, recvcount, recvtype);
+  std::optional<MessageBytes> send;
+  const char* own = nullptr;
+  if (in_place) {
+    recv->pack(root);
+    own = recv->data(root);
+  } else {
+    send.emplace(const_cast<void*>(sendbuf), sendcount, sendtype, block);
+    send->pack();
+    own = send->data();
+  }
+  return gather_across_nodes(ctx, process_config().config, root, block, own, recv ? &*recv : nullptr, in_place);
+}
+
+// MPI_Gather's operation, inside one node or across nodes.
+std::unique_ptr<Operation> make_gather_operation(const Decision& d, int root, const void* sendbuf, int sendcount,
+                                                 MPI_Datatype sendtype, std::uint64_t block, void* recvbuf,
+                                                 int recvcount, MPI_Datatype recvtype) {
+  const Config& config = process_config().config;
+  if (d.ctx->node_count > 1)
+    return make_igather_across_nodes(*d.ctx, config, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                     block);
+  return make_igather(*d.ctx, config, root, sendbuf, sendcount, sendtype, block, recvbuf, {recvcount}, recvtype, block);
+}
+
 // MPI_Gather's route, alike for its three forms; *block: every rank's block.
 Decision route_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, Form form, std::uint64_t* block) {
@@ -96,6 +132,8 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
       [&] { return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); },
       [&] {
         if (block == 0) return MPI_SUCCESS;
+        if (d.ctx->node_count > 1)
+          return run_gather_across_nodes(d, root, sendbuf, sendcount, sendtype, block, recvbuf, recvcount, recvtype);
         if (d.ctx->rank != root) return run_gather(d, root, false, sendbuf, sendcount, sendtype, block, block, nullptr);
         BlockBytes recv(recvbuf, d.ctx->size, recvcount, recvtype);
         return run_gather(d, root, true, sendbuf, sendcount, sendtype, block, block, &recv);
@@ -110,10 +148,7 @@ int igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   return nonblocking_call(
       Collective::gather, d, request,
       [&] { return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request); },
-      [&] {
-        return make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, block, recvbuf,
-                            {recvcount}, recvtype, block);
-      });
+      [&] { return make_gather_operation(d, root, sendbuf, sendcount, sendtype, block, recvbuf, recvcount, recvtype); });
 }
 
 int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -127,10 +162,7 @@ int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
         return pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                                 request);
       },
-      [&] {
-        return make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, block, recvbuf,
-                            {recvcount}, recvtype, block);
-      });
+      [&] { return make_gather_operation(d, root, sendbuf, sendcount, sendtype, block, recvbuf, recvcount, recvtype); });
 }
 
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,

@@ -1,6 +1,7 @@
 // MPI_Scan and MPI_Exscan, and their non-blocking and persistent forms: routed
 // (staged_reduction_route.hpp) and checked, then the staged scan inside one node (scan_shm.hpp;
-// the other forms' operation, iscan_shm.hpp) or PMPI.
+// the other forms' operation, iscan_shm.hpp), across nodes of consecutive ranks
+// (scan_across_nodes.hpp, iscan_across_nodes.hpp), or PMPI.
 #include "calls/staged_reduction_route.hpp"
 #include "decisions/config.hpp"
 #include "entry/call_decision.hpp"
@@ -8,7 +9,9 @@
 #include "entry/dispatch.hpp"
 #include "node/comm_context.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
+#include "reduction/iscan_across_nodes.hpp"
 #include "reduction/iscan_shm.hpp"
+#include "reduction/scan_across_nodes.hpp"
 #include "reduction/scan_shm.hpp"
 
 namespace mcorecoll {
@@ -21,6 +24,13 @@ Decision route_scan(Collective c, const void* sendbuf, void* recvbuf, int count,
   const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   Decision d = staged_reduction_route(c, comm, static_cast<std::uint64_t>(count), type, op, input, layout, form);
   if (d.path != kPmpiPath && null_buffer(recvbuf, d.bytes, type)) fall_back(d, c, "null buffer");
+  if (d.path == kPmpiPath || d.ctx->node_count == 1) return d;
+  // A prefix follows rank order for every op: node by node only where the nodes hold blocks of
+  // consecutive ranks.
+  if (!d.ctx->nodes_in_rank_order) fall_back(d, c, "across nodes whose ranks are not consecutive");
+  // Every node must scan alike: the smallest staging half any node can fall back to holds an
+  // element of a line.
+  if (d.path != kPmpiPath && layout->extent > kLineBytes) fall_back(d, c, "across nodes: elements larger than 128 bytes");
   return d;
 }
 
@@ -34,8 +44,10 @@ int blocking(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Da
   return blocking_call(c, d, pmpi, [&] {
     if (count == 0) return MPI_SUCCESS;
     const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    return scan_shm(*d.ctx, process_config().config, c == Collective::exscan, input, recvbuf, count, type, op,
-                    layout);
+    const Config& config = process_config().config;
+    if (d.ctx->node_count > 1)
+      return scan_across_nodes(*d.ctx, config, c == Collective::exscan, input, recvbuf, count, type, op, layout);
+    return scan_shm(*d.ctx, config, c == Collective::exscan, input, recvbuf, count, type, op, layout);
   });
 }
 
@@ -45,7 +57,10 @@ int with_operation(Form form, Collective c, const void* sendbuf, void* recvbuf, 
                    MPI_Op op, MPI_Comm comm, MPI_Request* request, Pmpi pmpi) {
   ElementLayout layout;
   const Decision d = route_scan(c, sendbuf, recvbuf, count, type, op, comm, form, &layout);
-  return operation_call(form, c, d, request, pmpi, [&] {
+  return operation_call(form, c, d, request, pmpi, [&]() -> std::unique_ptr<Operation> {
+    if (d.ctx->node_count > 1)
+      return make_iscan_across_nodes(*d.ctx, process_config().config, c == Collective::exscan, sendbuf, recvbuf,
+                                     count, type, op, layout);
     return make_iscan(*d.ctx, process_config().config, c == Collective::exscan, sendbuf, recvbuf, count, type, op,
                       layout);
   });

@@ -1,7 +1,8 @@
 // MPI_Scatter and MPI_Scatterv, and their non-blocking and persistent forms (MPI_Iscatterv: the
 // MPI library's): routed (entry/call_decision.hpp) and checked, then the staged scatter inside
-// one node (scatter_shm.hpp; the operations of the other forms,
-// scatter/iscatter_shm.hpp) or PMPI.
+// one node (scatter_shm.hpp; the operations of the other forms, scatter/iscatter_shm.hpp), the
+// scatter across nodes (MPI_Scatter's forms: scatter/scatter_across_nodes.hpp,
+// scatter/iscatter_across_nodes.hpp), or PMPI.
 #include <algorithm>
 #include <memory>
 
@@ -14,7 +15,9 @@
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "exchange/staged_exchange.hpp"
 #include "node/wait.hpp"
+#include "scatter/iscatter_across_nodes.hpp"
 #include "scatter/iscatter_shm.hpp"
+#include "scatter/scatter_across_nodes.hpp"
 #include "scatter/scatter_shm.hpp"
 #include "node/comm_context.hpp"
 
@@ -50,6 +53,30 @@ int run_scatter(const Decision& d, int root, bool is_root, void* recvbuf, int re
   scatter_node_bytes(*d.ctx, config, root, max_block, recv.data(), own_bytes, send);
   recv.unpack();
   return MPI_SUCCESS;
+}
+
+// MPI_Scatter across nodes: the root's blocks packed, this rank's receive side as bytes.
+int run_scatter_across_nodes(const Decision& d, int root, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                             std::uint64_t block, BlockBytes* send) {
+  if (send) send->pack();
+  const Config& config = process_config().config;
+  if (recvbuf == MPI_IN_PLACE) return scatter_across_nodes(*d.ctx, config, root, block, send, nullptr);
+  MessageBytes recv(recvbuf, recvcount, recvtype, block);
+  const int rc = scatter_across_nodes(*d.ctx, config, root, block, send, recv.data());
+  recv.unpack();
+  return rc;
+}
+
+// MPI_Scatter's operation, inside one node or across nodes.
+std::unique_ptr<Operation> make_scatter_operation(const Decision& d, int root, const void* sendbuf, int sendcount,
+                                                  MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                                  MPI_Datatype recvtype, std::uint64_t block) {
+  const Config& config = process_config().config;
+  if (d.ctx->node_count > 1)
+    return make_iscatter_across_nodes(*d.ctx, config, root, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                      recvtype, block);
+  return make_iscatter(*d.ctx, config, root, sendbuf, {sendcount}, sendtype, recvbuf, recvcount, recvtype, block,
+                       block);
 }
 
 // MPI_Scatter's route, alike for its three forms; *block: every rank's block.
@@ -89,6 +116,7 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
         const bool is_root = d.ctx->rank == root;
         std::unique_ptr<BlockBytes> send;
         if (is_root) send.reset(new BlockBytes(const_cast<void*>(sendbuf), d.ctx->size, sendcount, sendtype));
+        if (d.ctx->node_count > 1) return run_scatter_across_nodes(d, root, recvbuf, recvcount, recvtype, block, send.get());
         return run_scatter(d, root, is_root, recvbuf, recvcount, recvtype, block, block, send.get());
       });
 }
@@ -102,8 +130,7 @@ int iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
       Collective::scatter, d, request,
       [&] { return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request); },
       [&] {
-        return make_iscatter(*d.ctx, process_config().config, root, sendbuf, {sendcount}, sendtype, recvbuf,
-                             recvcount, recvtype, block, block);
+        return make_scatter_operation(d, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
       });
 }
 
@@ -119,8 +146,7 @@ int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                                  request);
       },
       [&] {
-        return make_iscatter(*d.ctx, process_config().config, root, sendbuf, {sendcount}, sendtype, recvbuf,
-                             recvcount, recvtype, block, block);
+        return make_scatter_operation(d, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
       });
 }
 

@@ -45,9 +45,17 @@ NodesBound nodes_bound(Collective c, const Config& config) {
       return {config.reduce_nodes_max_bytes, "allreduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES"};
     case Collective::reduce:
       return {config.reduce_nodes_max_bytes, "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES"};
+    case Collective::scan:
+      return {config.scan_nodes_max_bytes, "scan across nodes above MCORECOLL_SCAN_NODES_MAX_BYTES"};
+    case Collective::exscan:
+      return {config.scan_nodes_max_bytes, "exscan across nodes above MCORECOLL_SCAN_NODES_MAX_BYTES"};
     case Collective::allgather:
       return {config.allgather_nodes_max_bytes,
               "allgather across nodes with blocks above MCORECOLL_ALLGATHER_NODES_MAX_BYTES"};
+    case Collective::gather:
+      return {config.gather_nodes_max_bytes, "gather across nodes with blocks above MCORECOLL_GATHER_NODES_MAX_BYTES"};
+    case Collective::scatter:
+      return {config.gather_nodes_max_bytes, "scatter across nodes with blocks above MCORECOLL_GATHER_NODES_MAX_BYTES"};
     default:
       return {~0ull, ""};
   }
@@ -233,6 +241,9 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     if ((c == Collective::allreduce || c == Collective::reduce) && spans)
       out << "; across nodes: up to MCORECOLL_REDUCE_NODES_MAX_BYTES (" << size_words(config.reduce_nodes_max_bytes)
           << ")";
+    if ((c == Collective::scan || c == Collective::exscan) && spans)
+      out << "; across nodes: up to MCORECOLL_SCAN_NODES_MAX_BYTES (" << size_words(config.scan_nodes_max_bytes)
+          << "), where each node holds consecutive ranks";
     if (c == Collective::allreduce || c == Collective::reduce) {
       const bool tree = view.node_size > config.reduce_flat_max;
       out << "; calls of up to 248 B: " << (tree ? "a tree of " + std::to_string(config.reduce_tree_radix) + "s"
@@ -247,6 +258,9 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     if (c == Collective::allgather && spans)
       out << "; across nodes: up to MCORECOLL_ALLGATHER_NODES_MAX_BYTES ("
           << size_words(config.allgather_nodes_max_bytes) << ")";
+    if ((c == Collective::gather || c == Collective::scatter) && spans)
+      out << "; across nodes: blocks up to MCORECOLL_GATHER_NODES_MAX_BYTES (" << size_words(config.gather_nodes_max_bytes)
+          << ")";
     out << "\n";
   }
   return out.str();

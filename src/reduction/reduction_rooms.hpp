@@ -16,6 +16,8 @@ struct ReductionRooms {
   // Across nodes, at node leaders: the node's partial result where the receive buffer is not
   // the leader's to write, and every node's, gathered.
   std::vector<char> node_partial, nodes_gathered;
+  // Across nodes, a scan's prefix among its node's ranks, before the nodes before are folded in.
+  std::vector<char> scan_result;
   // The tree of small reductions: a leader's partial, folded from one room into the other.
   std::vector<char> tree[2];
 };

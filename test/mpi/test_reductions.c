@@ -337,36 +337,58 @@ static void fold_node(const layout_t* l, MPI_Op op, int count, int first, int la
   tree_partial(l, op, count, first, 0, span, n, out);
 }
 
-/* The scans' tree (reduction/scan_shm.hpp, node/line_tree.hpp's PrefixBlocks), for every size:
- * rank i's block is P op c_i, P the blocks of ranks i - 1, i - 2, i - 4, ... below low(i + 1)
- * folded nearest first, each from the left. */
+/* The scans' tree (reduction/scan_shm.hpp, node/line_tree.hpp's PrefixBlocks), for every size,
+ * on the node whose first rank is `base`: node rank i's block is P op c_i, P the blocks of node
+ * ranks i - 1, i - 2, i - 4, ... below low(i + 1) folded nearest first, each from the left. */
 static int low_bit(int j) { return j & -j; }
-static void scan_block(const layout_t* l, MPI_Op op, int count, int i, char* out) {
+static void scan_block(const layout_t* l, MPI_Op op, int count, int base, int i, char* out) {
   const size_t bytes = buffer_bytes(l, count);
   memset(out, kMarker, bytes);
-  fill(l, op, i, count, out);
+  fill(l, op, base + i, count, out);
   if (low_bit(i + 1) == 1) return;
   char *parts = malloc(bytes), *part = malloc(bytes);
-  scan_block(l, op, count, i - 1, parts);
+  scan_block(l, op, count, base, i - 1, parts);
   for (int d = 2; d < low_bit(i + 1); d *= 2) {
-    scan_block(l, op, count, i - d, part);
+    scan_block(l, op, count, base, i - d, part);
     MPI_Reduce_local(part, parts, count, l->type, op);
   }
   MPI_Reduce_local(parts, out, count, l->type, op);
   free(parts), free(part);
 }
 
-/* The prefix of ranks 0..last as mcorecoll folds it on one node: the blocks of last,
- * last - low(last + 1), ..., each folded in from the left (an exscan's rank last + 1 folds
- * the same blocks so). One node only: across nodes scans go to the MPI library. */
-static void scan_reference(const layout_t* l, MPI_Op op, int count, int last, char* out) {
+/* The prefix of node ranks 0..last of the node whose first rank is `base`, as mcorecoll folds
+ * it there: the blocks of last, last - low(last + 1), ..., each folded in from the left. */
+static void node_scan(const layout_t* l, MPI_Op op, int count, int base, int last, char* out) {
   char* part = malloc(buffer_bytes(l, count));
-  scan_block(l, op, count, last, out);
+  scan_block(l, op, count, base, last, out);
   for (int q = last - low_bit(last + 1); q >= 0; q -= low_bit(q + 1)) {
-    scan_block(l, op, count, q, part);
+    scan_block(l, op, count, base, q, part);
     if (count) MPI_Reduce_local(part, out, count, l->type, op);
   }
   free(part);
+}
+
+/* This rank's scan (exclusive: exscan; not rank 0's) as mcorecoll gives it: its node's prefix
+ * (an exscan's up to the rank before it); across nodes of consecutive ranks, the nodes before
+ * its own (each folded as fold_node() does: the leaders' exscan of the node totals, n0 op (n1
+ * op ...), every bracketing one up to three nodes) folded in from the left; an exscan's first
+ * rank of a node gets the nodes before alone. */
+static void scan_reference(const layout_t* l, MPI_Op op, int count, int exclusive, char* out) {
+  int k = 0;
+  while (k + 1 < nodes && node_first[k + 1] <= me) ++k;
+  const int base = node_first[k], local = me - base, own = !exclusive || local > 0;
+  if (own) node_scan(l, op, count, base, exclusive ? local - 1 : local, out);
+  if (k == 0) return;
+  const size_t bytes = buffer_bytes(l, count);
+  char *before = malloc(bytes), *node = malloc(bytes), *c = malloc(bytes);
+  fold_node(l, op, count, node_first[k - 1], base - 1, before, c);
+  for (int j = k - 2; j >= 0; --j) {
+    fold_node(l, op, count, node_first[j], node_first[j + 1] - 1, node, c);
+    if (count) MPI_Reduce_local(node, before, count, l->type, op);
+  }
+  if (!own) memcpy(out, before, bytes);
+  else if (count) MPI_Reduce_local(before, out, count, l->type, op);
+  free(before), free(node), free(c);
 }
 
 /* The reference: c0 op (c1 op (... op c(n-1))), folded with MPI_Reduce_local from the last.
@@ -460,15 +482,17 @@ static void run_reduction(const layout_t* l, MPI_Op op, int count, const char* o
       }
     }
   }
-  /* scan and exscan: node-only, so across nodes the MPI library's own, not checked here. Beyond
-   * 32 ranks (oversubscribed: the suite's time) the small counts only; np 32 checks the rest. */
-  const int scans = nodes == 1 && (nranks <= 32 || count != kLarge);
+  /* scan and exscan. Beyond 32 ranks (oversubscribed: the suite's time) the small counts only;
+   * np 32 checks the rest. Across more than three nodes the leaders' exscan brackets as the MPI
+   * library does. */
+  const int scans = nranks <= 32 || count != kLarge;
+  if (nodes > 3) exact = 0;
   char* want_untouched = malloc(bytes); /* exscan's rank 0: its receive buffer as it was */
   for (int exclusive = 0; exclusive < 2 && scans; ++exclusive) {
     if (exclusive && me == 0) {
       /* rank 0's exscan result is undefined: only that the call completes */
     } else {
-      scan_reference(l, op, count, exclusive ? me - 1 : me, want);
+      scan_reference(l, op, count, exclusive, want);
     }
     for (int in_place = 0; in_place < 2; ++in_place) {
       prepare(l, op, count, in_place, send, send_copy, recv);
@@ -534,12 +558,13 @@ static int init_persistent(const layout_t* l, MPI_Op op, int count, int root, co
 /* One case through a completion method; persistent: initialized once, started twice with
  * other data, then freed. */
 static void run_form(const layout_t* l, MPI_Op op, int count, int root, int in_place, int persistent, int method) {
-  /* Scans across nodes: the MPI library's own; beyond 32 ranks, as in run_reduction(). */
-  if (root <= kScan && (nodes > 1 || (nranks > 32 && count == kLarge))) return;
+  /* Scans beyond 32 ranks: as in run_reduction(). */
+  if (root <= kScan && nranks > 32 && count == kLarge) return;
   /* As run_reduction(): above 64 KiB of partials across more than two nodes, the leaders'
    * PMPI_Iallreduce/PMPI_Ireduce bracket as the MPI library does. */
   const int exact_before = exact;
   if (nodes > 2 && (size_t)count * (size_t)l->extent * (size_t)nodes > 65536) exact = 0;
+  if (root <= kScan && nodes > 3) exact = 0;
   const size_t bytes = buffer_bytes(l, count);
   char *send = malloc(bytes), *recv = malloc(bytes), *want = malloc(bytes);
   char what[200];
@@ -550,7 +575,7 @@ static void run_form(const layout_t* l, MPI_Op op, int count, int root, int in_p
 #endif
   for (int start = 0; start < (persistent ? 2 : 1); ++start) {
     value_round = start + 1;
-    if (root == kScan || (root == kExscan && me > 0)) scan_reference(l, op, count, root == kScan ? me : me - 1, want);
+    if (root == kScan || (root == kExscan && me > 0)) scan_reference(l, op, count, root == kExscan, want);
     else reference(l, op, count, want);
     memset(send, kMarker, bytes);
     fill(l, op, me, count, send);

@@ -77,6 +77,8 @@ TEST_CASE("the routed collectives' list follows wrappers/collectives.txt", "[col
   CHECK(setting_name(Collective::exscan) == "EXSCAN");
   CHECK(!node_only(Collective::allgather));
   CHECK(node_only(Collective::allgatherv));
-  CHECK(node_only(Collective::exscan));
+  CHECK(!node_only(Collective::exscan));
+  CHECK(!node_only(Collective::gather));
+  CHECK(node_only(Collective::gatherv));
   for (int i = 0; i < kCollectiveCount; ++i) CHECK(static_cast<int>(kAllCollectives[static_cast<std::size_t>(i)]) == i);
 }
