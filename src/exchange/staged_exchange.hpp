@@ -213,4 +213,24 @@ inline std::uint64_t clipped(std::uint64_t size, std::uint64_t offset, std::uint
   return offset >= size ? 0 : std::min(len, size - offset);
 }
 
+// One node rank's `bytes` at `data` to another's `data` (each rank passes its own buffer: the
+// giver's is read, the taker's written, the others' untouched): the exchange with one tile and
+// one reader, every node rank taking part. The collectives across nodes hand a node's blocks
+// between its leader and the root this way.
+inline ExchangeRounds hand_over_rounds(CommContext& ctx, const Config& config, int from, int to, char* data,
+                                       std::uint64_t bytes) {
+  ExchangeShape shape;
+  shape.max_block = bytes;
+  shape.gives = ctx.node_rank == from;
+  if (ctx.node_rank == to) shape.sources.push_back(from);
+  return ExchangeRounds(
+      ctx, config, std::move(shape),
+      [data, bytes](char* tiles, std::uint64_t offset, std::uint64_t len) {
+        copy_bytes(tiles, data + offset, clipped(bytes, offset, len));
+      },
+      [data, bytes](int, const char* tiles, std::uint64_t offset, std::uint64_t len) {
+        copy_bytes(data + offset, tiles, clipped(bytes, offset, len));
+      });
+}
+
 }  // namespace mcorecoll

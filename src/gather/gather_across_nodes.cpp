@@ -65,22 +65,8 @@ bool GatherAcrossNodesRounds::leaders_step() {
 // Phase 3, on the root's node: every block to the root, where the root is not its leader.
 bool GatherAcrossNodesRounds::hand_out_step(bool, int* waiting_on) {
   if (!hands_) return true;
-  if (!hand_) {  // made now: the node's calls claim their areas in the order they are made
-    ExchangeShape shape;
-    shape.max_block = total_;
-    shape.gives = leader();
-    if (ctx_.node_rank == root_local_) shape.sources.push_back(0);
-    char* all = all_;
-    const std::uint64_t total = total_;
-    hand_.emplace(
-        ctx_, config_, std::move(shape),
-        [all, total](char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(tiles, all + offset, clipped(total, offset, len));
-        },
-        [all, total](int, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(all + offset, tiles, clipped(total, offset, len));
-        });
-  }
+  if (!hand_)  // made now: the node's calls claim their areas in the order they are made
+    hand_.emplace(hand_over_rounds(ctx_, config_, /*from*/ 0, /*to*/ root_local_, all_, total_));
   if (!hand_->advance(waiting_on)) return false;
   place();
   return true;

@@ -38,22 +38,8 @@ std::uint64_t ScatterAcrossNodesRounds::moves() const {
 // Phase 1, on the root's node: every block from the root to its leader, where they differ.
 bool ScatterAcrossNodesRounds::node_step(bool, int* waiting_on) {
   if (!hands_in_) return true;
-  if (!hand_in_) {  // made now: the node's calls claim their areas in the order they are made
-    ExchangeShape shape;
-    shape.max_block = total_;
-    shape.gives = ctx_.node_rank == root_local_;
-    if (leader()) shape.sources.push_back(root_local_);
-    char* all = all_;
-    const std::uint64_t total = total_;
-    hand_in_.emplace(
-        ctx_, config_, std::move(shape),
-        [all, total](char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(tiles, all + offset, clipped(total, offset, len));
-        },
-        [all, total](int, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-          copy_bytes(all + offset, tiles, clipped(total, offset, len));
-        });
-  }
+  if (!hand_in_)  // made now: the node's calls claim their areas in the order they are made
+    hand_in_.emplace(hand_over_rounds(ctx_, config_, /*from*/ root_local_, /*to*/ 0, all_, total_));
   return hand_in_->advance(waiting_on);
 }
 
