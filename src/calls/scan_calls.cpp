@@ -23,7 +23,10 @@ Decision route_scan(Collective c, const void* sendbuf, void* recvbuf, int count,
   if (!intra_context(comm) || count < 0) return handed_on(comm);
   const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   Decision d = staged_reduction_route(c, comm, static_cast<std::uint64_t>(count), type, op, input, layout, form);
-  if (d.path != kPmpiPath && null_buffer(recvbuf, d.bytes, type)) fall_back(d, c, "null buffer");
+  // An exscan's receive buffer is not significant at rank 0 (the standard), which may pass
+  // null: checked there, rank 0 alone would go to PMPI and the others wait for it.
+  const bool significant = !(c == Collective::exscan && d.ctx && d.ctx->rank == 0 && sendbuf != MPI_IN_PLACE);
+  if (d.path != kPmpiPath && significant && null_buffer(recvbuf, d.bytes, type)) fall_back(d, c, "null buffer");
   if (d.path == kPmpiPath || d.ctx->node_count == 1) return d;
   // A prefix follows rank order for every op: node by node only where the nodes hold blocks of
   // consecutive ranks.

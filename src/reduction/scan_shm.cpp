@@ -61,7 +61,8 @@ bool ScanRounds::advance(bool may_call_mpi, int* waiting_on) {
       const std::size_t room = layout_.image_bytes(static_cast<std::size_t>(k_));
       round_ = next_round(ctx_, staging_, room);
       const std::size_t at = static_cast<std::size_t>(first_) * layout_.extent;
-      walk_.begin(input_ + at, recv_ + at, k_, scratch_room(reduction_rooms(ctx_).scan_parts, room),
+      // recv_ null: an exscan's rank 0, whose receive buffer is not significant.
+      walk_.begin(input_ + at, recv_ ? recv_ + at : nullptr, k_, scratch_room(reduction_rooms(ctx_).scan_parts, room),
                   scratch_room(reduction_rooms(ctx_).scan_prefix, room));
       in_round_ = true;
     }

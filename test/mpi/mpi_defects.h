@@ -16,6 +16,13 @@
 #endif
 #define DEFECT_REDUCE_IN_PLACE_ROOT MPICH_BEFORE_4_2
 #define DEFECT_ALLGATHER_INIT MPICH_BEFORE_4_2
+/* MPICH (4.0.2; 4.2.1 not checked): MPI_Exscan refuses a null receive buffer at rank 0, where
+ * the standard makes it not significant ("Null buffer pointer"). */
+#if defined(MPICH_NUMVERSION)
+#define DEFECT_EXSCAN_NULL_RECVBUF 1
+#else
+#define DEFECT_EXSCAN_NULL_RECVBUF 0
+#endif
 
 /* Open MPI 5.0.7: its gathering collectives across hosts deliver wrong or swapped blocks between
  * a type and its twin, and on communicators whose rank order is not the world's (4.1.4 right). */
