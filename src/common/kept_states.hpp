@@ -20,7 +20,7 @@ namespace mcorecoll {
 class KeptStates {
  public:
   // The kinds of state the library keeps (a few: raise it when adding one beyond it).
-  static constexpr std::size_t kCapacity = 8;
+  static constexpr std::size_t kCapacity = 12;
 
   template <typename State>
   State& get() {

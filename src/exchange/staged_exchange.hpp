@@ -215,8 +215,8 @@ inline std::uint64_t clipped(std::uint64_t size, std::uint64_t offset, std::uint
 
 // One node rank's `bytes` at `data` to another's `data` (each rank passes its own buffer: the
 // giver's is read, the taker's written, the others' untouched): the exchange with one tile and
-// one reader, every node rank taking part. The collectives across nodes hand a node's blocks
-// between its leader and the root this way.
+// one reader, every node rank taking part. The gather and scatter across nodes hand every block
+// of the call between the root and its node's leader this way.
 inline ExchangeRounds hand_over_rounds(CommContext& ctx, const Config& config, int from, int to, char* data,
                                        std::uint64_t bytes) {
   ExchangeShape shape;

@@ -65,7 +65,7 @@ bool GatherAcrossNodesRounds::leaders_step() {
 // Phase 3, on the root's node: every block to the root, where the root is not its leader.
 bool GatherAcrossNodesRounds::hand_out_step(bool, int* waiting_on) {
   if (!hands_) return true;
-  if (!hand_)  // made now: the node's calls claim their areas in the order they are made
+  if (!hand_)  // made when phase 3 begins (it claims its line or areas at its first step)
     hand_.emplace(hand_over_rounds(ctx_, config_, /*from*/ 0, /*to*/ root_local_, all_, total_));
   if (!hand_->advance(waiting_on)) return false;
   place();

@@ -9,7 +9,8 @@
 //  3. on every node but the first, the leader hands B_k to its node through the node's ring
 //     (node/ring_steps.hpp), and each rank folds it in from the left: B_k op (its node prefix);
 //     an exscan's first rank of a node gets B_k itself.
-// The first node's ranks are done after phase 1: their node's scan is their result. Each
+// The first node's ranks have their results after phase 1 (their node's scan; its leader still
+// gives its total to the leaders' exscan). Each
 // element is folded once on every path, inside a node with the node scan's bracketing, among
 // nodes with the MPI library's. Written once, as resumable rounds run by the across-nodes driver
 // (progress/across_nodes_phases.hpp): the blocking forms wait between steps, the non-blocking and

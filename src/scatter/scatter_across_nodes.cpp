@@ -38,7 +38,7 @@ std::uint64_t ScatterAcrossNodesRounds::moves() const {
 // Phase 1, on the root's node: every block from the root to its leader, where they differ.
 bool ScatterAcrossNodesRounds::node_step(bool, int* waiting_on) {
   if (!hands_in_) return true;
-  if (!hand_in_)  // made now: the node's calls claim their areas in the order they are made
+  if (!hand_in_)  // made when phase 1 begins (it claims its line or areas at its first step)
     hand_in_.emplace(hand_over_rounds(ctx_, config_, /*from*/ root_local_, /*to*/ 0, all_, total_));
   return hand_in_->advance(waiting_on);
 }
