@@ -75,9 +75,7 @@ int allgather_across_nodes(CommContext& ctx, const Config& config, const void* s
                                       : scratch_room(ctx.kept.get<AllgatherRooms>().in_node_order, static_cast<std::size_t>(ctx.size) * block);
   const NodeOrder order(ctx, block);
   AllgatherAcrossNodesRounds rounds(ctx, config, sides.out(), all, order, block, true);
-  Waiter waiter = Waiter::for_context(ctx, config);
-  int waiting_on = -1;
-  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+  rounds.run_to_end(ctx, config);
   if (!ctx.nodes_in_rank_order) order.place_by_rank(ctx, all, sides.recv.data(), block);
   sides.recv.unpack();
   return rounds.rc;

@@ -85,9 +85,7 @@ void GatherAcrossNodesRounds::place() {
 int gather_across_nodes(CommContext& ctx, const Config& config, int root, std::uint64_t block, const char* own,
                         BlockBytes* recv, bool in_place) {
   GatherAcrossNodesRounds rounds(ctx, config, root, block, own, recv, in_place, ctx.kept.get<GatherRooms>(), true);
-  Waiter waiter = Waiter::for_context(ctx, config);
-  int waiting_on = -1;
-  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
+  rounds.run_to_end(ctx, config);
   if (recv) recv->unpack_all_but(in_place ? root : -1);
   return rounds.rc;
 }

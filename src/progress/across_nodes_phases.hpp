@@ -15,7 +15,12 @@
 
 #include <cstdint>
 
+#include "node/wait.hpp"
+
 namespace mcorecoll {
+
+class CommContext;
+struct Config;
 
 template <typename Rounds>
 class AcrossNodesPhases {
@@ -36,6 +41,14 @@ class AcrossNodesPhases {
       phase_ = Phase::done;
     }
     return true;
+  }
+  // The blocking forms: every phase to the end, waiting politely between steps; returns rc.
+  int run_to_end(const CommContext& ctx, const Config& config) {
+    Rounds& self = static_cast<Rounds&>(*this);
+    Waiter waiter = Waiter::for_context(ctx, config);
+    int waiting_on = -1;
+    run_rounds(waiter, [&] { return advance(true, &waiting_on); }, [&] { return self.moves(); });
+    return rc;
   }
   int rc = MPI_SUCCESS;
 

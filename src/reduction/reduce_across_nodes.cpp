@@ -144,10 +144,7 @@ int reduce_across_nodes(CommContext& ctx, const Config& config, const void* send
   ReductionRooms& kept = reduction_rooms(ctx);
   ReduceAcrossNodesRounds rounds(ctx, config, sendbuf, recvbuf, count, type, op, root, layout, bytes,
                                  {kept.node_partial, kept.nodes_gathered, kept.running, kept.packed}, true);
-  Waiter waiter = Waiter::for_context(ctx, config);
-  int waiting_on = -1;
-  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
-  return rounds.rc;
+  return rounds.run_to_end(ctx, config);
 }
 
 }  // namespace mcorecoll

@@ -103,10 +103,7 @@ int scan_across_nodes(CommContext& ctx, const Config& config, bool exclusive, co
   ReductionRooms& kept = reduction_rooms(ctx);
   ScanAcrossNodesRounds rounds(ctx, config, exclusive, input, recvbuf, count, type, op, layout,
                                {kept.node_partial, kept.nodes_gathered, kept.scan_result, kept.packed}, true);
-  Waiter waiter = Waiter::for_context(ctx, config);
-  int waiting_on = -1;
-  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
-  return rounds.rc;
+  return rounds.run_to_end(ctx, config);
 }
 
 }  // namespace mcorecoll

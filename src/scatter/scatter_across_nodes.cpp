@@ -79,10 +79,7 @@ bool ScatterAcrossNodesRounds::hand_out_step(bool, int* waiting_on) {
 int scatter_across_nodes(CommContext& ctx, const Config& config, int root, std::uint64_t block, BlockBytes* send,
                          char* own) {
   ScatterAcrossNodesRounds rounds(ctx, config, root, block, send, own, ctx.kept.get<ScatterRooms>(), true);
-  Waiter waiter = Waiter::for_context(ctx, config);
-  int waiting_on = -1;
-  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
-  return rounds.rc;
+  return rounds.run_to_end(ctx, config);
 }
 
 }  // namespace mcorecoll
