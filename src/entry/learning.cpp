@@ -97,10 +97,19 @@ struct Sample {
 thread_local Sample t_sample;
 
 // The path a class's row did not give: PMPI beside an algorithm, or the collective's first
-// algorithm beside PMPI (where it has one, inside one node, at a size the node machinery takes).
+// algorithm beside PMPI, where it has one for this communicator at a size the node machinery
+// takes. Across nodes that is the composition of node and leaders' phases, which a cluster's
+// network may favour where the rows (measured on one node, or on hosts of one machine) said
+// PMPI; it needs a collective that has one across nodes, and for the scans nodes of
+// consecutive ranks (the scans' route refuses others). Equal on every rank.
 int other_path(const CommContext& ctx, Collective c, std::uint64_t bytes, int path) {
   if (path != kPmpiPath) return kPmpiPath;
-  if (algorithm_names(c).empty() || ctx.node_count > 1 || bytes > kMaxShmBytes) return -1;
+  if (algorithm_names(c).empty() || bytes > kMaxShmBytes) return -1;
+  if (ctx.node_count > 1) {
+    if (node_only(c)) return -1;
+    const bool scan = c == Collective::scan || c == Collective::exscan;
+    if (scan && !ctx.nodes_in_rank_order) return -1;
+  }
   return 1;
 }
 
