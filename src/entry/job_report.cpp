@@ -154,7 +154,8 @@ void write_report(const Config& config, const std::vector<StatsLine>& lines, std
         << ", \"other\": " << quoted(s.other) << ", \"path\": " << quoted(s.path)
         << ", \"origin\": " << quoted(k.from_file ? "learned file" : "learned in this run") << ",\n     \"mean_us\": ["
         << number(s.mean_us[0]) << ", " << number(s.mean_us[1]) << "], \"slowest_us\": [" << number(s.slowest_us[0])
-        << ", " << number(s.slowest_us[1]) << "]}";
+        << ", " << number(s.slowest_us[1]) << "],\n     \"calls\": {\"explored\": " << k.explored
+        << ", \"after\": " << k.after << "}}";
     first = false;
   }
   out << "\n  ]\n}\n";

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -26,6 +27,15 @@
 namespace mcorecoll {
 namespace {
 
+// What one place (collective, communicator shape, size class) cost and gave in this process, for
+// the job's report: the calls explored on its communicators, and those on the learned path
+// after (every form). Shared by the communicators of the place, so that one freed leaves its
+// counts; kept only where calls are counted (MCORECOLL_STATS, MCORECOLL_REPORT).
+struct PlaceCalls {
+  std::atomic<std::uint64_t> explored{0}, after{0};
+};
+using SharedCalls = std::shared_ptr<PlaceCalls>;
+
 // One size class of one collective on one communicator: alike on every rank, since every rank
 // makes the communicator's blocking calls of that class in the same order.
 struct ClassLearning {
@@ -35,6 +45,7 @@ struct ClassLearning {
   bool remembered = false;    // learned by an earlier job (the learned file)
   std::uint64_t samples[2][kLearnSamples] = {};  // this rank's own times, ns
   int taken[2] = {0, 0};
+  SharedCalls calls_here;  // its place's counts, once learned (null: not counted)
 };
 
 // The learned file (decisions/learned_file.hpp). `known`: what the job found at its start,
@@ -45,6 +56,7 @@ struct ClassLearning {
 struct Book {
   std::mutex mutex;
   std::vector<LearnedSize> known, learned;
+  std::vector<SharedCalls> known_calls, learned_calls;  // alongside known and learned
   LearnedKey key;
   std::string path;
 };
@@ -154,17 +166,23 @@ void say_learned(const CommContext& ctx, const Config& config, Collective c, int
 }
 
 // The path an earlier job learned for this class, where the learned file has it for the same
-// candidates; else -1.
-int remembered_path(const CommContext& ctx, Collective c, int k, const int paths[2]) {
+// candidates (*calls: its counts); else -1.
+int remembered_path(const CommContext& ctx, Collective c, int k, const int paths[2], SharedCalls* calls) {
   const LearnedSize here = place_of(ctx, c, k);
   const Book& b = book();  // `known` does not change after MPI_Init
-  for (const LearnedSize& s : b.known)
-    if (same_place(s, here) && s.row == path_word(c, paths[0]) && s.other == path_word(c, paths[1]))
+  for (std::size_t i = 0; i < b.known.size(); ++i) {
+    const LearnedSize& s = b.known[i];
+    if (same_place(s, here) && s.row == path_word(c, paths[0]) && s.other == path_word(c, paths[1])) {
+      *calls = b.known_calls[i];
       return s.path == s.row ? paths[0] : paths[1];
+    }
+  }
   return -1;
 }
 
-void remember(const CommContext& ctx, Collective c, int k, const ClassLearning& cls, const Verdict& v) {
+// The verdict, in place of any earlier one of the same place (another communicator's); the
+// place's counts go on.
+void remember(const CommContext& ctx, Collective c, int k, ClassLearning& cls, const Verdict& v) {
   LearnedSize s = place_of(ctx, c, k);
   s.row = path_word(c, cls.paths[0]);
   s.other = path_word(c, cls.paths[1]);
@@ -172,10 +190,19 @@ void remember(const CommContext& ctx, Collective c, int k, const ClassLearning& 
   for (int x = 0; x < 2; ++x) s.mean_us[x] = v.mean_us[x], s.slowest_us[x] = v.slowest_us[x];
   Book& b = book();
   std::lock_guard<std::mutex> lock(b.mutex);
-  b.learned.erase(std::remove_if(b.learned.begin(), b.learned.end(),
-                                 [&](const LearnedSize& x) { return same_place(x, s); }),
-                  b.learned.end());
+  SharedCalls calls;
+  for (std::size_t i = 0; i < b.learned.size(); ++i) {
+    if (!same_place(b.learned[i], s)) continue;
+    calls = b.learned_calls[i];
+    b.learned.erase(b.learned.begin() + static_cast<std::ptrdiff_t>(i));
+    b.learned_calls.erase(b.learned_calls.begin() + static_cast<std::ptrdiff_t>(i));
+    break;
+  }
+  if (!calls) calls = std::make_shared<PlaceCalls>();
+  calls->explored += kLearnCalls;
   b.learned.push_back(s);
+  b.learned_calls.push_back(calls);
+  cls.calls_here = calls;
 }
 
 std::string sizes_word(std::size_t n) { return std::to_string(n) + (n == 1 ? " size" : " sizes"); }
@@ -217,6 +244,7 @@ void read_learned(const CommContext& world, const Config& config) {
   PMPI_Bcast(&text[0], static_cast<int>(length), MPI_CHAR, 0, world.comm);
   std::string error;
   parse_learned(text, nullptr, &b.known, &error);  // rank 0 checked it whole
+  for (std::size_t i = 0; i < b.known.size(); ++i) b.known_calls.push_back(std::make_shared<PlaceCalls>());
 }
 
 void write_learned(const Config& config) {
@@ -240,8 +268,10 @@ std::vector<KnownSize> known_sizes() {
   Book& b = book();
   std::lock_guard<std::mutex> lock(b.mutex);
   std::vector<KnownSize> all;
-  for (const LearnedSize& s : b.known) all.push_back({s, true});
-  for (const LearnedSize& s : b.learned) all.push_back({s, false});
+  for (std::size_t i = 0; i < b.known.size(); ++i)
+    all.push_back({b.known[i], true, b.known_calls[i]->explored, b.known_calls[i]->after});
+  for (std::size_t i = 0; i < b.learned.size(); ++i)
+    all.push_back({b.learned[i], false, b.learned_calls[i]->explored, b.learned_calls[i]->after});
   return all;
 }
 
@@ -286,8 +316,10 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
     if (other < 0) return path;  // one candidate: nothing to learn
     ClassLearning fresh;
     fresh.paths[0] = path, fresh.paths[1] = other;
-    if (const int earlier = remembered_path(ctx, c, k, fresh.paths); earlier >= 0) {
+    SharedCalls calls;
+    if (const int earlier = remembered_path(ctx, c, k, fresh.paths, &calls); earlier >= 0) {
       fresh.learned = earlier, fresh.remembered = true;
+      if (config.counted()) fresh.calls_here = calls;
       if (earlier == kPmpiPath && !config.counted() && config.verbose < 1 && k < 64)
         ctx.learned_pmpi[static_cast<int>(c)] |= 1ull << k;
     }
@@ -296,6 +328,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   }
   ClassLearning& cls = found->second;
   if (cls.learned >= 0) {
+    if (cls.calls_here) cls.calls_here->after.fetch_add(1, std::memory_order_relaxed);
     if (cls.learned == kPmpiPath)
       *why = cls.remembered ? "learned by an earlier job (the learned file): the MPI library's path was the faster at this size"
                             : "learned in this run: the MPI library's path was the faster at this size";
@@ -313,6 +346,8 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   cls.learned = cls.paths[v.winner];
   end_exploring();
   remember(ctx, c, k, cls, v);
+  if (!config.counted()) cls.calls_here.reset();  // nothing reports it
+  else cls.calls_here->after.fetch_add(1, std::memory_order_relaxed);  // this call takes it
   // Handed on from now on without deciding, like the sizes below the row's first band: every
   // size of the class goes to PMPI and nothing here would be counted (fast_handoff.hpp).
   if (cls.learned == kPmpiPath && !config.counted() && config.verbose < 1 && k < 64)

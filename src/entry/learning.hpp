@@ -41,6 +41,9 @@ void write_learned(const Config& config);
 struct KnownSize {
   LearnedSize size;
   bool from_file = false;
+  // This process's calls of the place: explored (on either candidate), and on the learned
+  // path after (every form); counted only with MCORECOLL_STATS or MCORECOLL_REPORT.
+  std::uint64_t explored = 0, after = 0;
 };
 std::vector<KnownSize> known_sizes();
 

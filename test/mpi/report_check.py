@@ -5,7 +5,8 @@ checked by mpirun_check.py, then the report itself:
   stats      with MCORECOLL_STATS=1: the file is valid against doc/report.schema.json; every
              statistics line is one of its entries with the same calls and bytes, and no entry
              more; each entry's times consistent (least <= mean <= most, sum = mean x ranks); the
-             class learned in the run is there; one file, written by one rank, no temporary left;
+             class learned in the run is there, with rank 0's calls explored and after, exactly;
+             one file, written by one rank, no temporary left;
   quiet      without MCORECOLL_STATS: the report alone (no statistics printed), the same counts;
   unwritable a path that cannot be written: a warning naming it, and the job ends well.
 
@@ -119,9 +120,15 @@ def report_failures(path, schema, stats, learned_in_run):
     times = [e["time_us"]["mean"] for e in report["collectives"]]
     if times != sorted(times, reverse=True):
         failures.append("the entries are not the most time first")
-    if learned_in_run and not any(l["origin"] == "learned in this run" and l["collective"] == "allreduce"
-                                  and l["sizes"] == "256-512" and l["path"] == "pmpi" for l in report["learned"]):
+    learned = [l for l in report["learned"] if l["origin"] == "learned in this run" and l["collective"] == "allreduce"
+               and l["sizes"] == "256-512" and l["path"] == "pmpi"]
+    if learned_in_run and not learned:
         failures.append(f"the class learned in the run is not in the report: {report['learned']}")
+    # Rank 0's calls of the class on its two communicators (the world and a duplicate): 14
+    # explored on each, then the agreeing call and 25 more blocking ones, 2 non-blocking calls
+    # and 2 persistent initializations on the learned path.
+    if learned and learned[0]["calls"] != {"explored": 2 * 14, "after": 2 * (26 + 2 + 2)}:
+        failures.append(f"the class's calls: {learned[0]['calls']}, expected explored 28, after 60")
     # The row the world took for bcast (allreduce's bounds are given: no row decides it).
     if not any(r["collective"] == "bcast" and r["origin"] == "table" for r in report["rows"]):
         failures.append(f"no bcast row from the table: {report['rows']}")

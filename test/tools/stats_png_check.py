@@ -2,7 +2,8 @@
 """Checks tools/mcorecoll-stats-png: from three canned statistics lines it must write a PNG
 whose bars are long in proportion to each line's time, longest first, grey for pmpi and blue
 for mcorecoll's paths; from a job's report (MCORECOLL_REPORT) holding the same three, the same
-bars.
+bars, and below them, per size class learned, the cost of exploring (red) and the time saved
+(green), long in proportion to each other (values worked out here by hand).
 
     stats_png_check.py TOOL WORKDIR
 """
@@ -23,7 +24,24 @@ EXPECTED = [(600.0, "blue"), (300.0, "blue"), (150.0, "grey")]  # longest first
 REPORT = {"format": "mcorecoll-report/1", "collectives": [
     {"form": "allreduce", "path": "pmpi", "calls": 100, "time_us": {"sum": 150.0}},
     {"form": "gather_init", "path": "shm", "calls": 50, "time_us": {"sum": 300.0}},
-    {"form": "bcast", "path": "shm", "calls": 300, "time_us": {"sum": 600.0}}]}
+    {"form": "bcast", "path": "shm", "calls": 300, "time_us": {"sum": 600.0}}],
+    "learned": [
+        # The other path won: 14 explored, 7 of them on the loser (the row) 1.5 us slower than
+        # the learned 0.5 us: 10.5 us; 100 calls after, each 1.5 us faster than the row: 150 us.
+        {"collective": "allreduce", "sizes": "256-512", "row": "shm", "other": "pmpi", "path": "pmpi",
+         "origin": "learned in this run", "mean_us": [2.0, 0.5], "slowest_us": [2.5, 0.6],
+         "calls": {"explored": 14, "after": 100}},
+        # The row stood: 7 calls on the other, 3 us slower: 21 us; nothing saved.
+        {"collective": "bcast", "sizes": "1K-2K", "row": "shm", "other": "pmpi", "path": "shm",
+         "origin": "learned in this run", "mean_us": [1.0, 4.0], "slowest_us": [1.2, 4.4],
+         "calls": {"explored": 14, "after": 50}},
+        # From the learned file: nothing explored; 40 calls after, 2 us faster than the row: 80 us.
+        {"collective": "gather", "sizes": "8-16", "row": "pmpi", "other": "shm", "path": "shm",
+         "origin": "learned file", "mean_us": [3.0, 1.0], "slowest_us": [3.5, 1.1],
+         "calls": {"explored": 0, "after": 40}}]}
+# Below the time bars, in order: each class's red bar (none where nothing was explored or lost)
+# and green bar (none where nothing was saved).
+LEARNED = [(10.5, "red"), (150.0, "green"), (21.0, "red"), (80.0, "green")]
 
 
 def read_png(path):
@@ -47,7 +65,7 @@ def read_png(path):
 
 def bars_of(png):
     rows = read_png(png)
-    colours = {(40, 90, 200): "blue", (150, 150, 150): "grey"}
+    colours = {(40, 90, 200): "blue", (150, 150, 150): "grey", (200, 60, 50): "red", (60, 160, 80): "green"}
     # The bars, top to bottom: runs of rows holding bar pixels, each bar's length its widest row.
     bars, current = [], None
     for row in rows:
@@ -70,10 +88,17 @@ def main():
         open(source, "w").write(text)
         subprocess.run([sys.executable, tool, source, png], check=True)
         bars = bars_of(png)
-        assert [b[1] for b in bars] == [e[1] for e in EXPECTED], f"{name}: bars {bars}, expected colours {EXPECTED}"
+        learned = LEARNED if name == "job.json" else []
+        expected = EXPECTED + learned
+        assert [b[1] for b in bars] == [e[1] for e in expected], f"{name}: bars {bars}, expected colours {expected}"
         for (length, _), (time_us, _) in zip(bars, EXPECTED):
             want = bars[0][0] * time_us / EXPECTED[0][0]
             assert abs(length - want) <= 1, f"{name}: a bar of {length} pixels for {time_us} us, expected {want:.0f}"
+        # The learning section has a scale of its own: its longest bar is the full width.
+        longest = max(v for v, _ in learned) if learned else 0
+        for (length, colour), (value, _) in zip(bars[len(EXPECTED):], learned):
+            want = bars[0][0] * value / longest
+            assert abs(length - want) <= 1, f"{name}: a {colour} bar of {length} pixels for {value} us, expected {want:.0f}"
         print(f"stats_png_check: {name} passed ({len(bars)} bars: {[b[0] for b in bars]} pixels)")
 
 
