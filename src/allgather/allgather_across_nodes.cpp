@@ -5,6 +5,7 @@
 
 #include "allgather/allgather_bytes.hpp"
 #include "common/scratch_room.hpp"
+#include "node/transfer_count.hpp"
 #include "node/wait.hpp"
 #include "node/comm_context.hpp"
 
@@ -34,6 +35,9 @@ AllgatherAcrossNodesRounds::AllgatherAcrossNodesRounds(CommContext& ctx, const C
 // are the signature's bytes already (below INT_MAX in all: the caller checks).
 bool AllgatherAcrossNodesRounds::leaders_step() {
   const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;
+  if (!direct && (blocking_ || !posted_))
+    count_network(MCORECOLL_NETWORK_ALLGATHERV, -1,
+                  static_cast<std::uint64_t>(order_.counts[static_cast<std::size_t>(ctx_.node_index)]));
   if (blocking_ && !direct) {
     rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
                          MPI_BYTE, ctx_.leaders_comm);

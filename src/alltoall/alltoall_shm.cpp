@@ -172,6 +172,12 @@ bool AlltoallRounds::staged_step(bool may_call_mpi, int* waiting_on) {
         if (!arrived(waiter_, shm.post(r), round_->seq, r, waiting_on)) return false;
       if (!may_call_mpi) return false;
       pack_exchange(ctx_, *round_, counts_, displs_);
+#if MCORECOLL_COUNT_TRANSFERS
+      std::uint64_t sent = 0;  // this round's tiles for the other nodes
+      for (std::size_t k = 0; k < counts_.size(); ++k)
+        if (static_cast<int>(k) != ctx_.node_index) sent += static_cast<std::uint64_t>(counts_[k]);
+      count_network(MCORECOLL_NETWORK_ALLTOALLV, -1, sent);
+#endif
       char* inbox = shm.inbox(round_->h);
       exchange_.clear();
       if (waiter_) {

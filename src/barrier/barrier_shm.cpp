@@ -81,6 +81,7 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (phase_ == Phase::leaders) {
     if (!may_call_mpi) return false;
     if (waiter_ && ctx_.node_count > kDirectExchangeMaxNodes) {
+      count_network(MCORECOLL_NETWORK_BARRIER, -1, 0);
       rc = PMPI_Barrier(ctx_.leaders_comm);
     } else {
       if (!leaders_posted_) {
@@ -88,8 +89,10 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
         leaders_.clear();
         if (ctx_.node_count <= kDirectExchangeMaxNodes)  // one network latency (leader_messages.hpp)
           leaders_.post_barrier(ctx_.node_index, ctx_.node_count, ctx_.leaders_comm);
-        else
+        else {
+          count_network(MCORECOLL_NETWORK_BARRIER, -1, 0);
           leaders_.post_library([&](MPI_Request* r) { return PMPI_Ibarrier(ctx_.leaders_comm, r); });
+        }
       }
       if (waiter_) rc = leaders_.wait();
       else if (!leaders_.test(&rc)) return false;

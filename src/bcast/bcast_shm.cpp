@@ -106,13 +106,16 @@ bool BcastRounds::single_copy_step(char* data, std::uint64_t size, int source, i
 // Node leaders, ranked by node index in the leaders' communicator.
 bool BcastRounds::leaders_step(char* data, std::uint64_t size, int root_node) {
   const int n = static_cast<int>(size);
+  const std::uint64_t sent = ctx_.node_index == root_node ? size : 0;
   if (blocking_) {
+    count_network(MCORECOLL_NETWORK_BCAST, -1, sent);
     keep(PMPI_Bcast(data, n, MPI_BYTE, root_node, ctx_.leaders_comm));
     return true;
   }
   if (!started_) {
     started_ = true;
     leaders_.clear();
+    count_network(MCORECOLL_NETWORK_BCAST, -1, sent);
     leaders_.post_library(
         [&](MPI_Request* request) { return PMPI_Ibcast(data, n, MPI_BYTE, root_node, ctx_.leaders_comm, request); });
   }

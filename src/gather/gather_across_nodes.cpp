@@ -4,6 +4,7 @@
 
 #include "common/scratch_room.hpp"
 #include "gather/gather_shm.hpp"
+#include "node/transfer_count.hpp"
 #include "node/comm_context.hpp"
 #include "node/wait.hpp"
 
@@ -41,6 +42,8 @@ std::uint64_t GatherAcrossNodesRounds::moves() const {
 bool GatherAcrossNodesRounds::leaders_step() {
   const std::size_t me = static_cast<std::size_t>(ctx_.node_index);
   const void* send = static_cast<int>(me) == root_node_ ? MPI_IN_PLACE : node_blocks_;
+  if (blocking_ || !posted_)
+    count_network(MCORECOLL_NETWORK_GATHERV, -1, send == MPI_IN_PLACE ? 0 : static_cast<std::uint64_t>(order_.counts[me]));
   if (blocking_) {
     keep(PMPI_Gatherv(send, order_.counts[me], MPI_BYTE, all_, order_.counts.data(), order_.displs.data(), MPI_BYTE,
                       root_node_, ctx_.leaders_comm));

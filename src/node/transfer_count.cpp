@@ -49,6 +49,13 @@ void count_read(CommContext& ctx, const std::atomic<std::uint64_t>& word, std::u
   record.push_back(e);
 }
 
+void count_network(int what, int to_node, std::uint64_t bytes) {
+  if (!recording.load(std::memory_order_relaxed)) return;
+  const mcorecoll_transfer_event e{0, static_cast<std::uint64_t>(what), bytes, MCORECOLL_TRANSFER_NETWORK, to_node};
+  std::lock_guard<std::mutex> hold(record_lock);
+  record.push_back(e);
+}
+
 }  // namespace mcorecoll
 
 extern "C" {

@@ -15,15 +15,32 @@
 extern "C" {
 #endif
 
-enum { MCORECOLL_TRANSFER_POST = 0, MCORECOLL_TRANSFER_READ = 1 };
+enum { MCORECOLL_TRANSFER_POST = 0, MCORECOLL_TRANSFER_READ = 1, MCORECOLL_TRANSFER_NETWORK = 2 };
+
+/* What a node leader hands to the network (MCORECOLL_TRANSFER_NETWORK's `value`): a message of
+ * mcorecoll's own to another node's leader, or its part in one of the MPI library's collectives
+ * among the leaders (whose messages are the library's own: not seen here). */
+enum {
+  MCORECOLL_NETWORK_MESSAGE = 0,
+  MCORECOLL_NETWORK_BARRIER,
+  MCORECOLL_NETWORK_BCAST,
+  MCORECOLL_NETWORK_GATHERV,
+  MCORECOLL_NETWORK_SCATTERV,
+  MCORECOLL_NETWORK_ALLGATHERV,
+  MCORECOLL_NETWORK_ALLTOALLV,
+  MCORECOLL_NETWORK_REDUCTION, /* allgather, gather, allreduce or reduce of the partials */
+  MCORECOLL_NETWORK_EXSCAN
+};
 
 /* 32 bytes without padding: the test gathers them as bytes. */
 struct mcorecoll_transfer_event {
-  uint64_t offset; /* the flag word's offset in the segment */
-  uint64_t value;  /* post: the value stored; read: the value waited for */
-  uint64_t bytes;  /* read: the bytes read from the other rank's area; post: 0 */
-  int32_t kind;    /* MCORECOLL_TRANSFER_POST or MCORECOLL_TRANSFER_READ */
-  int32_t from;    /* read: the node rank read from; post: -1 */
+  uint64_t offset; /* the flag word's offset in the segment; network: 0 */
+  uint64_t value;  /* post: the value stored; read: the value waited for; network: MCORECOLL_NETWORK_* */
+  uint64_t bytes;  /* read: the bytes read from the other rank's area; post: 0; network: the bytes this
+                      rank sends to other nodes (a message's, or its send side in the library's call) */
+  int32_t kind;    /* MCORECOLL_TRANSFER_POST, _READ or _NETWORK */
+  int32_t from;    /* read: the node rank read from; post: -1; network: the node sent to (a message), or
+                      -1 (the library's collective) */
 };
 
 /* Copies up to `capacity` of this process's events, in program order, into `out`; returns how

@@ -1,6 +1,7 @@
 #include "reduction/reduce_across_nodes.hpp"
 
 #include "common/scratch_room.hpp"
+#include "node/transfer_count.hpp"
 #include "node/wait.hpp"
 #include "reduction/fold.hpp"
 #include "node/comm_context.hpp"
@@ -97,6 +98,13 @@ bool ReduceAcrossNodesRounds::post_leaders() {
     }
     return true;
   }
+#if MCORECOLL_COUNT_TRANSFERS
+  {
+    int size = 0;
+    PMPI_Type_size(type_, &size);
+    count_network(MCORECOLL_NETWORK_REDUCTION, -1, static_cast<std::uint64_t>(count_) * static_cast<std::uint64_t>(size));
+  }
+#endif
   if (blocking_) {
     int called;
     if (gather_fold_)

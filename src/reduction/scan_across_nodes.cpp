@@ -1,6 +1,7 @@
 #include "reduction/scan_across_nodes.hpp"
 
 #include "common/scratch_room.hpp"
+#include "node/transfer_count.hpp"
 #include "node/comm_context.hpp"
 #include "node/wait.hpp"
 #include "reduction/combine.hpp"
@@ -64,6 +65,13 @@ bool ScanAcrossNodesRounds::node_scan_step(bool may_call_mpi, int* waiting_on) {
 // Phase 2, at node leaders: B_k, the exscan of the node totals in node order (the leaders'
 // communicator ranks the leaders as their nodes lie in rank order).
 bool ScanAcrossNodesRounds::leaders_step() {
+#if MCORECOLL_COUNT_TRANSFERS
+  if (blocking_ || !posted_) {
+    int size = 0;
+    PMPI_Type_size(type_, &size);
+    count_network(MCORECOLL_NETWORK_EXSCAN, -1, static_cast<std::uint64_t>(count_) * static_cast<std::uint64_t>(size));
+  }
+#endif
   if (blocking_) {
     keep(PMPI_Exscan(total_, before_, count_, type_, op_, ctx_.leaders_comm));
     return true;

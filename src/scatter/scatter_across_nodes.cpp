@@ -1,6 +1,7 @@
 #include "scatter/scatter_across_nodes.hpp"
 
 #include "common/scratch_room.hpp"
+#include "node/transfer_count.hpp"
 #include "node/comm_context.hpp"
 #include "node/wait.hpp"
 #include "scatter/scatter_shm.hpp"
@@ -47,6 +48,9 @@ bool ScatterAcrossNodesRounds::node_step(bool, int* waiting_on) {
 bool ScatterAcrossNodesRounds::leaders_step() {
   const std::size_t me = static_cast<std::size_t>(ctx_.node_index);
   void* recv = static_cast<int>(me) == root_node_ ? MPI_IN_PLACE : node_blocks_;
+  if (blocking_ || !posted_)
+    count_network(MCORECOLL_NETWORK_SCATTERV, -1,
+                  recv == MPI_IN_PLACE ? total_ - static_cast<std::uint64_t>(order_.counts[me]) : 0);
   if (blocking_) {
     keep(PMPI_Scatterv(all_, order_.counts.data(), order_.displs.data(), MPI_BYTE, recv, order_.counts[me], MPI_BYTE,
                        root_node_, ctx_.leaders_comm));

@@ -1,0 +1,181 @@
+/* What crosses the network, counted (issue #55): in the counted build (src/node/
+ * transfer_count.hpp) every node leader records what it sends to other nodes, a message of
+ * mcorecoll's own or its send side in one of the MPI library's collectives among the leaders.
+ * Run across pretend nodes of consecutive ranks (MCORECOLL_TEST_NODE_SIZE, every collective
+ * forced onto mcorecoll's path), each collective once, blocking, and every rank's events summed
+ * at rank 0 against the algorithm's formula, exactly:
+ *  - only node leaders send across nodes (no other rank records anything);
+ *  - gather, scatter: one message a node: each leader but the root's gives its node's blocks to
+ *    the leaders' gatherv; the root's leader gives the scatterv every other node's blocks;
+ *  - allreduce: each leader sends its node's partial to every other leader (nodes - 1
+ *    messages of the vector); reduce: to the root's leader only (one message a node);
+ *  - allgather: each leader its node's blocks to every other leader; barrier: an empty message
+ *    to every other leader;
+ *  - bcast: the root's leader gives the leaders' bcast the whole message, the others nothing;
+ *  - alltoall: each leader gives the leaders' alltoallv the blocks its ranks send off the node;
+ *  - scan, exscan: each leader gives the leaders' exscan its node's total (one vector).
+ * Usage: test_network_counts (MCORECOLL_TEST_NODE_SIZE in the environment). */
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "node/transfer_events.h"
+
+typedef size_t (*events_fn)(struct mcorecoll_transfer_event*, size_t);
+typedef void (*clear_fn)(void);
+static events_fn copy_events;
+static clear_fn clear_events;
+
+enum { kBlock = 24, kCount = 6 }; /* bytes a rank's block; doubles a vector (48 bytes) */
+enum { kMaxEvents = 4096 };
+
+static int rank, size, node_size, nodes;
+
+static int node_of(int r) { return r / node_size; }
+static int ranks_on(int node) {
+  const int first = node * node_size, last = first + node_size < size ? first + node_size : size;
+  return last - first;
+}
+static int is_leader(int r) { return r % node_size == 0; }
+
+/* What one rank sent across nodes in one call. */
+struct Sent {
+  int64_t messages, message_bytes; /* its own messages to other nodes' leaders */
+  int64_t library_calls, library_bytes; /* its parts in the MPI library's collectives among leaders */
+  int64_t library_kind;                 /* the last call's MCORECOLL_NETWORK_*, -1 none */
+};
+
+static struct Sent summarize(void) {
+  static struct mcorecoll_transfer_event events[kMaxEvents];
+  const size_t n = copy_events(events, kMaxEvents);
+  CHECK(n <= kMaxEvents, "%zu events, more than %d", n, kMaxEvents);
+  struct Sent s = {0, 0, 0, 0, -1};
+  for (size_t i = 0; i < n && i < kMaxEvents; i++) {
+    const struct mcorecoll_transfer_event* e = &events[i];
+    if (e->kind != MCORECOLL_TRANSFER_NETWORK) continue;
+    if (e->value == MCORECOLL_NETWORK_MESSAGE) {
+      CHECK(e->from >= 0 && e->from < nodes && e->from != node_of(rank), "a message to node %d", e->from);
+      s.messages++, s.message_bytes += (int64_t)e->bytes;
+    } else {
+      s.library_calls++, s.library_bytes += (int64_t)e->bytes, s.library_kind = (int64_t)e->value;
+    }
+  }
+  return s;
+}
+
+/* The formula of one collective for rank r: what it must have sent. */
+typedef struct Sent (*Formula)(int r, int root);
+
+static struct Sent none(void) { struct Sent s = {0, 0, 0, 0, -1}; return s; }
+static struct Sent messages(int64_t count, int64_t bytes_each) {
+  struct Sent s = none();
+  s.messages = count, s.message_bytes = count * bytes_each;
+  return s;
+}
+static struct Sent library(int kind, int64_t bytes) {
+  struct Sent s = none();
+  s.library_calls = 1, s.library_bytes = bytes, s.library_kind = kind;
+  return s;
+}
+
+static struct Sent f_gather(int r, int root) {
+  return library(MCORECOLL_NETWORK_GATHERV, node_of(r) == node_of(root) ? 0 : (int64_t)ranks_on(node_of(r)) * kBlock);
+}
+static struct Sent f_scatter(int r, int root) {
+  return library(MCORECOLL_NETWORK_SCATTERV,
+                 node_of(r) == node_of(root) ? (int64_t)(size - ranks_on(node_of(r))) * kBlock : 0);
+}
+static struct Sent f_allreduce(int r, int root) { (void)r, (void)root; return messages(nodes - 1, kCount * 8); }
+static struct Sent f_reduce(int r, int root) { return messages(node_of(r) == node_of(root) ? 0 : 1, kCount * 8); }
+static struct Sent f_allgather(int r, int root) { (void)root; return messages(nodes - 1, (int64_t)ranks_on(node_of(r)) * kBlock); }
+static struct Sent f_barrier(int r, int root) { (void)r, (void)root; return messages(nodes - 1, 0); }
+static struct Sent f_bcast(int r, int root) {
+  return library(MCORECOLL_NETWORK_BCAST, node_of(r) == node_of(root) ? kCount * 8 : 0);
+}
+static struct Sent f_alltoall(int r, int root) {
+  (void)root;
+  const int64_t here = ranks_on(node_of(r));
+  return library(MCORECOLL_NETWORK_ALLTOALLV, here * (size - here) * kBlock);
+}
+static struct Sent f_scan(int r, int root) { (void)r, (void)root; return library(MCORECOLL_NETWORK_EXSCAN, kCount * 8); }
+
+/* One call of `name` with root `root` (where it has one). */
+static void call(const char* name, int root) {
+  char send[kBlock * 64], recv[kBlock * 64];
+  double in[kCount], out[kCount];
+  for (int i = 0; i < kBlock * 64; i++) send[i] = (char)(rank + i), recv[i] = 0;
+  for (int i = 0; i < kCount; i++) in[i] = rank + i;
+  if (!strcmp(name, "gather")) MPI_Gather(send, kBlock, MPI_BYTE, recv, kBlock, MPI_BYTE, root, MPI_COMM_WORLD);
+  else if (!strcmp(name, "scatter")) MPI_Scatter(send, kBlock, MPI_BYTE, recv, kBlock, MPI_BYTE, root, MPI_COMM_WORLD);
+  else if (!strcmp(name, "allreduce")) MPI_Allreduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  else if (!strcmp(name, "reduce")) MPI_Reduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+  else if (!strcmp(name, "allgather")) MPI_Allgather(send, kBlock, MPI_BYTE, recv, kBlock, MPI_BYTE, MPI_COMM_WORLD);
+  else if (!strcmp(name, "barrier")) MPI_Barrier(MPI_COMM_WORLD);
+  else if (!strcmp(name, "bcast")) MPI_Bcast(in, kCount, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  else if (!strcmp(name, "alltoall")) MPI_Alltoall(send, kBlock, MPI_BYTE, recv, kBlock, MPI_BYTE, MPI_COMM_WORLD);
+  else if (!strcmp(name, "scan")) MPI_Scan(in, out, kCount, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  else if (!strcmp(name, "exscan")) MPI_Exscan(in, out, kCount, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
+static void check(const char* name, Formula formula, int root) {
+  PMPI_Barrier(MPI_COMM_WORLD); /* nobody's earlier call in this record */
+  clear_events();
+  call(name, root);
+  PMPI_Barrier(MPI_COMM_WORLD);
+  struct Sent mine = summarize();
+  struct Sent* all = rank == 0 ? malloc(sizeof(struct Sent) * (size_t)size) : NULL;
+  PMPI_Gather(&mine, 5, MPI_INT64_T, all, 5, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    int64_t node_messages = 0, node_bytes = 0;
+    for (int r = 0; r < size; r++) {
+      const struct Sent want = is_leader(r) ? formula(r, root) : none(), got = all[r];
+      CHECK(!memcmp(&want, &got, sizeof want),
+            "%s root %d, rank %d (%s of node %d): sent %lld messages of %lld bytes and %lld library calls "
+            "(kind %lld) of %lld bytes; expected %lld, %lld, %lld (kind %lld), %lld",
+            name, root, r, is_leader(r) ? "leader" : "not leader", node_of(r), (long long)got.messages,
+            (long long)got.message_bytes, (long long)got.library_calls, (long long)got.library_kind,
+            (long long)got.library_bytes, (long long)want.messages, (long long)want.message_bytes,
+            (long long)want.library_calls, (long long)want.library_kind, (long long)want.library_bytes);
+      node_messages += got.messages + got.library_calls, node_bytes += got.message_bytes + got.library_bytes;
+    }
+    printf("%s root %d: %lld messages or library calls across %d nodes, %lld bytes\n", name, root, (long long)node_messages, nodes,
+           (long long)node_bytes);
+    free(all);
+  }
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* pretend = getenv("MCORECOLL_TEST_NODE_SIZE");
+  node_size = pretend ? atoi(pretend) : 0;
+  copy_events = (events_fn)dlsym(RTLD_DEFAULT, "mcorecoll_transfer_events");
+  clear_events = (clear_fn)dlsym(RTLD_DEFAULT, "mcorecoll_transfer_events_clear");
+  if (node_size < 2 || size <= node_size || size > 64 || !copy_events || !clear_events) {
+    CHECK(0, "needs mcorecoll's counted build, MCORECOLL_TEST_NODE_SIZE of 2 or more and more ranks than one node");
+    return check_finish("test_network_counts");
+  }
+  nodes = (size + node_size - 1) / node_size;
+  static const struct {
+    const char* name;
+    Formula formula;
+    int rooted;
+  } all[] = {{"gather", f_gather, 1},       {"scatter", f_scatter, 1}, {"allreduce", f_allreduce, 0},
+             {"reduce", f_reduce, 1},       {"allgather", f_allgather, 0}, {"barrier", f_barrier, 0},
+             {"bcast", f_bcast, 1},         {"alltoall", f_alltoall, 0}, {"scan", f_scan, 0},
+             {"exscan", f_scan, 0}};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    if (!all[i].rooted) {
+      check(all[i].name, all[i].formula, 0);
+      continue;
+    }
+    /* Every root: a leader and not, on the first node and on the last. */
+    for (int root = 0; root < size; root++) check(all[i].name, all[i].formula, root);
+  }
+  return check_finish("test_network_counts");
+}
