@@ -1,5 +1,6 @@
 #include "decisions/route.hpp"
 
+#include <algorithm>
 #include <array>
 #include <sstream>
 #include <string>
@@ -106,13 +107,21 @@ std::uint64_t pmpi_below(Collective c, const Config& config, bool spans_nodes, c
   if (c == Collective::barrier) return 0;
   const std::vector<Band> bands = auto_bands(c, config, spans_nodes, row);
   // Sizes past the last band go to PMPI (auto_bands()), as do those of leading PMPI bands.
-  std::uint64_t below = 0;
+  std::uint64_t below = 0, answer = kEverySize;
   for (const Band& b : bands) {
-    if (b.path != kPmpiPath) return below;
-    if (b.max_bytes == kEverySize) return kEverySize;
+    if (b.path != kPmpiPath) {
+      answer = below;
+      break;
+    }
+    if (b.max_bytes == kEverySize) break;
     below = b.max_bytes + 1;
   }
-  return kEverySize;
+  // Across nodes, sizes above the bound (MCORECOLL_<X>_NODES_MAX_BYTES) go to PMPI because of
+  // the bound, not because a row's first band does: learning in the run tries the composition
+  // there (entry/learning.hpp), so they are decided in full.
+  const std::uint64_t nodes_max = nodes_bound(c, config).max_bytes;
+  if (spans_nodes && config.learn && !node_only(c) && nodes_max != ~0ull) answer = std::min(answer, nodes_max + 1);
+  return answer;
 }
 
 std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_nodes, const TableRow* row) {

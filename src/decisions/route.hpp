@@ -39,7 +39,8 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
 // The sizes, from 0, that auto mode or the settings give collective `c` to PMPI: every `bytes`
 // below the answer goes there (0: none; kEverySize: all), so that a call of such a size may go
 // there without the rest of the decision (entry/fast_handoff.hpp). Exact: the answer itself
-// takes an algorithm.
+// takes an algorithm, except across nodes with learning on, where the sizes above a nodes
+// bound are decided in full (learning may try the composition there).
 constexpr std::uint64_t kEverySize = ~0ull;
 std::uint64_t pmpi_below(Collective c, const Config& config, bool spans_nodes, const TableRow* row);
 

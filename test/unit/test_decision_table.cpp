@@ -201,7 +201,9 @@ TEST_CASE("a bad row is refused, naming the setting and what is accepted", "[tab
 }
 
 // The fast hand-off (entry/fast_handoff.hpp) skips the router for the sizes pmpi_below() gives
-// to PMPI: that must be exactly so, or ranks could differ from the router's answer.
+// to PMPI: that must be exactly so, or ranks could differ from the router's answer. With
+// learning on, across nodes, the sizes above a nodes bound are decided in full (learning may
+// try the composition there): fewer sizes handed on, never one the router would take.
 TEST_CASE("the sizes handed on by size alone are the router's PMPI sizes from 0", "[table][route]") {
   const std::vector<Env> settings = {
       {},
@@ -211,7 +213,7 @@ TEST_CASE("the sizes handed on by size alone are the router's PMPI sizes from 0"
       {{"MCORECOLL_GATHER_PATHS_NP16", "pmpi"}, {"MCORECOLL_SCATTER_PATHS_NP16", "shm:0 pmpi"},
        {"MCORECOLL_REDUCE_PATHS_NP16", "pmpi:64 pmpi:4K shm:1M pmpi"}},
       {{"MCORECOLL_BCAST_NODES_RING_BYTES", "64K"}, {"MCORECOLL_ALLREDUCE_PATHS_NP4", "pmpi"}}};
-  int every = 0, some = 0, none = 0;
+  int every = 0, some = 0, none = 0, learning_decides = 0;
   for (const Env& env : settings) {
     const ConfigLoad load = load_config(env);
     REQUIRE(load.errors.empty());
@@ -222,7 +224,13 @@ TEST_CASE("the sizes handed on by size alone are the router's PMPI sizes from 0"
       for (const TableRow* r : rows)
         for (bool spans : {false, true}) {
           INFO(collective_name(c) << " row np " << (r ? r->ranks : 0) << (spans ? " across nodes" : ""));
-          const std::uint64_t below = pmpi_below(c, config, spans, r);
+          Config unlearned = config;
+          unlearned.learn = false;
+          const std::uint64_t below = pmpi_below(c, unlearned, spans, r);
+          const std::uint64_t learning_below = pmpi_below(c, config, spans, r);
+          CHECK(learning_below <= below);
+          if (!spans) CHECK(learning_below == below);
+          learning_decides += learning_below < below;
           std::vector<std::uint64_t> sizes = {0, 1, ~0ull, below, below + 1, below - 1};
           for (std::uint64_t power = 2; power <= (1ull << 40); power *= 2)
             for (std::uint64_t bytes : {power - 1, power, power + 1}) sizes.push_back(bytes);
@@ -241,4 +249,5 @@ TEST_CASE("the sizes handed on by size alone are the router's PMPI sizes from 0"
   CHECK(every > 0);  // all three answers occur among these settings
   CHECK(some > 0);
   CHECK(none > 0);
+  CHECK(learning_decides > 0);  // the built-in gather rows across nodes, bound 0, among them
 }
