@@ -167,7 +167,7 @@ void print_stats(const std::vector<StatsLine>& lines, int ranks, std::uint64_t j
   std::vector<Row> rows;
   for (const StatsLine& l : lines) {
     auto row = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.collective == l.collective; });
-    if (row == rows.end()) row = rows.insert(rows.end(), Row{l.collective});
+    if (row == rows.end()) row = rows.insert(rows.end(), Row{l.collective, 0, 0, {}});
     row->calls += l.calls;
     row->ns_sum += l.ns_sum;
     row->paths += (row->paths.empty() ? "" : ", ") + l.form + " " + l.path + " " + std::to_string(l.calls);

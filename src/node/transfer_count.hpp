@@ -27,8 +27,10 @@ void count_post(CommContext& ctx, const std::atomic<std::uint64_t>& word, std::u
 void count_read(CommContext& ctx, const std::atomic<std::uint64_t>& word, std::uint64_t value, int from,
                 std::size_t bytes);
 // This node leader sends `bytes` to other nodes: `what` MCORECOLL_NETWORK_MESSAGE, one message of
-// its own to node `to_node`'s leader; else its send side in the MPI library's collective `what`
-// among the leaders (to_node -1). The counts a test holds to each algorithm's formula.
+// its own to node `to_node`'s leader; else what other nodes need of its data in the MPI
+// library's collective `what` among the leaders (to_node -1: its send side, but what stays on
+// this node, such as a gather root's own blocks or a reduce root's partial). The counts a test
+// holds to each algorithm's formula.
 void count_network(int what, int to_node, std::uint64_t bytes);
 #else
 inline void count_post(CommContext&, const std::atomic<std::uint64_t>&, std::uint64_t) {}

@@ -36,8 +36,9 @@ enum {
 struct mcorecoll_transfer_event {
   uint64_t offset; /* the flag word's offset in the segment; network: 0 */
   uint64_t value;  /* post: the value stored; read: the value waited for; network: MCORECOLL_NETWORK_* */
-  uint64_t bytes;  /* read: the bytes read from the other rank's area; post: 0; network: the bytes this
-                      rank sends to other nodes (a message's, or its send side in the library's call) */
+  uint64_t bytes;  /* read: the bytes read from the other rank's area; post: 0; network: the bytes of
+                      this rank's data that other nodes need (a message's; in the library's call, its
+                      send side but what stays on this node) */
   int32_t kind;    /* MCORECOLL_TRANSFER_POST, _READ or _NETWORK */
   int32_t from;    /* read: the node rank read from; post: -1; network: the node sent to (a message), or
                       -1 (the library's collective) */

@@ -99,10 +99,11 @@ bool ReduceAcrossNodesRounds::post_leaders() {
     return true;
   }
 #if MCORECOLL_COUNT_TRANSFERS
-  {
+  {  // a reduce's root node keeps its partial
     int size = 0;
     PMPI_Type_size(type_, &size);
-    count_network(MCORECOLL_NETWORK_REDUCTION, -1, static_cast<std::uint64_t>(count_) * static_cast<std::uint64_t>(size));
+    const bool kept = root_ >= 0 && ctx_.node_index == root_node_;
+    count_network(MCORECOLL_NETWORK_REDUCTION, -1, kept ? 0 : static_cast<std::uint64_t>(count_) * static_cast<std::uint64_t>(size));
   }
 #endif
   if (blocking_) {

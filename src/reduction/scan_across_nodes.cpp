@@ -69,7 +69,8 @@ bool ScanAcrossNodesRounds::leaders_step() {
   if (blocking_ || !posted_) {
     int size = 0;
     PMPI_Type_size(type_, &size);
-    count_network(MCORECOLL_NETWORK_EXSCAN, -1, static_cast<std::uint64_t>(count_) * static_cast<std::uint64_t>(size));
+    const bool last = ctx_.node_index == ctx_.node_count - 1;  // its total comes before no node
+    count_network(MCORECOLL_NETWORK_EXSCAN, -1, last ? 0 : static_cast<std::uint64_t>(count_) * static_cast<std::uint64_t>(size));
   }
 #endif
   if (blocking_) {

@@ -13,7 +13,8 @@
  *    to every other leader;
  *  - bcast: the root's leader gives the leaders' bcast the whole message, the others nothing;
  *  - alltoall: each leader gives the leaders' alltoallv the blocks its ranks send off the node;
- *  - scan, exscan: each leader gives the leaders' exscan its node's total (one vector).
+ *  - scan, exscan: each leader but the last node's gives the leaders' exscan its node's total
+ *    (one vector); the last one takes part with nothing anyone needs.
  * Usage: test_network_counts (MCORECOLL_TEST_NODE_SIZE in the environment). */
 #include <dlfcn.h>
 #include <mpi.h>
@@ -101,7 +102,10 @@ static struct Sent f_alltoall(int r, int root) {
   const int64_t here = ranks_on(node_of(r));
   return library(MCORECOLL_NETWORK_ALLTOALLV, here * (size - here) * kBlock);
 }
-static struct Sent f_scan(int r, int root) { (void)r, (void)root; return library(MCORECOLL_NETWORK_EXSCAN, kCount * 8); }
+static struct Sent f_scan(int r, int root) {
+  (void)root;
+  return library(MCORECOLL_NETWORK_EXSCAN, node_of(r) == nodes - 1 ? 0 : kCount * 8); /* the last node's total: nobody's */
+}
 
 /* One call of `name` with root `root` (where it has one). */
 static void call(const char* name, int root) {
