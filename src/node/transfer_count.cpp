@@ -56,6 +56,12 @@ void count_network(int what, int to_node, std::uint64_t bytes) {
   record.push_back(e);
 }
 
+void count_network_elements(int what, int to_node, int count, MPI_Datatype type) {
+  int size = 0;
+  PMPI_Type_size(type, &size);
+  count_network(what, to_node, static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size));
+}
+
 }  // namespace mcorecoll
 
 extern "C" {

@@ -10,6 +10,8 @@
 // too: the shape of the traffic, which the timings on hosts of one machine cannot show.
 #pragma once
 
+#include <mpi.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -32,10 +34,13 @@ void count_read(CommContext& ctx, const std::atomic<std::uint64_t>& word, std::u
 // this node, such as a gather root's own blocks or a reduce root's partial). The counts a test
 // holds to each algorithm's formula.
 void count_network(int what, int to_node, std::uint64_t bytes);
+// The same for `count` elements of `type`.
+void count_network_elements(int what, int to_node, int count, MPI_Datatype type);
 #else
 inline void count_post(CommContext&, const std::atomic<std::uint64_t>&, std::uint64_t) {}
 inline void count_read(CommContext&, const std::atomic<std::uint64_t>&, std::uint64_t, int, std::size_t) {}
 inline void count_network(int, int, std::uint64_t) {}
+inline void count_network_elements(int, int, int, MPI_Datatype) {}
 #endif
 
 }  // namespace mcorecoll

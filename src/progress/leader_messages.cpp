@@ -21,11 +21,7 @@ void LeaderMessages::receive(void* buffer, int count, MPI_Datatype type, int pee
 }
 
 void LeaderMessages::send(const void* buffer, int count, MPI_Datatype type, int peer, MPI_Comm comm) {
-#if MCORECOLL_COUNT_TRANSFERS
-  int size = 0;
-  PMPI_Type_size(type, &size);
-  count_network(MCORECOLL_NETWORK_MESSAGE, peer, static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size));
-#endif
+  count_network_elements(MCORECOLL_NETWORK_MESSAGE, peer, count, type);
   requests_.push_back(MPI_REQUEST_NULL);
   keep(PMPI_Isend(buffer, count, type, peer, kLeaderTag, comm, &requests_.back()));
 }

@@ -98,14 +98,9 @@ bool ReduceAcrossNodesRounds::post_leaders() {
     }
     return true;
   }
-#if MCORECOLL_COUNT_TRANSFERS
-  {  // a reduce's root node keeps its partial
-    int size = 0;
-    PMPI_Type_size(type_, &size);
-    const bool kept = root_ >= 0 && ctx_.node_index == root_node_;
-    count_network(MCORECOLL_NETWORK_REDUCTION, -1, kept ? 0 : static_cast<std::uint64_t>(count_) * static_cast<std::uint64_t>(size));
-  }
-#endif
+  // A reduce's root node keeps its partial.
+  count_network_elements(MCORECOLL_NETWORK_REDUCTION, -1, root_ >= 0 && ctx_.node_index == root_node_ ? 0 : count_,
+                         type_);
   if (blocking_) {
     int called;
     if (gather_fold_)

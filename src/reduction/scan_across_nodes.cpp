@@ -65,14 +65,8 @@ bool ScanAcrossNodesRounds::node_scan_step(bool may_call_mpi, int* waiting_on) {
 // Phase 2, at node leaders: B_k, the exscan of the node totals in node order (the leaders'
 // communicator ranks the leaders as their nodes lie in rank order).
 bool ScanAcrossNodesRounds::leaders_step() {
-#if MCORECOLL_COUNT_TRANSFERS
-  if (blocking_ || !posted_) {
-    int size = 0;
-    PMPI_Type_size(type_, &size);
-    const bool last = ctx_.node_index == ctx_.node_count - 1;  // its total comes before no node
-    count_network(MCORECOLL_NETWORK_EXSCAN, -1, last ? 0 : static_cast<std::uint64_t>(count_) * static_cast<std::uint64_t>(size));
-  }
-#endif
+  if (blocking_ || !posted_)  // the last node's total comes before no node
+    count_network_elements(MCORECOLL_NETWORK_EXSCAN, -1, ctx_.node_index == ctx_.node_count - 1 ? 0 : count_, type_);
   if (blocking_) {
     keep(PMPI_Exscan(total_, before_, count_, type_, op_, ctx_.leaders_comm));
     return true;
