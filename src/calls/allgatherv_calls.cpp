@@ -1,6 +1,10 @@
 // MPI_Allgatherv, and its non-blocking and persistent forms: routed (entry/call_decision.hpp)
 // and checked, then the staged allgatherv inside one node (allgatherv_shm.hpp; the operation of
-// the other forms, allgather/iallgatherv_shm.hpp) or PMPI.
+// the other forms, allgather/iallgatherv_shm.hpp), the allgatherv across nodes
+// (allgather/allgatherv_across_nodes.hpp, allgather/iallgatherv_across_nodes.hpp), or PMPI.
+#include <optional>
+
+#include "allgather/allgatherv_across_nodes.hpp"
 #include "allgather/allgatherv_shm.hpp"
 #include "common/block_bytes.hpp"
 #include "decisions/config.hpp"
@@ -9,6 +13,7 @@
 #include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
+#include "allgather/iallgatherv_across_nodes.hpp"
 #include "allgather/iallgatherv_shm.hpp"
 #include "node/comm_context.hpp"
 
@@ -28,7 +33,8 @@ Decision route_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendt
       // recvcounts[j] x recvtype its send signature everywhere, so these are equal on every rank.
       !block_sizes(recvcounts, recvtype, size, &largest, &total))
     return handed_on(comm);
-  Decision d = decide_node_only(Collective::allgatherv, comm, largest, form, true);
+  // Decided by the largest block: the one that sizes the node's staging and the leaders' part.
+  Decision d = decide(Collective::allgatherv, comm, largest, form);
   if (d.path != kPmpiPath && total > kMaxShmBytes) fall_back(d, Collective::allgatherv, "2 GiB or more in all");
   // Rank-local, like the MPI library's own checks: a program where only some ranks pass them is
   // erroneous under either.
@@ -37,6 +43,17 @@ Decision route_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendt
     fall_back(d, Collective::allgatherv, "invalid send arguments");
   if (d.path != kPmpiPath && null_buffer(recvbuf, total, recvtype)) fall_back(d, Collective::allgatherv, "null buffer");
   return d;
+}
+
+// The operation of a non-blocking or persistent call that route_allgatherv() kept.
+std::unique_ptr<Operation> make_operation(const Decision& d, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          std::uint64_t own, void* recvbuf, const int* recvcounts, const int* displs,
+                                          MPI_Datatype recvtype) {
+  const Config& config = process_config().config;
+  if (d.ctx->node_count > 1)
+    return make_iallgatherv_across_nodes(*d.ctx, config, sendbuf, sendcount, sendtype, own, recvbuf, recvcounts,
+                                         displs, recvtype);
+  return make_iallgatherv(*d.ctx, config, sendbuf, sendcount, sendtype, own, recvbuf, recvcounts, displs, recvtype);
 }
 
 }  // namespace
@@ -51,19 +68,23 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
       [&] { return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm); },
       [&] {
         if (d.bytes == 0) return MPI_SUCCESS;
-        BlockBytes recv(recvbuf, d.ctx->size, recvcounts, displs, recvtype);
-        const int me = d.ctx->rank;
+        CommContext& ctx = *d.ctx;
+        const Config& config = process_config().config;
+        BlockBytes recv(recvbuf, ctx.size, recvcounts, displs, recvtype);
+        const int me = ctx.rank;
+        std::optional<MessageBytes> send;
         if (sendbuf == MPI_IN_PLACE) {
           recv.pack(me);
-          allgatherv_node_bytes(*d.ctx, process_config().config, recv.data(me), recv);
-          recv.unpack_all_but(me);
         } else {
-          MessageBytes send(const_cast<void*>(sendbuf), sendcount, sendtype, own);
-          send.pack();
-          allgatherv_node_bytes(*d.ctx, process_config().config, send.data(), recv);
-          recv.unpack_all_but(-1);
+          send.emplace(const_cast<void*>(sendbuf), sendcount, sendtype, own);
+          send->pack();
         }
-        return MPI_SUCCESS;
+        const char* out = send ? send->data() : recv.data(me);
+        int rc = MPI_SUCCESS;
+        if (ctx.node_count > 1) rc = allgatherv_across_nodes(ctx, config, out, recv);
+        else allgatherv_node_bytes(ctx, config, out, recv);
+        recv.unpack_all_but(send ? -1 : me);
+        return rc;
       });
 }
 
@@ -78,8 +99,7 @@ int iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
         return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
       },
       [&] {
-        return make_iallgatherv(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, own, recvbuf,
-                                recvcounts, displs, recvtype);
+        return make_operation(d, sendbuf, sendcount, sendtype, own, recvbuf, recvcounts, displs, recvtype);
       });
 }
 
@@ -95,8 +115,7 @@ int allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
                                     request);
       },
       [&] {
-        return make_iallgatherv(*d.ctx, process_config().config, sendbuf, sendcount, sendtype, own, recvbuf,
-                                recvcounts, displs, recvtype);
+        return make_operation(d, sendbuf, sendcount, sendtype, own, recvbuf, recvcounts, displs, recvtype);
       });
 }
 

@@ -32,6 +32,13 @@ BlockBytes::BlockBytes(void* buffer, int blocks, const int* counts, const int* d
               static_cast<std::uint64_t>(size));
 }
 
+std::vector<std::uint64_t> BlockBytes::sizes() const {
+  std::vector<std::uint64_t> v;
+  v.reserve(blocks_.size());
+  for (const MessageBytes& b : blocks_) v.push_back(b.size());
+  return v;
+}
+
 std::uint64_t BlockBytes::largest() const {
   std::uint64_t m = 0;
   for (const MessageBytes& b : blocks_) m = std::max(m, b.size());

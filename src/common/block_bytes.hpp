@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include "common/message_bytes.hpp"
 
@@ -26,6 +27,7 @@ class BlockBytes {
   std::uint64_t size(int i) const { return blocks_[static_cast<std::size_t>(i)].size(); }
   int blocks() const { return static_cast<int>(blocks_.size()); }
   std::uint64_t largest() const;
+  std::vector<std::uint64_t> sizes() const;  // every block's bytes
   void pack() {
     for (MessageBytes& b : blocks_) b.pack();
   }

@@ -53,6 +53,9 @@ NodesBound nodes_bound(Collective c, const Config& config) {
     case Collective::allgather:
       return {config.allgather_nodes_max_bytes,
               "allgather across nodes with blocks above MCORECOLL_ALLGATHER_NODES_MAX_BYTES"};
+    case Collective::allgatherv:  // the same phases, with blocks of their own sizes: by the largest
+      return {config.allgather_nodes_max_bytes,
+              "allgatherv across nodes with a block above MCORECOLL_ALLGATHER_NODES_MAX_BYTES"};
     case Collective::gather:
       return {config.gather_nodes_max_bytes, "gather across nodes with blocks above MCORECOLL_GATHER_NODES_MAX_BYTES"};
     case Collective::scatter:

@@ -28,4 +28,20 @@ void NodeOrder::place_by_rank(const CommContext& ctx, const char* all, char* rec
     std::memcpy(recv + static_cast<std::size_t>(r) * block, all + static_cast<std::size_t>(at(ctx, r)) * block, block);
 }
 
+NodeOrderBytes::NodeOrderBytes(const CommContext& ctx, const std::vector<std::uint64_t>& block_sizes)
+    : sizes(block_sizes) {
+  const std::size_t nodes = static_cast<std::size_t>(ctx.node_count);
+  counts.resize(nodes);
+  displs.resize(nodes);
+  at.resize(sizes.size());
+  for (std::size_t k = 0; k < nodes; ++k) {
+    displs[k] = static_cast<int>(total);
+    for (const int r : ctx.node_members[k]) {
+      at[static_cast<std::size_t>(r)] = total;
+      total += sizes[static_cast<std::size_t>(r)];
+    }
+    counts[k] = static_cast<int>(total - static_cast<std::uint64_t>(displs[k]));
+  }
+}
+
 }  // namespace mcorecoll

@@ -22,4 +22,14 @@ struct NodeOrder {
   void place_by_rank(const CommContext& ctx, const char* all, char* recv, std::uint64_t block) const;
 };
 
+// The same order for blocks whose sizes differ by rank (allgatherv, where every rank knows every
+// block's size from the arguments): alike on every rank too.
+struct NodeOrderBytes {
+  // `block_sizes`: every rank's block in bytes, by rank (below INT_MAX in all: the caller checks).
+  NodeOrderBytes(const CommContext& ctx, const std::vector<std::uint64_t>& block_sizes);
+  std::vector<int> counts, displs;  // node k's bytes and where they start
+  std::vector<std::uint64_t> sizes, at;  // rank r's block: its bytes and where it starts
+  std::uint64_t total = 0;
+};
+
 }  // namespace mcorecoll

@@ -9,8 +9,9 @@
  *    the leaders' gatherv; the root's leader gives the scatterv every other node's blocks;
  *  - allreduce: each leader sends its node's partial to every other leader (nodes - 1
  *    messages of the vector); reduce: to the root's leader only (one message a node);
- *  - allgather: each leader its node's blocks to every other leader; barrier: an empty message
- *    to every other leader;
+ *  - allgather: each leader its node's blocks to every other leader; allgatherv the same with
+ *    blocks of their own sizes (rank r's of v_block(r) bytes); barrier: an empty message to every
+ *    other leader;
  *  - bcast: the root's leader gives the leaders' bcast the whole message, the others nothing;
  *  - alltoall: each leader gives the leaders' alltoallv the blocks its ranks send off the node;
  *  - scan, exscan: each leader but the last node's gives the leaders' exscan its node's total
@@ -93,6 +94,15 @@ static struct Sent f_scatter(int r, int root) {
 static struct Sent f_allreduce(int r, int root) { (void)r, (void)root; return messages(nodes - 1, kCount * 8); }
 static struct Sent f_reduce(int r, int root) { return messages(node_of(r) == node_of(root) ? 0 : 1, kCount * 8); }
 static struct Sent f_allgather(int r, int root) { (void)root; return messages(nodes - 1, (int64_t)ranks_on(node_of(r)) * kBlock); }
+/* Allgatherv's blocks: of three sizes, so that a node's message is the sum of its ranks' own. */
+static int v_block(int r) { return (r % 3 + 1) * 8; }
+static struct Sent f_allgatherv(int r, int root) {
+  (void)root;
+  int64_t node_bytes = 0;
+  for (int q = 0; q < size; q++)
+    if (node_of(q) == node_of(r)) node_bytes += v_block(q);
+  return messages(nodes - 1, node_bytes);
+}
 static struct Sent f_barrier(int r, int root) { (void)r, (void)root; return messages(nodes - 1, 0); }
 static struct Sent f_bcast(int r, int root) {
   return library(MCORECOLL_NETWORK_BCAST, node_of(r) == node_of(root) ? kCount * 8 : 0);
@@ -118,7 +128,11 @@ static void call(const char* name, int root) {
   else if (!strcmp(name, "allreduce")) MPI_Allreduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   else if (!strcmp(name, "reduce")) MPI_Reduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
   else if (!strcmp(name, "allgather")) MPI_Allgather(send, kBlock, MPI_BYTE, recv, kBlock, MPI_BYTE, MPI_COMM_WORLD);
-  else if (!strcmp(name, "barrier")) MPI_Barrier(MPI_COMM_WORLD);
+  else if (!strcmp(name, "allgatherv")) {
+    int counts[64], displs[64], at = 0;
+    for (int q = 0; q < size; q++) counts[q] = v_block(q), displs[q] = at, at += counts[q];
+    MPI_Allgatherv(send, v_block(rank), MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+  } else if (!strcmp(name, "barrier")) MPI_Barrier(MPI_COMM_WORLD);
   else if (!strcmp(name, "bcast")) MPI_Bcast(in, kCount, MPI_DOUBLE, root, MPI_COMM_WORLD);
   else if (!strcmp(name, "alltoall")) MPI_Alltoall(send, kBlock, MPI_BYTE, recv, kBlock, MPI_BYTE, MPI_COMM_WORLD);
   else if (!strcmp(name, "scan")) MPI_Scan(in, out, kCount, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -170,7 +184,8 @@ int main(int argc, char** argv) {
     Formula formula;
     int rooted;
   } all[] = {{"gather", f_gather, 1},       {"scatter", f_scatter, 1}, {"allreduce", f_allreduce, 0},
-             {"reduce", f_reduce, 1},       {"allgather", f_allgather, 0}, {"barrier", f_barrier, 0},
+             {"reduce", f_reduce, 1},       {"allgather", f_allgather, 0}, {"allgatherv", f_allgatherv, 0},
+             {"barrier", f_barrier, 0},
              {"bcast", f_bcast, 1},         {"alltoall", f_alltoall, 0}, {"scan", f_scan, 0},
              {"exscan", f_scan, 0}};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {

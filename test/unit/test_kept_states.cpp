@@ -76,7 +76,8 @@ TEST_CASE("the routed collectives' list follows wrappers/collectives.txt", "[col
   CHECK(std::string(collective_name(Collective::reduce_scatter_block)) == "reduce_scatter_block");
   CHECK(setting_name(Collective::exscan) == "EXSCAN");
   CHECK(!node_only(Collective::allgather));
-  CHECK(node_only(Collective::allgatherv));
+  CHECK(!node_only(Collective::allgatherv));
+  CHECK(node_only(Collective::alltoallv));
   CHECK(!node_only(Collective::exscan));
   CHECK(!node_only(Collective::gather));
   CHECK(node_only(Collective::gatherv));

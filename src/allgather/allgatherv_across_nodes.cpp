@@ -1,0 +1,107 @@
+#include "allgather/allgatherv_across_nodes.hpp"
+
+#include <algorithm>
+
+#include "common/scratch_room.hpp"
+#include "node/comm_context.hpp"
+#include "node/transfer_count.hpp"
+
+namespace mcorecoll {
+namespace {
+
+// Kept on the communicator (its kept states): every block in node order.
+struct AllgathervRooms {
+  std::vector<char> all;
+};
+
+}  // namespace
+
+AllgathervAcrossNodesRounds::AllgathervAcrossNodesRounds(CommContext& ctx, const Config& config, const char* own,
+                                                         char* all, const NodeOrderBytes& order, bool blocking)
+    : AcrossNodesPhases(ctx.node_rank == 0), ctx_(ctx), all_(all), order_(order), blocking_(blocking),
+      ring_(ctx, config) {
+  if (order.total == 0) {
+    nothing_to_do();
+    return;
+  }
+  const std::size_t me = static_cast<std::size_t>(ctx.node_index);
+  const std::vector<int>& members = ctx.node_members[me];
+  // The node's largest block: equal on every rank of the node (every rank has every size).
+  std::uint64_t largest = 0;
+  for (const int r : members) largest = std::max(largest, order.sizes[static_cast<std::size_t>(r)]);
+  const std::uint64_t own_size = order.sizes[static_cast<std::size_t>(ctx.rank)];
+  // Phase 1, the exchange's gather to node rank 0: the others give their blocks, the leader
+  // takes each straight to its place in `all`.
+  ExchangeShape shape;
+  shape.max_block = largest;
+  shape.gives = !leader();
+  if (leader()) {
+    copy_bytes(all + order.at[static_cast<std::size_t>(ctx.rank)], own, own_size);
+    for (int r = 1; r < ctx.node_size; ++r) shape.sources.push_back(r);
+  }
+  node_.emplace(
+      ctx, config, std::move(shape),
+      [own, own_size](char* tiles, std::uint64_t offset, std::uint64_t len) {
+        copy_bytes(tiles, own + offset, clipped(own_size, offset, len));
+      },
+      [all, order = &order, members = &members](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
+        const std::size_t rank = static_cast<std::size_t>((*members)[static_cast<std::size_t>(r)]);
+        copy_bytes(all + order->at[rank] + offset, tiles, clipped(order->sizes[rank], offset, len));
+      });
+}
+
+// The leaders swap their nodes' bytes: few nodes, each leader's to every other leader, one
+// message each (leader_messages.hpp); else the MPI library's allgatherv.
+bool AllgathervAcrossNodesRounds::leaders_step() {
+  const std::size_t me = static_cast<std::size_t>(ctx_.node_index);
+  const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;
+  if (!direct && (blocking_ || !posted_))
+    count_network(MCORECOLL_NETWORK_ALLGATHERV, -1, static_cast<std::uint64_t>(order_.counts[me]));
+  if (blocking_ && !direct) {
+    keep(PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
+                         MPI_BYTE, ctx_.leaders_comm));
+    return true;
+  }
+  if (!posted_) {
+    posted_ = true;
+    leaders_.clear();
+    if (direct) {
+      for (std::size_t k = 0; k < order_.counts.size(); ++k) {
+        if (k == me) continue;
+        leaders_.receive(all_ + order_.displs[k], order_.counts[k], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
+        leaders_.send(all_ + order_.displs[me], order_.counts[me], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
+      }
+    } else {
+      leaders_.post_library([&](MPI_Request* r) {
+        return PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
+                                MPI_BYTE, ctx_.leaders_comm, r);
+      });
+    }
+  }
+  int exchanged = MPI_SUCCESS;
+  if (blocking_) {
+    exchanged = leaders_.wait();
+  } else if (!leaders_.test(&exchanged)) {
+    return false;
+  }
+  keep(exchanged);
+  return true;
+}
+
+void place_by_rank(const CommContext& ctx, const NodeOrderBytes& order, const char* all, BlockBytes& recv, int skip) {
+  for (int r = 0; r < ctx.size; ++r)
+    if (r != skip) copy_bytes(recv.data(r), all + order.at[static_cast<std::size_t>(r)], recv.size(r));
+}
+
+int allgatherv_across_nodes(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv) {
+  const NodeOrderBytes order(ctx, recv.sizes());
+  char* all = scratch_room(ctx.kept.get<AllgathervRooms>().all, order.total);
+  AllgathervAcrossNodesRounds rounds(ctx, config, own, all, order, true);
+  rounds.run_to_end(ctx, config);
+  // This rank's own block: from `own` (the caller's, in place already).
+  place_by_rank(ctx, order, all, recv, ctx.rank);
+  if (own != recv.data(ctx.rank)) copy_bytes(recv.data(ctx.rank), own, recv.size(ctx.rank));
+  return rounds.rc;
+}
+
+}  // namespace mcorecoll
