@@ -24,6 +24,7 @@ AllgatherAcrossNodesRounds::AllgatherAcrossNodesRounds(CommContext& ctx, const C
                                                        char* all, const NodeOrder& order, std::uint64_t block,
                                                        bool blocking)
     : AcrossNodesPhases(ctx.node_rank == 0), ctx_(ctx), all_(all), order_(order), block_(block), blocking_(blocking),
+      direct_(leaders_direct(ctx, config)),
       node_(ctx, config, out, all + static_cast<std::size_t>(order.first[static_cast<std::size_t>(ctx.node_index)]) * block,
             block),
       ring_(ctx, config) {
@@ -34,11 +35,10 @@ AllgatherAcrossNodesRounds::AllgatherAcrossNodesRounds(CommContext& ctx, const C
 // one message each (leader_messages.hpp); else the MPI library's allgatherv. Bytes: the blocks
 // are the signature's bytes already (below INT_MAX in all: the caller checks).
 bool AllgatherAcrossNodesRounds::leaders_step() {
-  const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;
-  if (!direct && (blocking_ || !posted_))
+  if (!direct_ && (blocking_ || !posted_))
     count_network(MCORECOLL_NETWORK_ALLGATHERV, -1,
                   static_cast<std::uint64_t>(order_.counts[static_cast<std::size_t>(ctx_.node_index)]));
-  if (blocking_ && !direct) {
+  if (blocking_ && !direct_) {
     rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
                          MPI_BYTE, ctx_.leaders_comm);
     return true;
@@ -46,7 +46,7 @@ bool AllgatherAcrossNodesRounds::leaders_step() {
   if (!posted_) {
     posted_ = true;
     leaders_.clear();
-    if (direct) {
+    if (direct_) {
       const std::size_t me = static_cast<std::size_t>(ctx_.node_index);
       for (std::size_t k = 0; k < order_.counts.size(); ++k) {
         if (k == me) continue;

@@ -1,7 +1,7 @@
 // MPI_Allgather on a communicator that spans nodes. Three phases:
 //  1. inside each node, every rank gets its node's blocks (AllgatherRounds, allgather_shm.hpp);
 //  2. the node leaders exchange their nodes' blocks on the leaders' communicator, one message
-//     per pair of leaders up to kDirectExchangeMaxNodes nodes (leader_messages.hpp), beyond
+//     per pair of leaders up to MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes (leader_messages.hpp), beyond
 //     with the MPI library's allgatherv: one message per node instead of one per rank;
 //  3. each leader hands every node's blocks to its node through the node's ring
 //     (node/ring_steps.hpp), and each rank puts them in rank order (nodes of scattered ranks: a
@@ -31,7 +31,7 @@ struct Config;
 class AllgatherAcrossNodesRounds : public AcrossNodesPhases<AllgatherAcrossNodesRounds> {
  public:
   // `out`: this rank's block (`block` bytes); `all`: room for every block in `order`.
-  // `blocking`: the leaders' exchange may wait (beyond kDirectExchangeMaxNodes nodes
+  // `blocking`: the leaders' exchange may wait (beyond MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes
   // PMPI_Allgatherv; else PMPI_Iallgatherv).
   AllgatherAcrossNodesRounds(CommContext& ctx, const Config& config, const char* out, char* all,
                              const NodeOrder& order, std::uint64_t block, bool blocking);
@@ -53,6 +53,7 @@ class AllgatherAcrossNodesRounds : public AcrossNodesPhases<AllgatherAcrossNodes
   const NodeOrder& order_;
   std::uint64_t block_;
   bool blocking_;
+  bool direct_;  // the leaders' exchange: one message a pair (leader_messages.hpp)
   AllgatherRounds node_;
   NodeRingSteps ring_;
   bool posted_ = false;

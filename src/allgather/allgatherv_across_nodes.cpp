@@ -19,6 +19,7 @@ struct AllgathervRooms {
 AllgathervAcrossNodesRounds::AllgathervAcrossNodesRounds(CommContext& ctx, const Config& config, const char* own,
                                                          char* all, const NodeOrderBytes& order, bool blocking)
     : AcrossNodesPhases(ctx.node_rank == 0), ctx_(ctx), all_(all), order_(order), blocking_(blocking),
+      direct_(leaders_direct(ctx, config)),
       ring_(ctx, config) {
   if (order.total == 0) {
     nothing_to_do();
@@ -54,10 +55,9 @@ AllgathervAcrossNodesRounds::AllgathervAcrossNodesRounds(CommContext& ctx, const
 // message each (leader_messages.hpp); else the MPI library's allgatherv.
 bool AllgathervAcrossNodesRounds::leaders_step() {
   const std::size_t me = static_cast<std::size_t>(ctx_.node_index);
-  const bool direct = ctx_.node_count <= kDirectExchangeMaxNodes;
-  if (!direct && (blocking_ || !posted_))
+  if (!direct_ && (blocking_ || !posted_))
     count_network(MCORECOLL_NETWORK_ALLGATHERV, -1, static_cast<std::uint64_t>(order_.counts[me]));
-  if (blocking_ && !direct) {
+  if (blocking_ && !direct_) {
     keep(PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
                          MPI_BYTE, ctx_.leaders_comm));
     return true;
@@ -65,7 +65,7 @@ bool AllgathervAcrossNodesRounds::leaders_step() {
   if (!posted_) {
     posted_ = true;
     leaders_.clear();
-    if (direct) {
+    if (direct_) {
       for (std::size_t k = 0; k < order_.counts.size(); ++k) {
         if (k == me) continue;
         leaders_.receive(all_ + order_.displs[k], order_.counts[k], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);

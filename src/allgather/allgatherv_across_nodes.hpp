@@ -5,7 +5,7 @@
 //  1. inside each node, its ranks' blocks gathered at the node's leader in node-rank order
 //     (the staged exchange, exchange/staged_exchange.hpp, node rank 0 its one reader);
 //  2. the node leaders exchange their nodes' bytes, one message per pair of leaders up to
-//     kDirectExchangeMaxNodes nodes (leader_messages.hpp), beyond with the MPI library's
+//     MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes (leader_messages.hpp), beyond with the MPI library's
 //     allgatherv among the leaders;
 //  3. each leader hands every node's bytes to its node through the node's ring
 //     (node/ring_steps.hpp), and each rank puts every block in its place (the caller).
@@ -54,6 +54,7 @@ class AllgathervAcrossNodesRounds : public AcrossNodesPhases<AllgathervAcrossNod
   char* all_;
   const NodeOrderBytes& order_;
   bool blocking_;
+  bool direct_;  // the leaders' exchange: one message a pair (leader_messages.hpp)
   std::optional<ExchangeRounds> node_;
   NodeRingSteps ring_;
   bool posted_ = false;

@@ -17,6 +17,7 @@ constexpr std::size_t kBarrierReadBytes = 16;
 BarrierRounds::BarrierRounds(CommContext& ctx, const Config& config, bool mine, Waiter* waiter)
     : ctx_(ctx),
       all_poll_(ctx.node_count == 1 && ctx.node_size <= config.barrier_all_poll_max),
+      direct_(leaders_direct(ctx, config)),
       waiter_(waiter),
       bit_(mine ? 1 : 0) {}
 
@@ -80,14 +81,14 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
   }
   if (phase_ == Phase::leaders) {
     if (!may_call_mpi) return false;
-    if (waiter_ && ctx_.node_count > kDirectExchangeMaxNodes) {
+    if (waiter_ && !direct_) {
       count_network(MCORECOLL_NETWORK_BARRIER, -1, 0);
       rc = PMPI_Barrier(ctx_.leaders_comm);
     } else {
       if (!leaders_posted_) {
         leaders_posted_ = true;
         leaders_.clear();
-        if (ctx_.node_count <= kDirectExchangeMaxNodes)  // one network latency (leader_messages.hpp)
+        if (direct_)  // one network latency (leader_messages.hpp)
           leaders_.post_barrier(ctx_.node_index, ctx_.node_count, ctx_.leaders_comm);
         else {
           count_network(MCORECOLL_NETWORK_BARRIER, -1, 0);

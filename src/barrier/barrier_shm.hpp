@@ -43,6 +43,7 @@ class BarrierRounds {
 
   CommContext& ctx_;
   const bool all_poll_;
+  const bool direct_;  // the leaders: one message a pair (leader_messages.hpp)
   Waiter* const waiter_;
   Phase phase_ = Phase::start;
   std::uint64_t seq_ = 0, turn_ = 0, bit_ = 0;

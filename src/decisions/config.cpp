@@ -65,6 +65,11 @@ constexpr std::uint64_t kDefaultReduceNodesMaxBytes = 16ull << 10;
 constexpr std::uint64_t kDefaultAllgatherNodesMaxBytes = 0;
 constexpr std::uint64_t kDefaultGatherNodesMaxBytes = 0;
 constexpr std::uint64_t kDefaultScanNodesMaxBytes = 0;
+// The leaders' exchange of the barrier, the reductions and the allgathers: one message per pair
+// of leaders is one network latency where the MPI library's collective of a few ranks takes
+// rounds (doc/multi-host.md); a leader's messages grow with the nodes, so beyond a few the
+// library's collective. 16: not measured beyond the bed's 3 hosts.
+constexpr int kDefaultLeadersDirectMaxNodes = 16;
 // Bcast across hosts, same runs: the ring with the leaders' pipelined bcast took 0.35-0.82x of
 // Open MPI's at 16-64 KiB, where the np 2 row (measured inside one node) gives the sizes to
 // PMPI, and 0.97-1.01x at 256 KiB.
@@ -240,6 +245,8 @@ std::vector<Setting> make_settings() {
                            &Config::allgather_nodes_max_bytes));
   s.push_back(size_setting("GATHER_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40, &Config::gather_nodes_max_bytes));
   s.push_back(size_setting("SCAN_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40, &Config::scan_nodes_max_bytes));
+  s.push_back(int_setting("LEADERS_DIRECT_MAX_NODES", "an integer from 1 to 4096", 1, 4096,
+                          &Config::leaders_direct_max_nodes));
   s.push_back(size_setting("BCAST_NODES_RING_BYTES", kAnySize, 0, 1ull << 40, &Config::bcast_nodes_ring_bytes));
   s.push_back(size_setting("ALLTOALL_STAGE_BYTES",
                            "a byte count from 4K to 64M, optionally with a K or M suffix", 4096,
@@ -530,6 +537,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.allgather_nodes_max_bytes = kDefaultAllgatherNodesMaxBytes;
   c.gather_nodes_max_bytes = kDefaultGatherNodesMaxBytes;
   c.scan_nodes_max_bytes = kDefaultScanNodesMaxBytes;
+  c.leaders_direct_max_nodes = kDefaultLeadersDirectMaxNodes;
   c.bcast_nodes_ring_bytes = kDefaultBcastNodesRingBytes;
   c.alltoall_cma_min_bytes = kDefaultAlltoallCmaMinBytes;
   // Binds only with more than 5 ranks on a node. At np 8 on the 2-core machine (4x
@@ -604,6 +612,7 @@ std::uint64_t Config::fingerprint() const {
   h = fold(h, std::to_string(allgather_nodes_max_bytes));
   h = fold(h, std::to_string(gather_nodes_max_bytes));
   h = fold(h, std::to_string(scan_nodes_max_bytes));
+  h = fold(h, std::to_string(leaders_direct_max_nodes));
   h = fold(h, std::to_string(bcast_nodes_ring_bytes));
   h = fold(h, std::to_string(alltoall_cma_min_bytes));
   h = fold(h, std::to_string(ring_cell_bytes));
@@ -655,6 +664,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_ALLGATHER_NODES_MAX_BYTES = " << allgather_nodes_max_bytes << "\n";
   out << "MCORECOLL_GATHER_NODES_MAX_BYTES = " << gather_nodes_max_bytes << "\n";
   out << "MCORECOLL_SCAN_NODES_MAX_BYTES = " << scan_nodes_max_bytes << "\n";
+  out << "MCORECOLL_LEADERS_DIRECT_MAX_NODES = " << leaders_direct_max_nodes << "\n";
   out << "MCORECOLL_BCAST_NODES_RING_BYTES = " << bcast_nodes_ring_bytes << "\n";
   out << "MCORECOLL_ALLTOALL_STAGE_BYTES = " << alltoall_stage_bytes << "\n";
   out << "MCORECOLL_REDUCE_STAGE_BYTES = " << reduce_stage_bytes << "\n";

@@ -119,6 +119,8 @@ struct Config {
   std::uint64_t gather_nodes_max_bytes = 0;
   // Scan and exscan across nodes: largest message that takes mcorecoll's path in auto mode.
   std::uint64_t scan_nodes_max_bytes = 0;
+  // Up to this many nodes the leaders exchange one message per pair (progress/leader_messages.hpp).
+  int leaders_direct_max_nodes = 0;
   // Alltoall: each rank's staging area; a round moves a tile of every block, area / ranks bytes.
   std::uint64_t alltoall_stage_bytes = 0;
   // Allreduce and reduce: each rank's staging area at most; a round stages half of it.

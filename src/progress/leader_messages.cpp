@@ -1,5 +1,7 @@
 #include "progress/leader_messages.hpp"
 
+#include "decisions/config.hpp"
+#include "node/comm_context.hpp"
 #include "node/transfer_count.hpp"
 
 namespace mcorecoll {
@@ -9,6 +11,10 @@ namespace {
 constexpr int kLeaderTag = 0x4d43;
 
 }  // namespace
+
+bool leaders_direct(const CommContext& ctx, const Config& config) {
+  return ctx.node_count <= config.leaders_direct_max_nodes;
+}
 
 void LeaderMessages::clear() {
   requests_.clear();

@@ -17,9 +17,13 @@
 
 namespace mcorecoll {
 
-// Up to this many nodes the leaders exchange messages directly; beyond, the MPI library's
-// non-blocking collective (its rounds are fewer than the messages).
-constexpr int kDirectExchangeMaxNodes = 16;
+class CommContext;
+struct Config;
+
+// Whether the leaders of `ctx` exchange messages directly (up to MCORECOLL_LEADERS_DIRECT_MAX_NODES
+// nodes); beyond, the MPI library's collective among them (its rounds are fewer than the
+// messages). Equal on every rank: the node count and the settings are.
+bool leaders_direct(const CommContext& ctx, const Config& config);
 
 class LeaderMessages {
  public:

@@ -25,7 +25,7 @@ ReduceAcrossNodesRounds::ReduceAcrossNodesRounds(CommContext& ctx, const Config&
   // Alike on every leader: the same count, datatype and number of nodes.
   gather_fold_ = static_cast<std::size_t>(count) * layout.extent * static_cast<std::size_t>(ctx.node_count) <=
                  kGatherFoldBytes;
-  direct_ = gather_fold_ && ctx.node_count <= kDirectExchangeMaxNodes;
+  direct_ = gather_fold_ && leaders_direct(ctx, config);
   // The partial goes where the result will be: the receive buffer when the result is this
   // rank's, else room (a reduce's non-root receive buffer is not ours to write).
   target_ = gets_result ? static_cast<char*>(recvbuf)

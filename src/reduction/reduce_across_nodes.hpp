@@ -3,7 +3,7 @@
 //  1. each node folds its ranks' contributions in rank order at its leader (ReduceRounds,
 //     reduce_shm.hpp, with the node leader as root);
 //  2. the leaders combine the nodes' partial results on the leaders' communicator: small ones
-//     sent to every leader that folds them (up to kDirectExchangeMaxNodes nodes one message
+//     sent to every leader that folds them (up to MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes one message
 //     per pair, leader_messages.hpp; beyond, the MPI library's allgather or gather to the
 //     root's node) and folded in node order, so the result is the same bits on every rank and
 //     in every run; larger ones (every node's partial together above kGatherFoldBytes) with

@@ -16,6 +16,10 @@
  *  - alltoall: each leader gives the leaders' alltoallv the blocks its ranks send off the node;
  *  - scan, exscan: each leader but the last node's gives the leaders' exscan its node's total
  *    (one vector); the last one takes part with nothing anyone needs.
+ * Beyond MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes (set in the environment to run it at a few), the
+ * barrier, the reductions and the allgathers give the MPI library's collective among the leaders
+ * their part instead: the barrier nothing, allreduce the node's partial, reduce the partial but
+ * on the root's node, the allgathers the node's blocks.
  * Usage: test_network_counts (MCORECOLL_TEST_NODE_SIZE in the environment). */
 #include <dlfcn.h>
 #include <mpi.h>
@@ -36,6 +40,7 @@ enum { kBlock = 24, kCount = 6 }; /* bytes a rank's block; doubles a vector (48 
 enum { kMaxEvents = 4096 };
 
 static int rank, size, node_size, nodes;
+static int direct; /* the leaders exchange one message a pair */
 
 static int node_of(int r) { return r / node_size; }
 static int ranks_on(int node) {
@@ -91,9 +96,19 @@ static struct Sent f_scatter(int r, int root) {
   return library(MCORECOLL_NETWORK_SCATTERV,
                  node_of(r) == node_of(root) ? (int64_t)(size - ranks_on(node_of(r))) * kBlock : 0);
 }
-static struct Sent f_allreduce(int r, int root) { (void)r, (void)root; return messages(nodes - 1, kCount * 8); }
-static struct Sent f_reduce(int r, int root) { return messages(node_of(r) == node_of(root) ? 0 : 1, kCount * 8); }
-static struct Sent f_allgather(int r, int root) { (void)root; return messages(nodes - 1, (int64_t)ranks_on(node_of(r)) * kBlock); }
+static struct Sent f_allreduce(int r, int root) {
+  (void)r, (void)root;
+  return direct ? messages(nodes - 1, kCount * 8) : library(MCORECOLL_NETWORK_REDUCTION, kCount * 8);
+}
+static struct Sent f_reduce(int r, int root) {
+  const int here = node_of(r) == node_of(root);
+  return direct ? messages(here ? 0 : 1, kCount * 8) : library(MCORECOLL_NETWORK_REDUCTION, here ? 0 : kCount * 8);
+}
+/* Each leader's node bytes to every other leader, or into the leaders' allgatherv. */
+static struct Sent node_blocks(int64_t bytes) {
+  return direct ? messages(nodes - 1, bytes) : library(MCORECOLL_NETWORK_ALLGATHERV, bytes);
+}
+static struct Sent f_allgather(int r, int root) { (void)root; return node_blocks((int64_t)ranks_on(node_of(r)) * kBlock); }
 /* Allgatherv's blocks: of three sizes, so that a node's message is the sum of its ranks' own. */
 static int v_block(int r) { return (r % 3 + 1) * 8; }
 static struct Sent f_allgatherv(int r, int root) {
@@ -101,9 +116,12 @@ static struct Sent f_allgatherv(int r, int root) {
   int64_t node_bytes = 0;
   for (int q = 0; q < size; q++)
     if (node_of(q) == node_of(r)) node_bytes += v_block(q);
-  return messages(nodes - 1, node_bytes);
+  return node_blocks(node_bytes);
 }
-static struct Sent f_barrier(int r, int root) { (void)r, (void)root; return messages(nodes - 1, 0); }
+static struct Sent f_barrier(int r, int root) {
+  (void)r, (void)root;
+  return direct ? messages(nodes - 1, 0) : library(MCORECOLL_NETWORK_BARRIER, 0);
+}
 static struct Sent f_bcast(int r, int root) {
   return library(MCORECOLL_NETWORK_BCAST, node_of(r) == node_of(root) ? kCount * 8 : 0);
 }
@@ -179,6 +197,9 @@ int main(int argc, char** argv) {
     return check_finish("test_network_counts");
   }
   nodes = (size + node_size - 1) / node_size;
+  const char* direct_max = getenv("MCORECOLL_LEADERS_DIRECT_MAX_NODES");
+  direct = nodes <= (direct_max ? atoi(direct_max) : 16);
+  if (rank == 0) printf("%d nodes: the leaders' %s\n", nodes, direct ? "messages" : "library collectives");
   static const struct {
     const char* name;
     Formula formula;
