@@ -46,6 +46,12 @@ NodesBound nodes_bound(Collective c, const Config& config) {
       return {config.reduce_nodes_max_bytes, "allreduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES"};
     case Collective::reduce:
       return {config.reduce_nodes_max_bytes, "reduce across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES"};
+    case Collective::reduce_scatter_block:  // the allreduce's composition: the whole vector
+      return {config.reduce_nodes_max_bytes,
+              "reduce_scatter_block across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES (the whole vector)"};
+    case Collective::reduce_scatter:
+      return {config.reduce_nodes_max_bytes,
+              "reduce_scatter across nodes above MCORECOLL_REDUCE_NODES_MAX_BYTES (the whole vector)"};
     case Collective::scan:
       return {config.scan_nodes_max_bytes, "scan across nodes above MCORECOLL_SCAN_NODES_MAX_BYTES"};
     case Collective::exscan:

@@ -1,6 +1,7 @@
 #include "reduction/reduce_scatter_shm.hpp"
 
 #include "reduction/fold.hpp"
+#include "reduction/reduce_across_nodes.hpp"
 #include "reduction/reduce_shm.hpp"
 #include "node/comm_context.hpp"
 #include "reduction/reduction_rooms.hpp"
@@ -27,6 +28,18 @@ int reduce_scatter_shm(CommContext& ctx, const Config& config, const void* input
   if (rc == MPI_SUCCESS && count > 0)
     rc = deliver(result + static_cast<std::size_t>(first) * whole.extent, static_cast<char*>(recvbuf), count, block,
                  type, ctx.comm, reduction_rooms(ctx).packed);
+  return rc;
+}
+
+int reduce_scatter_across_nodes(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total,
+                                int first, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& whole,
+                                const ElementLayout& block, std::uint64_t bytes) {
+  ReductionRooms& kept = reduction_rooms(ctx);
+  char* result = scratch_room(kept.reduce_scatter_result, whole.image_bytes(static_cast<std::size_t>(total)));
+  int rc = reduce_across_nodes(ctx, config, input, result, total, type, op, -1, whole, bytes);
+  if (rc == MPI_SUCCESS && count > 0)
+    rc = deliver(result + static_cast<std::size_t>(first) * whole.extent, static_cast<char*>(recvbuf), count, block,
+                 type, ctx.comm, kept.packed);
   return rc;
 }
 

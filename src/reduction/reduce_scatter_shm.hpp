@@ -4,11 +4,17 @@
 // folds only its own block of every rank's image and delivers it: it reads (n - 1) x its block,
 // its share, where the allreduce's slices read twice the vector. A vector of one line goes
 // through the small allreduce (its tree beyond MCORECOLL_REDUCE_FLAT_MAX ranks, whose
-// bracketing it keeps) into scratch, and this rank takes its block.
+// bracketing it keeps) into scratch, and this rank takes its block. Across nodes, the
+// allreduce's composition (reduce_across_nodes.hpp: each node folded in rank order, the nodes'
+// partials in node order, one message a leader pair for small vectors) into scratch, and this
+// rank takes its block: what moves between nodes is the node's partial of the whole vector, so
+// it serves vectors small enough that a network latency, not their bytes, is the cost
+// (MCORECOLL_REDUCE_NODES_MAX_BYTES).
 #pragma once
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "reduction/element_layout.hpp"
@@ -29,5 +35,10 @@ bool reduce_scatter_by_block(const ElementLayout& whole, int total);
 int reduce_scatter_shm(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total,
                        int first, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& whole,
                        const ElementLayout& block);
+
+// The same across nodes; `bytes`: the whole vector's signature size.
+int reduce_scatter_across_nodes(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total,
+                                int first, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& whole,
+                                const ElementLayout& block, std::uint64_t bytes);
 
 }  // namespace mcorecoll

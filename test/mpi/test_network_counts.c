@@ -12,6 +12,7 @@
  *  - allgather: each leader its node's blocks to every other leader; allgatherv the same with
  *    blocks of their own sizes (rank r's of v_block(r) bytes); barrier: an empty message to every
  *    other leader;
+ *  - reduce_scatter_block: the allreduce's exchange of the whole vector (a double a rank);
  *  - bcast: the root's leader gives the leaders' bcast the whole message, the others nothing;
  *  - alltoall: each leader gives the leaders' alltoallv the blocks its ranks send off the node;
  *  - scan, exscan: each leader but the last node's gives the leaders' exscan its node's total
@@ -104,6 +105,11 @@ static struct Sent f_reduce(int r, int root) {
   const int here = node_of(r) == node_of(root);
   return direct ? messages(here ? 0 : 1, kCount * 8) : library(MCORECOLL_NETWORK_REDUCTION, here ? 0 : kCount * 8);
 }
+/* The allreduce's composition over the whole vector of one double a rank. */
+static struct Sent f_reduce_scatter(int r, int root) {
+  (void)r, (void)root;
+  return direct ? messages(nodes - 1, (int64_t)size * 8) : library(MCORECOLL_NETWORK_REDUCTION, (int64_t)size * 8);
+}
 /* Each leader's node bytes to every other leader, or into the leaders' allgatherv. */
 static struct Sent node_blocks(int64_t bytes) {
   return direct ? messages(nodes - 1, bytes) : library(MCORECOLL_NETWORK_ALLGATHERV, bytes);
@@ -145,6 +151,11 @@ static void call(const char* name, int root) {
   else if (!strcmp(name, "scatter")) MPI_Scatter(send, kBlock, MPI_BYTE, recv, kBlock, MPI_BYTE, root, MPI_COMM_WORLD);
   else if (!strcmp(name, "allreduce")) MPI_Allreduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   else if (!strcmp(name, "reduce")) MPI_Reduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+  else if (!strcmp(name, "reduce_scatter_block")) {
+    double whole[64], mine;
+    for (int i = 0; i < size; i++) whole[i] = rank + i;
+    MPI_Reduce_scatter_block(whole, &mine, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
   else if (!strcmp(name, "allgather")) MPI_Allgather(send, kBlock, MPI_BYTE, recv, kBlock, MPI_BYTE, MPI_COMM_WORLD);
   else if (!strcmp(name, "allgatherv")) {
     int counts[64], displs[64], at = 0;
@@ -206,7 +217,7 @@ int main(int argc, char** argv) {
     int rooted;
   } all[] = {{"gather", f_gather, 1},       {"scatter", f_scatter, 1}, {"allreduce", f_allreduce, 0},
              {"reduce", f_reduce, 1},       {"allgather", f_allgather, 0}, {"allgatherv", f_allgatherv, 0},
-             {"barrier", f_barrier, 0},
+             {"barrier", f_barrier, 0},     {"reduce_scatter_block", f_reduce_scatter, 0},
              {"bcast", f_bcast, 1},         {"alltoall", f_alltoall, 0}, {"scan", f_scan, 0},
              {"exscan", f_scan, 0}};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
