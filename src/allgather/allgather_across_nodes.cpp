@@ -5,7 +5,6 @@
 
 #include "allgather/allgather_bytes.hpp"
 #include "common/scratch_room.hpp"
-#include "node/transfer_count.hpp"
 #include "node/wait.hpp"
 #include "node/comm_context.hpp"
 
@@ -23,48 +22,20 @@ struct AllgatherRooms {
 AllgatherAcrossNodesRounds::AllgatherAcrossNodesRounds(CommContext& ctx, const Config& config, const char* out,
                                                        char* all, const NodeOrder& order, std::uint64_t block,
                                                        bool blocking)
-    : AcrossNodesPhases(ctx.node_rank == 0), ctx_(ctx), all_(all), order_(order), block_(block), blocking_(blocking),
-      direct_(leaders_direct(ctx, config)),
+    : AcrossNodesPhases(ctx.node_rank == 0), ctx_(ctx), all_(all), order_(order), block_(block),
       node_(ctx, config, out, all + static_cast<std::size_t>(order.first[static_cast<std::size_t>(ctx.node_index)]) * block,
             block),
-      ring_(ctx, config) {
+      ring_(ctx, config), leaders_(leaders_direct(ctx, config), blocking) {
   if (block == 0) nothing_to_do();
 }
 
-// The leaders swap their nodes' blocks: few nodes, each leader's blocks to every other leader,
-// one message each (leader_messages.hpp); else the MPI library's allgatherv. Bytes: the blocks
-// are the signature's bytes already (below INT_MAX in all: the caller checks).
+// The leaders swap their nodes' blocks (leaders_allgather.hpp). Bytes: the blocks are the
+// signature's bytes already (below INT_MAX in all: the caller checks).
 bool AllgatherAcrossNodesRounds::leaders_step() {
-  if (!direct_ && (blocking_ || !posted_))
-    count_network(MCORECOLL_NETWORK_ALLGATHERV, -1,
-                  static_cast<std::uint64_t>(order_.counts[static_cast<std::size_t>(ctx_.node_index)]));
-  if (blocking_ && !direct_) {
-    rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
-                         MPI_BYTE, ctx_.leaders_comm);
-    return true;
-  }
-  if (!posted_) {
-    posted_ = true;
-    leaders_.clear();
-    if (direct_) {
-      const std::size_t me = static_cast<std::size_t>(ctx_.node_index);
-      for (std::size_t k = 0; k < order_.counts.size(); ++k) {
-        if (k == me) continue;
-        leaders_.receive(all_ + order_.displs[k], order_.counts[k], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
-        leaders_.send(all_ + order_.displs[me], order_.counts[me], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
-      }
-    } else {
-      leaders_.post_library([&](MPI_Request* r) {
-        return PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
-                                MPI_BYTE, ctx_.leaders_comm, r);
-      });
-    }
-  }
-  if (blocking_) {
-    rc = leaders_.wait();
-    return true;
-  }
-  return leaders_.test(&rc);
+  int exchanged = MPI_SUCCESS;
+  if (!leaders_.step(ctx_, all_, order_.counts, order_.displs, &exchanged)) return false;
+  keep(exchanged);
+  return true;
 }
 
 int allgather_across_nodes(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,

@@ -1,8 +1,8 @@
 // MPI_Allgather on a communicator that spans nodes. Three phases:
 //  1. inside each node, every rank gets its node's blocks (AllgatherRounds, allgather_shm.hpp);
-//  2. the node leaders exchange their nodes' blocks on the leaders' communicator, one message
-//     per pair of leaders up to MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes (leader_messages.hpp), beyond
-//     with the MPI library's allgatherv: one message per node instead of one per rank;
+//  2. the node leaders exchange their nodes' blocks (leaders_allgather.hpp: one message per
+//     pair of leaders, or the MPI library's allgatherv among them): one message per node
+//     instead of one per rank;
 //  3. each leader hands every node's blocks to its node through the node's ring
 //     (node/ring_steps.hpp), and each rank puts them in rank order (nodes of scattered ranks: a
 //     block at a time).
@@ -19,9 +19,9 @@
 
 #include "allgather/allgather_shm.hpp"
 #include "node/node_order.hpp"
+#include "allgather/leaders_allgather.hpp"
 #include "node/ring_steps.hpp"
 #include "progress/across_nodes_phases.hpp"
-#include "progress/leader_messages.hpp"
 
 namespace mcorecoll {
 
@@ -31,8 +31,7 @@ struct Config;
 class AllgatherAcrossNodesRounds : public AcrossNodesPhases<AllgatherAcrossNodesRounds> {
  public:
   // `out`: this rank's block (`block` bytes); `all`: room for every block in `order`.
-  // `blocking`: the leaders' exchange may wait (beyond MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes
-  // PMPI_Allgatherv; else PMPI_Iallgatherv).
+  // `blocking`: the leaders' exchange may wait.
   AllgatherAcrossNodesRounds(CommContext& ctx, const Config& config, const char* out, char* all,
                              const NodeOrder& order, std::uint64_t block, bool blocking);
   // What this rank has done so far (run_rounds, node/wait.hpp).
@@ -52,12 +51,9 @@ class AllgatherAcrossNodesRounds : public AcrossNodesPhases<AllgatherAcrossNodes
   char* all_;
   const NodeOrder& order_;
   std::uint64_t block_;
-  bool blocking_;
-  bool direct_;  // the leaders' exchange: one message a pair (leader_messages.hpp)
   AllgatherRounds node_;
   NodeRingSteps ring_;
-  bool posted_ = false;
-  LeaderMessages leaders_;
+  LeadersAllgather leaders_;
 };
 
 // `block`: the signature bytes each rank contributes (> 0 or the call returns at once).

@@ -1,13 +1,16 @@
-// One rank's two sides of an allgather as bytes in signature order: the n blocks it receives,
-// and the block it gives (its send side, or with MPI_IN_PLACE its own block of the receive
-// buffer as it is before the call).
+// One rank's two sides of an allgather or allgatherv as bytes in signature order: the n blocks
+// it receives, and the block it gives (its send side, or with MPI_IN_PLACE its own block of the
+// receive buffer as it is before the call).
 #pragma once
 
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <optional>
 
+#include "common/block_bytes.hpp"
 #include "common/message_bytes.hpp"
 #include "node/comm_context.hpp"
 
@@ -32,6 +35,38 @@ struct AllgatherBytes {
   MessageBytes recv;
   std::unique_ptr<MessageBytes> send;
   std::uint64_t own_block;
+};
+
+// The allgatherv's: blocks at their displacements. `own`: the send side's bytes.
+struct AllgathervBytes {
+  AllgathervBytes(const CommContext& ctx, const void* sendbuf, int sendcount, MPI_Datatype sendtype, std::uint64_t own,
+                  void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype)
+      : recv(recvbuf, ctx.size, recvcounts, displs, recvtype), me(ctx.rank) {
+    if (sendbuf != MPI_IN_PLACE) send.emplace(const_cast<void*>(sendbuf), sendcount, sendtype, own);
+  }
+  // Brings the given block into bytes; returns them.
+  const char* pack() {
+    if (!send) {
+      recv.pack(me);
+      return recv.data(me);
+    }
+    send->pack();
+    return send->data();
+  }
+  // This rank's own block into its place (given from the send side) and every block into the
+  // user's buffer; the other blocks are in their places as bytes.
+  void unpack() {
+    if (send && recv.size(me) > 0) std::memcpy(recv.data(me), send->data(), recv.size(me));
+    recv.unpack_all_but(send ? -1 : me);
+  }
+  void hold_types() {
+    recv.hold_types();
+    if (send) send->hold_type();
+  }
+
+  BlockBytes recv;
+  std::optional<MessageBytes> send;
+  int me;
 };
 
 }  // namespace mcorecoll

@@ -4,7 +4,6 @@
 
 #include "common/scratch_room.hpp"
 #include "node/comm_context.hpp"
-#include "node/transfer_count.hpp"
 
 namespace mcorecoll {
 namespace {
@@ -18,9 +17,8 @@ struct AllgathervRooms {
 
 AllgathervAcrossNodesRounds::AllgathervAcrossNodesRounds(CommContext& ctx, const Config& config, const char* own,
                                                          char* all, const NodeOrderBytes& order, bool blocking)
-    : AcrossNodesPhases(ctx.node_rank == 0), ctx_(ctx), all_(all), order_(order), blocking_(blocking),
-      direct_(leaders_direct(ctx, config)),
-      ring_(ctx, config) {
+    : AcrossNodesPhases(ctx.node_rank == 0), ctx_(ctx), all_(all), order_(order), ring_(ctx, config),
+      leaders_(leaders_direct(ctx, config), blocking) {
   if (order.total == 0) {
     nothing_to_do();
     return;
@@ -51,39 +49,10 @@ AllgathervAcrossNodesRounds::AllgathervAcrossNodesRounds(CommContext& ctx, const
       });
 }
 
-// The leaders swap their nodes' bytes: few nodes, each leader's to every other leader, one
-// message each (leader_messages.hpp); else the MPI library's allgatherv.
+// The leaders swap their nodes' bytes (leaders_allgather.hpp).
 bool AllgathervAcrossNodesRounds::leaders_step() {
-  const std::size_t me = static_cast<std::size_t>(ctx_.node_index);
-  if (!direct_ && (blocking_ || !posted_))
-    count_network(MCORECOLL_NETWORK_ALLGATHERV, -1, static_cast<std::uint64_t>(order_.counts[me]));
-  if (blocking_ && !direct_) {
-    keep(PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
-                         MPI_BYTE, ctx_.leaders_comm));
-    return true;
-  }
-  if (!posted_) {
-    posted_ = true;
-    leaders_.clear();
-    if (direct_) {
-      for (std::size_t k = 0; k < order_.counts.size(); ++k) {
-        if (k == me) continue;
-        leaders_.receive(all_ + order_.displs[k], order_.counts[k], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
-        leaders_.send(all_ + order_.displs[me], order_.counts[me], MPI_BYTE, static_cast<int>(k), ctx_.leaders_comm);
-      }
-    } else {
-      leaders_.post_library([&](MPI_Request* r) {
-        return PMPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all_, order_.counts.data(), order_.displs.data(),
-                                MPI_BYTE, ctx_.leaders_comm, r);
-      });
-    }
-  }
   int exchanged = MPI_SUCCESS;
-  if (blocking_) {
-    exchanged = leaders_.wait();
-  } else if (!leaders_.test(&exchanged)) {
-    return false;
-  }
+  if (!leaders_.step(ctx_, all_, order_.counts, order_.displs, &exchanged)) return false;
   keep(exchanged);
   return true;
 }
@@ -98,9 +67,7 @@ int allgatherv_across_nodes(CommContext& ctx, const Config& config, const char* 
   char* all = scratch_room(ctx.kept.get<AllgathervRooms>().all, order.total);
   AllgathervAcrossNodesRounds rounds(ctx, config, own, all, order, true);
   rounds.run_to_end(ctx, config);
-  // This rank's own block: from `own` (the caller's, in place already).
-  place_by_rank(ctx, order, all, recv, ctx.rank);
-  if (own != recv.data(ctx.rank)) copy_bytes(recv.data(ctx.rank), own, recv.size(ctx.rank));
+  place_by_rank(ctx, order, all, recv, ctx.rank);  // this rank's own block: the caller's
   return rounds.rc;
 }
 

@@ -4,9 +4,8 @@
 // their own sizes:
 //  1. inside each node, its ranks' blocks gathered at the node's leader in node-rank order
 //     (the staged exchange, exchange/staged_exchange.hpp, node rank 0 its one reader);
-//  2. the node leaders exchange their nodes' bytes, one message per pair of leaders up to
-//     MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes (leader_messages.hpp), beyond with the MPI library's
-//     allgatherv among the leaders;
+//  2. the node leaders exchange their nodes' bytes (leaders_allgather.hpp: one message per
+//     pair of leaders, or the MPI library's allgatherv among them);
 //  3. each leader hands every node's bytes to its node through the node's ring
 //     (node/ring_steps.hpp), and each rank puts every block in its place (the caller).
 // Every block lies in (node, node rank) order (node/node_order.hpp's NodeOrderBytes) in a room
@@ -27,9 +26,9 @@
 #include "common/block_bytes.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/node_order.hpp"
+#include "allgather/leaders_allgather.hpp"
 #include "node/ring_steps.hpp"
 #include "progress/across_nodes_phases.hpp"
-#include "progress/leader_messages.hpp"
 
 namespace mcorecoll {
 
@@ -53,19 +52,17 @@ class AllgathervAcrossNodesRounds : public AcrossNodesPhases<AllgathervAcrossNod
   CommContext& ctx_;
   char* all_;
   const NodeOrderBytes& order_;
-  bool blocking_;
-  bool direct_;  // the leaders' exchange: one message a pair (leader_messages.hpp)
   std::optional<ExchangeRounds> node_;
   NodeRingSteps ring_;
-  bool posted_ = false;
-  LeaderMessages leaders_;
+  LeadersAllgather leaders_;
 };
 
 // Every block from `all` (node order) to its place in `recv` (by rank), but `skip` (-1: none).
 void place_by_rank(const CommContext& ctx, const NodeOrderBytes& order, const char* all, BlockBytes& recv, int skip);
 
 // The blocking form. `own`: this rank's block as bytes (with MPI_IN_PLACE its block of `recv`,
-// packed); `recv`: every rank's block (below INT_MAX bytes in all). Returns an MPI error code.
+// packed); `recv`: every rank's block (below INT_MAX bytes in all), but this rank's own, which
+// is the caller's to place (allgather_bytes.hpp). Returns an MPI error code.
 int allgatherv_across_nodes(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv);
 
 }  // namespace mcorecoll

@@ -24,8 +24,6 @@ ExchangeRounds allgatherv_rounds(CommContext& ctx, const Config& config, const c
 void allgatherv_node_bytes(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv) {
   ExchangeRounds rounds = allgatherv_rounds(ctx, config, own, recv);
   run_to_end(rounds, ctx, config);
-  const int me = ctx.node_rank;
-  if (own != recv.data(me)) copy_bytes(recv.data(me), own, recv.size(me));
 }
 
 }  // namespace mcorecoll

@@ -17,8 +17,8 @@ struct Config;
 // (iallgatherv_shm.hpp). `own`: this rank's block's bytes; `recv`: every rank's block.
 ExchangeRounds allgatherv_rounds(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv);
 
-// The blocking form: the rounds to the end, then this rank's own block into its place (unless
-// `own` is recv's own block already, with MPI_IN_PLACE).
+// The blocking form: the rounds to the end (this rank's own block is the caller's to place:
+// allgather_bytes.hpp).
 void allgatherv_node_bytes(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv);
 
 }  // namespace mcorecoll

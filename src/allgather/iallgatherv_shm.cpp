@@ -6,6 +6,7 @@
 
 #include "common/block_bytes.hpp"
 #include "exchange/exchange_operation.hpp"
+#include "allgather/allgather_bytes.hpp"
 #include "allgather/allgatherv_shm.hpp"
 #include "node/comm_context.hpp"
 
@@ -16,32 +17,19 @@ class Iallgatherv final : public ExchangeOperation {
  public:
   Iallgatherv(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
               std::uint64_t own, void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype)
-      : ExchangeOperation(ctx, config), recv_(recvbuf, ctx.size, recvcounts, displs, recvtype) {
-    recv_.hold_types();
-    if (sendbuf != MPI_IN_PLACE) {
-      send_.emplace(const_cast<void*>(sendbuf), sendcount, sendtype, own);
-      send_->hold_type();
-    }
+      : ExchangeOperation(ctx, config), sides_(ctx, sendbuf, sendcount, sendtype, own, recvbuf, recvcounts, displs,
+                                               recvtype) {
+    sides_.hold_types();
   }
   void begin() override {
     rc = MPI_SUCCESS;
     rounds_.reset();
-    const int me = ctx_.node_rank;
-    if (send_) send_->pack();
-    else recv_.pack(me);
-    own_ = send_ ? send_->data() : recv_.data(me);
-    rounds_.emplace(allgatherv_rounds(ctx_, config_, own_, recv_));
+    rounds_.emplace(allgatherv_rounds(ctx_, config_, sides_.pack(), sides_.recv));
   }
-  void finish() override {
-    const int me = ctx_.node_rank;
-    if (send_) copy_bytes(recv_.data(me), send_->data(), recv_.size(me));
-    recv_.unpack_all_but(send_ ? -1 : me);
-  }
+  void finish() override { sides_.unpack(); }
 
  private:
-  BlockBytes recv_;
-  std::optional<MessageBytes> send_;
-  const char* own_ = nullptr;
+  AllgathervBytes sides_;
 };
 
 }  // namespace

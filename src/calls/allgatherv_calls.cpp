@@ -2,8 +2,7 @@
 // and checked, then the staged allgatherv inside one node (allgatherv_shm.hpp; the operation of
 // the other forms, allgather/iallgatherv_shm.hpp), the allgatherv across nodes
 // (allgather/allgatherv_across_nodes.hpp, allgather/iallgatherv_across_nodes.hpp), or PMPI.
-#include <optional>
-
+#include "allgather/allgather_bytes.hpp"
 #include "allgather/allgatherv_across_nodes.hpp"
 #include "allgather/allgatherv_shm.hpp"
 #include "common/block_bytes.hpp"
@@ -70,20 +69,12 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
         if (d.bytes == 0) return MPI_SUCCESS;
         CommContext& ctx = *d.ctx;
         const Config& config = process_config().config;
-        BlockBytes recv(recvbuf, ctx.size, recvcounts, displs, recvtype);
-        const int me = ctx.rank;
-        std::optional<MessageBytes> send;
-        if (sendbuf == MPI_IN_PLACE) {
-          recv.pack(me);
-        } else {
-          send.emplace(const_cast<void*>(sendbuf), sendcount, sendtype, own);
-          send->pack();
-        }
-        const char* out = send ? send->data() : recv.data(me);
+        AllgathervBytes sides(ctx, sendbuf, sendcount, sendtype, own, recvbuf, recvcounts, displs, recvtype);
+        const char* out = sides.pack();
         int rc = MPI_SUCCESS;
-        if (ctx.node_count > 1) rc = allgatherv_across_nodes(ctx, config, out, recv);
-        else allgatherv_node_bytes(ctx, config, out, recv);
-        recv.unpack_all_but(send ? -1 : me);
+        if (ctx.node_count > 1) rc = allgatherv_across_nodes(ctx, config, out, sides.recv);
+        else allgatherv_node_bytes(ctx, config, out, sides.recv);
+        sides.unpack();
         return rc;
       });
 }
