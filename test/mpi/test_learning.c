@@ -7,7 +7,8 @@
  * made after it, summed over the ranks (a rank on another path would show).
  *
  * Usage: test_learning COLLECTIVE ROW WINNER [CALLS [remembered]]
- *   COLLECTIVE: allreduce (256 B of doubles) or bcast (256 B, the root moving)
+ *   COLLECTIVE: allreduce (256 B of doubles), bcast (256 B, the root moving) or allgatherv
+ *   (blocks of 2 and 4 doubles by rank: the class of 32 B)
  *   ROW: the path the settings' row gives that size (shm or pmpi); WINNER: the path expected
  *   once learned (shm or pmpi). The same on a duplicate of the world, learned apart.
  *   remembered: an earlier job's learned file has the class (decisions/learned_file.hpp), so
@@ -43,6 +44,10 @@ static int run(MPI_Comm comm, int form, int salt) {
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &n);
   const int root = salt % n, is_bcast = strcmp(collective, "bcast") == 0;
+  const int is_allgatherv = strcmp(collective, "allgatherv") == 0;
+  int counts[kCount / 4], displs[kCount / 4], total = 0;
+  for (int r = 0; r < n && r < kCount / 4; r++) counts[r] = (r % 2 + 1) * 2, displs[r] = total, total += counts[r];
+  CHECK(!is_allgatherv || n <= kCount / 4, "allgatherv: at most %d ranks", kCount / 4);
   for (int i = 0; i < kCount; i++) in[i] = me + i + salt, out[i] = -1;
   MPI_Request r = MPI_REQUEST_NULL;
   for (int round = 0; round < (form == 2 ? 2 : 1); round++) {
@@ -51,6 +56,11 @@ static int run(MPI_Comm comm, int form, int salt) {
       if (form == 0) MPI_Bcast(buf, kCount, MPI_DOUBLE, root, comm);
       else if (form == 1) MPI_Ibcast(buf, kCount, MPI_DOUBLE, root, comm, &r);
       else if (round == 0) PERSISTENT_BCAST_INIT(buf, kCount, MPI_DOUBLE, root, comm, MPI_INFO_NULL, &r);
+    } else if (is_allgatherv) {
+      const int own = counts[me];
+      if (form == 0) MPI_Allgatherv(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, comm);
+      else if (form == 1) MPI_Iallgatherv(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, comm, &r);
+      else if (round == 0) PERSISTENT_ALLGATHERV_INIT(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, comm, MPI_INFO_NULL, &r);
     } else {
       if (form == 0) MPI_Allreduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, comm);
       else if (form == 1) MPI_Iallreduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, comm, &r);
@@ -59,9 +69,14 @@ static int run(MPI_Comm comm, int form, int salt) {
     if (form == 2) MPI_Start(&r), starts++;
     if (form != 0) MPI_Wait(&r, MPI_STATUS_IGNORE);
     int bad = 0;
-    for (int i = 0; i < kCount; i++) {
-      const double want = is_bcast ? (me == root ? -1 : root + i + salt) : n * (n - 1) / 2.0 + n * (double)(i + salt);
-      bad |= out[i] != want;
+    if (is_allgatherv) {
+      for (int q = 0; q < n; q++)
+        for (int i = 0; i < counts[q]; i++) bad |= out[displs[q] + i] != q + i + salt;
+    } else {
+      for (int i = 0; i < kCount; i++) {
+        const double want = is_bcast ? (me == root ? -1 : root + i + salt) : n * (n - 1) / 2.0 + n * (double)(i + salt);
+        bad |= out[i] != want;
+      }
     }
     CHECK(!bad, "%s form %d call %d: wrong data", collective, form, salt);
   }
@@ -77,7 +92,7 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc < 4) {
-    if (rank == 0) fprintf(stderr, "usage: test_learning allreduce|bcast ROW WINNER [CALLS]\n");
+    if (rank == 0) fprintf(stderr, "usage: test_learning allreduce|bcast|allgatherv ROW WINNER [CALLS]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   collective = argv[1];
