@@ -9,15 +9,6 @@
 #include "node/comm_context.hpp"
 
 namespace mcorecoll {
-namespace {
-
-// Kept on the communicator (its kept states): every block in node order, where the ranks of a
-// node are not consecutive.
-struct AllgatherRooms {
-  std::vector<char> in_node_order;
-};
-
-}  // namespace
 
 AllgatherAcrossNodesRounds::AllgatherAcrossNodesRounds(CommContext& ctx, const Config& config, const char* out,
                                                        char* all, const NodeOrder& order, std::uint64_t block,

@@ -28,6 +28,13 @@ namespace mcorecoll {
 class CommContext;
 struct Config;
 
+// Kept on the communicator (its kept states) for the blocking allgather and allgatherv across
+// nodes, one at a time: every block in node order, where that is not where the user's buffer
+// has them.
+struct AllgatherRooms {
+  std::vector<char> in_node_order;
+};
+
 class AllgatherAcrossNodesRounds : public AcrossNodesPhases<AllgatherAcrossNodesRounds> {
  public:
   // `out`: this rank's block (`block` bytes); `all`: room for every block in `order`.

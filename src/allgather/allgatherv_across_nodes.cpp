@@ -2,18 +2,11 @@
 
 #include <algorithm>
 
+#include "allgather/allgather_across_nodes.hpp"
 #include "common/scratch_room.hpp"
 #include "node/comm_context.hpp"
 
 namespace mcorecoll {
-namespace {
-
-// Kept on the communicator (its kept states): every block in node order.
-struct AllgathervRooms {
-  std::vector<char> all;
-};
-
-}  // namespace
 
 AllgathervAcrossNodesRounds::AllgathervAcrossNodesRounds(CommContext& ctx, const Config& config, const char* own,
                                                          char* all, const NodeOrderBytes& order, bool blocking)
@@ -64,7 +57,7 @@ void place_by_rank(const CommContext& ctx, const NodeOrderBytes& order, const ch
 
 int allgatherv_across_nodes(CommContext& ctx, const Config& config, const char* own, BlockBytes& recv) {
   const NodeOrderBytes order(ctx, recv.sizes());
-  char* all = scratch_room(ctx.kept.get<AllgathervRooms>().all, order.total);
+  char* all = scratch_room(ctx.kept.get<AllgatherRooms>().in_node_order, order.total);
   AllgathervAcrossNodesRounds rounds(ctx, config, own, all, order, true);
   rounds.run_to_end(ctx, config);
   place_by_rank(ctx, order, all, recv, ctx.rank);  // this rank's own block: the caller's

@@ -8,7 +8,6 @@
 #include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
-#include "common/shm_layout.hpp"
 #include "reduction/combine.hpp"
 #include "reduction/element_layout.hpp"
 #include "reduction/ireduce_across_nodes.hpp"
@@ -42,21 +41,14 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   if (!d.ctx || d.path == kPmpiPath) return d;
   if (bytes > kMaxShmBytes) fall_back(d, c, "2 GiB or more");
   if (const char* refusal = staged_reduction_refusal(a.op, a.type, a.count, bytes, layout)) fall_back(d, c, refusal);
-  // Nodes of scattered ranks: each node folded, then the nodes in order, is not the rank order;
-  // a commutative op (every predefined one) may be combined in any order (the result is still
-  // the same bits on every rank and in every run, for a given placement).
-  if (d.path != kPmpiPath && d.ctx->node_count > 1 && !d.ctx->nodes_in_rank_order && !commutative(a.op))
-    fall_back(d, c, "across nodes whose ranks are not consecutive, with an op that is not commutative");
+  if (d.path != kPmpiPath)
+    if (const char* refusal = across_nodes_refusal(*d.ctx, a.op, *layout)) fall_back(d, c, refusal);
   // The non-blocking and persistent steps may run where MPI may not be called, and a user op
   // or a derived type may be freed while they run: only what combine() does itself.
   if (form != Form::blocking && !(is_named(a.type) && combine_without_mpi(a.type, a.op)))
     fall_back(d, c, "non-blocking or persistent: only predefined ops that mcorecoll combines itself "
                     "(SUM/PROD/MIN/MAX, bitwise and logical, on the common integer types; SUM/PROD on float and double)");
   if (c == Collective::reduce && (a.root < 0 || a.root >= d.ctx->size)) fall_back(d, c, "invalid root");
-  // Across nodes every node must fold alike: the smallest staging half any node can fall back
-  // to holds an element of a line.
-  if (d.path != kPmpiPath && d.ctx->node_count > 1 && layout->extent > kLineBytes)
-    fall_back(d, c, "across nodes: elements larger than 128 bytes");
   const bool gets_result = c == Collective::allreduce || d.ctx->rank == a.root;
   if (d.path != kPmpiPath && ((gets_result && null_buffer(a.recvbuf, bytes, a.type)) ||
                                (a.sendbuf != MPI_IN_PLACE && null_buffer(a.sendbuf, bytes, a.type))))

@@ -5,7 +5,6 @@
 #include <climits>
 
 #include "calls/staged_reduction_route.hpp"
-#include "common/shm_layout.hpp"
 #include "decisions/config.hpp"
 #include "entry/call_decision.hpp"
 #include "entry/call_forms.hpp"
@@ -34,25 +33,14 @@ struct ReduceScatter {
 Decision route_reduce_scatter(Collective c, const ReduceScatter& a, Form form, ElementLayout* whole,
                               ElementLayout* block) {
   Decision d = staged_reduction_route(c, a.comm, a.total, a.type, a.op, a.input(), whole, form);
-  // Across nodes, the allreduce's checks (reduce_calls.cpp): a fold by node is the rank order
-  // only on nodes of consecutive ranks, and every node must fold alike.
-  if (d.path != kPmpiPath && d.ctx->node_count > 1 && !d.ctx->nodes_in_rank_order && !commutative(a.op))
-    fall_back(d, c, "across nodes whose ranks are not consecutive, with an op that is not commutative");
-  if (d.path != kPmpiPath && d.ctx->node_count > 1 && whole->extent > kLineBytes)
-    fall_back(d, c, "across nodes: elements larger than 128 bytes");
+  if (d.path != kPmpiPath)  // the allreduce's composition across nodes (reduce_across_nodes.hpp)
+    if (const char* refusal = across_nodes_refusal(*d.ctx, a.op, *whole)) fall_back(d, c, refusal);
   std::uint64_t block_bytes = 0;
   if (d.path != kPmpiPath && (!signature_bytes(a.count, a.type, &block_bytes) ||
                                !element_layout(a.type, a.count, static_cast<std::size_t>(block_bytes), block) ||
                                null_buffer(a.recvbuf, block_bytes, a.type)))
     fall_back(d, c, "invalid receive arguments");
   return d;
-}
-
-// The whole vector's signature bytes (valid: the route sized it).
-std::uint64_t whole_bytes(const ReduceScatter& a) {
-  std::uint64_t bytes = 0;
-  signature_bytes(static_cast<int>(a.total), a.type, &bytes);
-  return bytes;
 }
 
 // The forms of a reduce-scatter whose arguments are known; `pmpi` is the call as the
@@ -66,7 +54,7 @@ int blocking(Collective c, const ReduceScatter& a, Pmpi pmpi) {
     const Config& config = process_config().config;
     if (d.ctx->node_count > 1)
       return reduce_scatter_across_nodes(*d.ctx, config, a.input(), a.recvbuf, static_cast<int>(a.total), a.first,
-                                         a.count, a.type, a.op, whole, block, whole_bytes(a));
+                                         a.count, a.type, a.op, whole, block, d.bytes);
     return reduce_scatter_shm(*d.ctx, config, a.input(), a.recvbuf, static_cast<int>(a.total), a.first, a.count,
                               a.type, a.op, whole, block);
   });
@@ -79,7 +67,7 @@ int with_operation(Form form, Collective c, const ReduceScatter& a, MPI_Request*
   const Decision d = route_reduce_scatter(c, a, form, &whole, &block);
   return operation_call(form, c, d, request, pmpi, [&] {
     return make_ireduce_scatter(*d.ctx, process_config().config, a.input(), a.recvbuf, static_cast<int>(a.total),
-                                a.first, a.count, a.type, a.op, whole, block, whole_bytes(a));
+                                a.first, a.count, a.type, a.op, whole, block, d.bytes);
   });
 }
 

@@ -1,6 +1,8 @@
 #include "reduction/reduction_checks.hpp"
 
 #include "common/message_bytes.hpp"
+#include "common/shm_layout.hpp"
+#include "node/comm_context.hpp"
 
 namespace mcorecoll {
 
@@ -24,6 +26,14 @@ const char* staged_reduction_refusal(MPI_Op op, MPI_Datatype type, int count, st
   if (predefined_op(op) && !is_named(type)) return "a predefined op on a derived datatype";
   if (!element_layout(type, count, static_cast<std::size_t>(bytes), layout))
     return "a datatype whose data does not lie inside its extent";
+  return nullptr;
+}
+
+const char* across_nodes_refusal(const CommContext& ctx, MPI_Op op, const ElementLayout& layout) {
+  if (ctx.node_count == 1) return nullptr;
+  if (!ctx.nodes_in_rank_order && !commutative(op))
+    return "across nodes whose ranks are not consecutive, with an op that is not commutative";
+  if (layout.extent > kLineBytes) return "across nodes: elements larger than 128 bytes";
   return nullptr;
 }
 
