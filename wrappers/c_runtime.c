@@ -1,5 +1,6 @@
-/* The C entry points that are not collectives: MPI_Init, MPI_Init_thread, MPI_Finalize, and the
- * completion and request calls. This file deliberately does not include mpi.h: see raw_abi.h.
+/* The C entry points that are not collectives: MPI_Init, MPI_Init_thread, MPI_Finalize,
+ * MPI_Comm_dup(_with_info), and the completion and request calls. This file deliberately does
+ * not include mpi.h: see raw_abi.h.
  *
  * The completion and request calls cost a program nothing while mcorecoll holds no request or
  * operation of its own (most programs, most of the time): one load, one predictable branch,
@@ -59,6 +60,8 @@ static struct {
   int (*init)(void*, void*);
   int (*init_thread)(void*, void*, mcorecoll_raw_t, void*);
   int (*finalize)(void);
+  int (*comm_dup)(mcorecoll_raw_t, void*);
+  int (*comm_dup_with_info)(mcorecoll_raw_t, mcorecoll_raw_t, void*);
   int (*wait)(void*, void*);
   int (*test)(void*, void*, void*);
   int (*waitall)(mcorecoll_raw_t, void*, void*);
@@ -98,6 +101,8 @@ __attribute__((constructor)) static void find_library_and_tools(void) {
   TOOL(init, "MPI_Init");
   TOOL(init_thread, "MPI_Init_thread");
   TOOL(finalize, "MPI_Finalize");
+  TOOL(comm_dup, "MPI_Comm_dup");
+  TOOL(comm_dup_with_info, "MPI_Comm_dup_with_info");
   int completion = TOOL(wait, "MPI_Wait") != NULL;
   completion |= TOOL(test, "MPI_Test") != NULL;
   completion |= TOOL(waitall, "MPI_Waitall") != NULL;
@@ -131,6 +136,16 @@ MCORECOLL_EXPORT int MPI_Finalize(void) {
   return mcorecoll_raw_finalize();
 }
 MCORECOLL_EXPORT int PMPI_Finalize(void) { return mcorecoll_raw_pfinalize(); }
+
+/* A duplicate of a communicator set up across nodes is set up at its duplication (raw_abi.h). */
+MCORECOLL_EXPORT int MPI_Comm_dup(mcorecoll_raw_t comm, void* newcomm) {
+  if (tools.comm_dup) return tools.comm_dup(comm, newcomm);
+  return mcorecoll_raw_comm_dup(comm, newcomm);
+}
+MCORECOLL_EXPORT int MPI_Comm_dup_with_info(mcorecoll_raw_t comm, mcorecoll_raw_t info, void* newcomm) {
+  if (tools.comm_dup_with_info) return tools.comm_dup_with_info(comm, info, newcomm);
+  return mcorecoll_raw_comm_dup_with_info(comm, info, newcomm);
+}
 
 /* MPI_<name> and PMPI_<name> of a completion or request call: the fast path, else the tool
  * after mcorecoll (MPI_ only), else mcorecoll's completion code. */

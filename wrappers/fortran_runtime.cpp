@@ -1,6 +1,6 @@
 // Fortran entry points of the calls that are not collectives, for every name mangling (mpi_x_,
 // mpi_x__, mpi_x, MPI_X) and mpi_f08's (mpi_x_f08_): MPI_INIT, MPI_INIT_THREAD, MPI_FINALIZE,
-// and the completion and request calls. Both MPIs' Fortran bindings call PMPI_* (or internal
+// MPI_COMM_DUP and the completion and request calls. Both MPIs' Fortran bindings call PMPI_* (or internal
 // code) directly, so a C-only shim would miss every Fortran program. The collectives' are
 // generated (generate_bindings.py).
 #include <mpi.h>
@@ -9,6 +9,7 @@
 
 #include "entry/abi_guard.hpp"
 #include "entry/dispatch.hpp"
+#include "entry/runtime.hpp"
 #include "fortran_common.hpp"
 #include "fortran_sentinels.hpp"
 #include "next_definition.hpp"
@@ -34,6 +35,17 @@ void fortran_init_thread(mcorecoll::NextDefinition& self, MPI_Fint* required, MP
 void fortran_finalize(mcorecoll::NextDefinition& self, MPI_Fint* ierr) {
   if (mcorecoll::passing_through()) return self.call_fortran(ierr);
   set_ierr(ierr, mcorecoll::finalize());
+}
+
+// MPI_COMM_DUP: the C call of entry/runtime.hpp (the MPI library's duplication, then the
+// duplicate's set-up where its parent's duplicates are set up at their making). The MPI
+// library's binding is not called: MPICH's calls the C MPI_Comm_dup, which is ours.
+void fortran_comm_dup(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* newcomm, MPI_Fint* ierr) {
+  if (mcorecoll::passing_through()) return self.call_fortran(comm, newcomm, ierr);
+  MPI_Comm made = MPI_COMM_NULL;
+  const int rc = mcorecoll::comm_dup(PMPI_Comm_f2c(*comm), false, MPI_INFO_NULL, &made);
+  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
+  set_ierr(ierr, rc);
 }
 
 // Whether the request calls go straight to the MPI library's binding: mcorecoll holds no
@@ -251,6 +263,7 @@ MCORECOLL_FORTRAN(init, INIT, (MPI_Fint * ierr), (ierr))
 MCORECOLL_FORTRAN(init_thread, INIT_THREAD, (MPI_Fint * required, MPI_Fint* provided, MPI_Fint* ierr),
                   (required, provided, ierr))
 MCORECOLL_FORTRAN(finalize, FINALIZE, (MPI_Fint * ierr), (ierr))
+MCORECOLL_FORTRAN(comm_dup, COMM_DUP, (MPI_Fint * comm, MPI_Fint* newcomm, MPI_Fint* ierr), (comm, newcomm, ierr))
 MCORECOLL_FORTRAN(wait, WAIT, (MPI_Fint * request, void* status, MPI_Fint* ierr), (request, status, ierr))
 MCORECOLL_FORTRAN(test, TEST, (MPI_Fint * request, MPI_Fint* flag, void* status, MPI_Fint* ierr),
                   (request, flag, status, ierr))

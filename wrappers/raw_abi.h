@@ -30,6 +30,13 @@ MCORECOLL_RAW_ENTRY(init, (void* argc, void* argv))
 MCORECOLL_RAW_ENTRY(init_thread, (void* argc, void* argv, mcorecoll_raw_t required, void* provided))
 MCORECOLL_RAW_ENTRY(finalize, (void))
 
+/* MPI_Comm_dup and MPI_Comm_dup_with_info: the MPI library's, then the duplicate's set-up where
+ * its parent's duplicates are set up at their duplication (node/dup_setup.hpp). Only under the
+ * MPI_ names: a tool before mcorecoll that calls PMPI_Comm_dup gets the MPI library's, and the
+ * duplicate is set up like any other communicator. */
+int mcorecoll_raw_comm_dup(mcorecoll_raw_t comm, void* newcomm);
+int mcorecoll_raw_comm_dup_with_info(mcorecoll_raw_t comm, mcorecoll_raw_t info, void* newcomm);
+
 /* Completion calls: requests, statuses, flags and indices are pointers; counts are ints;
  * MPI_Request_get_status takes its request by value. */
 MCORECOLL_RAW_ENTRY(wait, (void* request, void* status))

@@ -4,6 +4,7 @@
 
 #include "entry/abi_guard.hpp"
 #include "entry/dispatch.hpp"
+#include "entry/runtime.hpp"
 #include "next_definition.hpp"
 #include "progress/completion.hpp"
 #include "raw_abi.h"
@@ -37,6 +38,15 @@ MCORECOLL_RAW_PAIR(init_thread, "Init_thread", (void* argc, void* argv, mcorecol
 
 MCORECOLL_RAW_PAIR(finalize, "Finalize", (void), (),
                    mcorecoll::finalize())
+
+int mcorecoll_raw_comm_dup(mcorecoll_raw_t comm, void* newcomm) {
+  MCORECOLL_RAW("MPI_Comm_dup", (comm, newcomm),
+                mcorecoll::comm_dup(handle<MPI_Comm>(comm), false, MPI_INFO_NULL, static_cast<MPI_Comm*>(newcomm)));
+}
+int mcorecoll_raw_comm_dup_with_info(mcorecoll_raw_t comm, mcorecoll_raw_t info, void* newcomm) {
+  MCORECOLL_RAW("MPI_Comm_dup_with_info", (comm, info, newcomm),
+                mcorecoll::comm_dup(handle<MPI_Comm>(comm), true, handle<MPI_Info>(info), static_cast<MPI_Comm*>(newcomm)));
+}
 
 MCORECOLL_RAW_PAIR(wait, "Wait", (void* request, void* status), (request, status),
                    mcorecoll::wait(static_cast<MPI_Request*>(request), static_cast<MPI_Status*>(status)))

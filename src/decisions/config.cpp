@@ -212,6 +212,8 @@ std::vector<Setting> make_settings() {
                           1, 1000000, &Config::setup_after));
   s.push_back({"SETUP_WORLD_AT_INIT", "0 or 1 (also yes/no, true/false, on/off)",
                [](Config& c, const std::string& v) { return parse_bool(v, &c.setup_world_at_init); }});
+  s.push_back({"SETUP_AT_DUP", "0 or 1 (also yes/no, true/false, on/off)",
+               [](Config& c, const std::string& v) { return parse_bool(v, &c.setup_at_dup); }});
   s.push_back(int_setting("SPIN_US", "an integer from 0 to 1000000 (microseconds of polling before a wait yields)",
                           0, 1000000, &Config::spin_us));
   s.push_back(bound_setting(Collective::bcast, "BCAST_CMA_MIN_BYTES", &Config::bcast_cma_min_bytes));
@@ -587,6 +589,7 @@ std::uint64_t Config::fingerprint() const {
   h = fold(h, report.empty() ? "no report" : "report");  // counts every call, as stats does
   h = fold(h, std::to_string(setup_after));
   h = fold(h, setup_world_at_init ? "1" : "0");
+  h = fold(h, setup_at_dup ? "dup" : "no dup");
   h = fold(h, learn ? "learn" : "rows");
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
@@ -636,6 +639,7 @@ std::string Config::describe() const {
       << "\n";
   out << "MCORECOLL_SETUP_AFTER = " << setup_after << "\n";
   out << "MCORECOLL_SETUP_WORLD_AT_INIT = " << setup_world_at_init << "\n";
+  out << "MCORECOLL_SETUP_AT_DUP = " << setup_at_dup << "\n";
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
     out << kPrefix << setting_name(coll) << " = " << mode[i] << "\n";

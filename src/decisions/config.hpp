@@ -48,6 +48,10 @@ struct Config {
   // MPI_COMM_WORLD's set-up made inside MPI_Init but for its last step (entry/runtime.cpp), so
   // that its Nth collective sets it up in any form, a non-blocking one too.
   bool setup_world_at_init = true;
+  // A duplicate (MPI_Comm_dup) of a communicator set up across nodes is set up inside the
+  // duplication, where every rank may wait (node/dup_setup.hpp), so that one used only with
+  // non-blocking collectives takes mcorecoll's paths too.
+  bool setup_at_dup = true;
   // MCORECOLL_LEARN: where a size class may take two paths, its first blocking calls try both
   // and the ranks agree on the faster (entry/learning.hpp); false: the rows as they are.
   bool learn = true;

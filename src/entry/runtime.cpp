@@ -22,6 +22,7 @@
 #include "entry/job_report.hpp"
 #include "entry/learning.hpp"
 #include "node/comm_context.hpp"
+#include "node/dup_setup.hpp"
 #include "node/lease_protocol.hpp"
 #include "node/node_pool_share.hpp"
 #include "node/node_setup.hpp"
@@ -257,6 +258,26 @@ CommContext& context_of(MPI_Comm comm) {
   if (g_last_allowed)
     g_last_communicator = {comm, ctx, ctx->pmpi_below.data(), ctx->learned_pmpi.data(), ctx->rank};
   return *ctx;
+}
+
+int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm) {
+  const int rc = with_info ? PMPI_Comm_dup_with_info(comm, info, newcomm) : PMPI_Comm_dup(comm, newcomm);
+  if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) return rc;
+  // Only a parent with a context of its own, set up: a duplication never makes one.
+  void* attr = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
+  CommContext* parent = static_cast<CommContext*>(attr);
+  if (!found || !parent || !sets_up_duplicates(*parent)) return rc;
+  const Config& config = config_or_abort(comm);
+  std::unique_ptr<CommContext> child = set_up_duplicate(*parent, *newcomm, config);
+  if (!child) return rc;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_live.insert(child.get());
+  }
+  PMPI_Comm_set_attr(*newcomm, context_keyval(), child.release());
+  return rc;
 }
 
 void set_up_context(CommContext& ctx, const Config& config) {

@@ -32,6 +32,11 @@ const CommContext* prepared_world();
 // route differently deadlock: decisions/settings_mismatch.hpp). Collective.
 void check_same_settings(MPI_Comm comm, const Config& config);
 
+// MPI_Comm_dup and MPI_Comm_dup_with_info (`with_info`): the MPI library's, then, where the
+// parent's duplicates are set up at their duplication, the duplicate's set-up
+// (node/dup_setup.hpp). Collective over `comm`.
+int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm);
+
 // Called from our MPI_Finalize wrappers: registers the finalize hook if no collective did.
 void prepare_finalize();
 

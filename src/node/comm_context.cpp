@@ -98,6 +98,10 @@ RankRecord this_rank(const Config& config, const Topology& topology, bool calls_
   mine.may_create_communicators = may_create_communicators() ? 1 : 0;
   mine.calls_while_blocked = calls_while_blocked ? 1 : 0;
   mine.gpu_runtime = look_for_gpu_runtime() ? 1 : 0;
+  int initialized = 0, level = MPI_THREAD_SINGLE;
+  PMPI_Initialized(&initialized);
+  if (initialized) PMPI_Query_thread(&level);
+  mine.thread_multiple = level == MPI_THREAD_MULTIPLE ? 1 : 0;
   return mine;
 }
 
@@ -255,6 +259,7 @@ void CommContext::set_up_from(const std::vector<RankRecord>& all, const Config& 
   ctx->operations_may_span_nodes = true;
   for (const RankRecord& rec : all) ctx->operations_may_span_nodes = ctx->operations_may_span_nodes && rec.calls_while_blocked;
   for (const RankRecord& rec : all) ctx->device_memory_possible = ctx->device_memory_possible || rec.gpu_runtime;
+  for (const RankRecord& rec : all) ctx->any_thread_multiple = ctx->any_thread_multiple || rec.thread_multiple;
 
   // Decided from values equal on all ranks: the exchange above.
   if (ctx->node_count == ctx->size) {
@@ -264,12 +269,48 @@ void CommContext::set_up_from(const std::vector<RankRecord>& all, const Config& 
     // where that is safe on every rank; else the communicator goes to PMPI.
     bool may_create = true;
     for (const RankRecord& rec : all) may_create = may_create && rec.may_create_communicators;
-    if (may_create)
+    if (may_create) {
       PMPI_Comm_split(comm, ctx->node_rank == 0 ? 0 : MPI_UNDEFINED, ctx->rank, &ctx->leaders_comm);
-    else
+      // Its duplicates' leaders' communicators come from a source made now, while no operation
+      // of mcorecoll's runs on the leaders' communicator (LeadersSource).
+      ctx->dups_set_up = config.setup_at_dup && config.segment != SegmentKind::posix;
+      if (ctx->dups_set_up && ctx->leaders_comm != MPI_COMM_NULL) {
+        MPI_Comm source = MPI_COMM_NULL;
+        PMPI_Comm_dup(ctx->leaders_comm, &source);
+        ctx->leaders_source = std::make_shared<LeadersSource>(source);
+      }
+    } else
       ctx->pmpi_reason = "spans nodes under MPI_THREAD_MULTIPLE, where Open MPI 4.1 cannot create the node leaders' communicator safely";
   }
   if (ctx->pmpi_reason.empty()) choose_table_rows(*ctx, config);
+}
+
+void CommContext::set_up_like(const CommContext& parent) {
+  pmpi_reason = parent.pmpi_reason;
+  node_rank = parent.node_rank, node_size = parent.node_size;
+  node_index = parent.node_index, node_count = parent.node_count;
+  max_node_size = parent.max_node_size;
+  nodes_in_rank_order = parent.nodes_in_rank_order;
+  places = parent.places;
+  node_members = parent.node_members;
+  remote_index = parent.remote_index;
+  hierarchy = parent.hierarchy;
+  node_numa_os = parent.node_numa_os;
+  tree_parent = parent.tree_parent;
+  tree_children = parent.tree_children;
+  oversubscribed = parent.oversubscribed, any_oversubscribed = parent.any_oversubscribed;
+  table_rows = parent.table_rows;
+  operations_may_span_nodes = parent.operations_may_span_nodes;
+  device_memory_possible = parent.device_memory_possible;
+  any_thread_multiple = parent.any_thread_multiple;
+  dups_set_up = parent.dups_set_up;
+  channel.ring_consumed_known.assign(static_cast<std::size_t>(node_size), 0);
+}
+
+LeadersSource::~LeadersSource() {
+  int finalized = 0;
+  PMPI_Finalized(&finalized);
+  if (!finalized && comm != MPI_COMM_NULL) PMPI_Comm_free(&comm);
 }
 
 NodeChannel::NodeChannel() = default;
@@ -300,6 +341,10 @@ std::string CommContext::describe() const {
     out << "  every call goes to PMPI: " << pmpi_reason << "\n";
     return out.str();
   }
+  if (dup_switch_at)
+    out << "  set up at its MPI_Comm_dup (a duplicate of a communicator set up across nodes): mcorecoll's paths "
+           "from its call "
+        << dup_switch_at << "\n";
   if (window_switched_at)
     out << "  set up without waiting: opened at its call " << window_opened_at << ", mcorecoll's paths from its call "
         << window_switched_at << "\n";

@@ -40,6 +40,7 @@ struct RankRecord {
   int calls_while_blocked = 0;  // progress/progress_helper.hpp's mpi_calls_while_blocked()
   int cpus_known = 0;
   int gpu_runtime = 0;  // a GPU runtime is loaded: its buffers may be device memory
+  int thread_multiple = 0;  // initialized with MPI_THREAD_MULTIPLE
   cpu_set_t cpus;  // the CPUs it may run on
 };
 
@@ -85,6 +86,18 @@ struct NodeChannel {
   ~NodeChannel();  // lets the segment go
 };
 
+// A communicator of the node leaders that is used for nothing but making the leaders'
+// communicators of duplicates (node/dup_setup.hpp). Not the leaders' own: under Open MPI 4.1 a
+// communicator made from one beside the non-blocking collectives mcorecoll runs on it would
+// take their tags in another order on each leader. Shared by a communicator and its duplicates.
+struct LeadersSource {
+  explicit LeadersSource(MPI_Comm made) : comm(made) {}
+  ~LeadersSource();
+  LeadersSource(const LeadersSource&) = delete;
+  LeadersSource& operator=(const LeadersSource&) = delete;
+  MPI_Comm comm;
+};
+
 class CommContext {
  public:
   ~CommContext();
@@ -125,6 +138,18 @@ class CommContext {
   // communicator mcorecoll creates (comm_context.cpp says when that is safe).
   MPI_Comm leaders_comm = MPI_COMM_NULL;
   int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
+  // Duplicates (MPI_Comm_dup) of this communicator are set up at the duplication: it spans
+  // nodes and is set up (node/dup_setup.hpp). Equal on every rank.
+  bool dups_set_up = false;
+  // Some rank runs under MPI_THREAD_MULTIPLE: each duplicate then gets a source of its own
+  // (two threads may duplicate a communicator and its duplicate at once). Equal on every rank.
+  bool any_thread_multiple = false;
+  // Duplicates made so far while dups_set_up: equal on every rank.
+  std::uint64_t dups = 0;
+  // Set up at its MPI_Comm_dup: mcorecoll's paths from this call on (0: not made so).
+  std::uint64_t dup_switch_at = 0;
+  // Node leaders only, where dups_set_up: see LeadersSource.
+  std::shared_ptr<LeadersSource> leaders_source;
   // The communicator rank of this node's leader (node rank 0).
   int node_leader() const { return node_members[static_cast<std::size_t>(node_index)][0]; }
   int max_node_size = 1;  // ranks on the fullest node
@@ -177,6 +202,9 @@ class CommContext {
   // communicator lies inside one node).
   RankRecord own_record(const Config& config, bool calls_while_blocked) const;
   void set_up_from(const std::vector<RankRecord>& all, const Config& config);
+  // Everything but the node channel and the leaders' communicator, from the context of the
+  // communicator this one duplicates (the same ranks in the same order): no communication.
+  void set_up_like(const CommContext& parent);
 
   // One paragraph for mcorecoll-info: node, hierarchy, places.
   std::string describe() const;

@@ -115,9 +115,7 @@ bool own_segment(CommContext& ctx, const Config& config, SegmentExtras extras, N
 
 }  // namespace
 
-bool ensure_shm(CommContext& ctx, const Config& config) {
-  if (ctx.channel.shm) return true;
-  if (ctx.channel.shm_failed) return false;
+SegmentExtras segment_extras(const CommContext& ctx, const Config& config) {
   SegmentExtras extras;
   // A round's data from other nodes for every rank of this node: at most one half staging
   // area's worth per rank, double-buffered like the staging areas. Only where the leaders'
@@ -128,6 +126,13 @@ bool ensure_shm(CommContext& ctx, const Config& config) {
     extras.stage_bytes = staging_area_bytes(config);
     extras.inbox_bytes = static_cast<std::size_t>(ctx.node_size) * extras.stage_bytes;
   }
+  return extras;
+}
+
+bool ensure_shm(CommContext& ctx, const Config& config) {
+  if (ctx.channel.shm) return true;
+  if (ctx.channel.shm_failed) return false;
+  const SegmentExtras extras = segment_extras(ctx, config);
   // The segment from the node's pool, which also holds the ring cells and staging areas; where
   // the pool is full, a segment of its own that leases from the pool; where no pool can be had
   // (memfd or /proc refused, POSIX segments asked for), one with a private pool (the memory of

@@ -35,6 +35,10 @@ bool copy_refused(const LeaderNews& news);
 // the peers then do not ring).
 void announce_bell(CommContext& ctx);
 
+// What the context's segment holds beyond the node's lines: the alltoall's fixed staging and
+// inbox where the leaders' exchange may be taken (alike on every node).
+SegmentExtras segment_extras(const CommContext& ctx, const Config& config);
+
 // Creates the context's shared segment on first use, and probes single copy. False, with one
 // warning per process, when shared memory cannot be had: the caller goes to PMPI.
 bool ensure_shm(CommContext& ctx, const Config& config);

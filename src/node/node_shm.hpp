@@ -126,6 +126,25 @@ class NodeShm {
     return *reinterpret_cast<SwitchLine*>(common() + kCommonBytes - kLineBytes);
   }
 
+  // A duplicate set up at its MPI_Comm_dup (node/dup_setup.hpp): where the node leader of the
+  // communicator duplicated hands its node the duplicate's segment, by turns (duplicate k in
+  // line k % 2), in the lines before the switch line. The node's other ranks answer the news
+  // (whether they can take a view), then read the verdict the leaders agreed on.
+  static constexpr std::size_t kDupLines = 3;
+  struct DupLine {
+    std::atomic<std::uint64_t> posted;   // k + 1 once the news of duplicate k is here
+    std::atomic<std::uint64_t> answers;  // node ranks that answered, plus 2^32 for each refusal
+    std::atomic<std::uint64_t> verdict;  // 2 (k + 1) + 1 where every node takes it, 2 (k + 1) where not
+    std::atomic<std::uint64_t> done;     // node ranks that read the verdict
+    unsigned char news[kDupLines * kLineBytes - 32];  // the leader's LeaderNews (node_setup.hpp), as bytes
+  };
+  DupLine& dup_line(std::uint64_t k) {
+    static_assert(sizeof(DupLine) == kDupLines * kLineBytes, "a duplicate's line is whole lines");
+    static_assert(kLeaseKinds * kLineBytes <= kCommonBytes - (2 * kDupLines + 1) * kLineBytes,
+                  "the lease lines leave the duplicates' and the switch line free");
+    return *reinterpret_cast<DupLine*>(common() + kCommonBytes - kLineBytes - (2 - (k & 1)) * kDupLines * kLineBytes);
+  }
+
   // The first of the kSlots one-line slots (flag, then kSlotBytes of data each).
   char* slots() { return common() + kCommonBytes; }
 

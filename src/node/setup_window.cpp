@@ -135,7 +135,8 @@ bool open_window(CommContext& ctx, const CommContext* world, const Config& confi
     const RankPlace& place = world->places[static_cast<std::size_t>(in_world[static_cast<std::size_t>(r)])];
     if (place.node != world->places[static_cast<std::size_t>(in_world[0])].node) {
       *why = "a non-blocking call on a communicator not set up yet: it spans nodes, where only its next blocking or "
-             "persistent collective sets it up";
+             "persistent collective sets it up (a duplicate of a communicator set up across nodes is set up at its "
+             "MPI_Comm_dup)";
       return false;
     }
     numa_os.push_back(place.place.numa_os);

@@ -29,8 +29,9 @@
 // every rank's paths change at that very call.
 //
 // Only inside one node: across nodes no line is shared by every rank, and ranks that learn a
-// switch by message may already have passed it (doc/limits.md). There the communicator's next
-// blocking or persistent collective sets it up, as before.
+// switch by message may already have passed it (doc/limits.md). There a duplicate of a
+// communicator set up is set up at its MPI_Comm_dup (node/dup_setup.hpp); any other by its next
+// blocking or persistent collective.
 #pragma once
 
 #include <mpi.h>

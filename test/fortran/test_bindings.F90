@@ -54,10 +54,10 @@ program test_bindings
   logical :: flag
 #if defined(BINDING_F08)
   type(MPI_Request) :: req, reqs(2), preqs(3)
-  type(MPI_Comm) :: half, inter, ring
+  type(MPI_Comm) :: half, inter, ring, dupc
 #else
   integer :: req, reqs(2), preqs(3)
-  integer :: half, inter, ring
+  integer :: half, inter, ring, dupc
 #endif
   integer :: left, right, mine, gathered(2)
   integer :: color, lrank, rg, rootarg
@@ -649,6 +649,29 @@ program test_bindings
     end if
   end do
   call MPI_Comm_free(ring, ierr)
+
+  ! ---- A duplicate used only with non-blocking calls (across nodes mcorecoll sets it up inside
+  ! MPI_COMM_DUP, which its Fortran binding must reach): 20 MPI_Ibcast, each checked.
+  call MPI_Comm_dup(MPI_COMM_WORLD, dupc, ierr)
+  call check_ierr('MPI_Comm_dup', ierr)
+  do it = 1, 20
+    root = mod(it, nprocs)
+    do i = 1, 3
+      ibuf(i) = guard
+      if (rank == root) ibuf(i) = 100*it + i
+    end do
+    call MPI_Ibcast(ibuf, 3, MPI_INTEGER, root, dupc, req, ierr)
+    call check_ierr('MPI_Ibcast on a duplicate', ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    do i = 1, 3
+      if (ibuf(i) /= 100*it + i) then
+        write (msg, '(a,i0,a,i0)') 'MPI_Ibcast on a duplicate, call ', it, ': got ', ibuf(i)
+        call report(msg)
+        exit
+      end if
+    end do
+  end do
+  call MPI_Comm_free(dupc, ierr)
 
   ! ---- verdict
   call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)

@@ -12,9 +12,15 @@
  *   blocking  a blocking barrier inside the window: the switch comes at that call at the latest,
  *             at it exactly where the window opened on the call before
  *   freed     communicators freed 0-3 calls after their window opened, and at MPI_Finalize
- *   spanning  a duplicate of a world cut into pretend nodes (MCORECOLL_TEST_NODE_SIZE), used only
+ *   spanning  a split of a world cut into pretend nodes (MCORECOLL_TEST_NODE_SIZE), used only
  *             with non-blocking collectives: no set-up without waiting (across nodes a switch
  *             cannot be agreed without waiting), every call on the MPI library's paths, checked
+ *   dups      duplicates of such a world (node/dup_setup.hpp), set up at MPI_Comm_dup: a duplicate
+ *             and a duplicate of it (MPI_Comm_dup_with_info) used only with non-blocking calls,
+ *             on mcorecoll's paths from call N exactly; duplicates made, used past N and freed in
+ *             turn (the parent's lines by turns), one kept, and a blocking call between.
+ *             "dups-multiple": the same under MPI_THREAD_MULTIPLE (MPICH moves operations across
+ *             nodes only there), where each duplicate gets a source of its own
  *   ahead     the other ranks many calls ahead of rank 0 when they take their view of the segment,
  *             and paused right after (MCORECOLL_TEST_WINDOW_PAUSE_US, as the launcher sets it)
  *             while rank 0, the last to take its view, closes the switch line: every rank must
@@ -222,8 +228,15 @@ static void expect_stats(void) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   const char* part = argc > 1 ? argv[1] : "only";
+  if (strcmp(part, "dups-multiple") == 0) {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE not provided (%d)", provided);
+    part = "dups";
+  } else {
+    MPI_Init(&argc, &argv);
+  }
   const int calls = argc > 2 ? atoi(argv[2]) : 60;
   const int me = rank_of(MPI_COMM_WORLD), n = size_of(MPI_COMM_WORLD);
   if (strcmp(part, "only") == 0) {
@@ -275,9 +288,48 @@ int main(int argc, char** argv) {
     MPI_Comm kept;
     MPI_Comm_dup(MPI_COMM_WORLD, &kept);
     for (int i = 1; i <= open + 1; i++) run(kept, kIallgather, i, 3, i);
-  } else if (strcmp(part, "spanning") == 0) {
-    MPI_Comm dup;
+  } else if (strcmp(part, "dups") == 0) {
+    const long open = setup_after();
+    MPI_Comm dup, inner;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "mpi_assert_no_any_tag", "false");
+    MPI_Comm_dup_with_info(dup, info, &inner);
+    MPI_Info_free(&info);
+    CHECK(switch_call(dup) == open, "a duplicate across nodes not set up at MPI_Comm_dup (switch %ld)", switch_call(dup));
+    only_nonblocking(dup, calls, 0);
+    CHECK(switch_call(inner) == open, "a duplicate of a duplicate not set up at MPI_Comm_dup_with_info");
+    only_nonblocking(inner, calls, 4);
+    /* Made, used past the switch and freed in turn: duplicate k hands its segment through the
+     * parent's line k % 2; a blocking call now and then on one of them. */
+    MPI_Comm kept = MPI_COMM_NULL;
+    for (int round = 0; round < 7; round++) {
+      MPI_Comm next;
+      MPI_Comm_dup(round % 2 ? dup : MPI_COMM_WORLD, &next);
+      CHECK(switch_call(next) == open, "duplicate %d not set up at MPI_Comm_dup", round);
+      for (int i = 1; i <= open + 2; i++) {
+        const int op = (round + i) % kOps;
+        run(next, op, i, 1 + i % 3, i);
+        (i >= open ? on_shm : on_pmpi)[op]++;
+      }
+      if (round == 3) {
+        long one = 1, all = 0;
+        CHECK(MPI_Allreduce(&one, &all, 1, MPI_LONG, MPI_SUM, next) == MPI_SUCCESS && all == n,
+              "a blocking allreduce on a duplicate set up at MPI_Comm_dup");
+      }
+      if (round == 5) kept = next;
+      else MPI_Comm_free(&next);
+    }
+    run(kept, kIallreduce, 99, 5, 0);
+    on_shm[kIallreduce]++;
+    MPI_Comm_free(&kept);
+    MPI_Comm_free(&inner);
+    MPI_Comm_free(&dup);
+    expect_stats();
+  } else if (strcmp(part, "spanning") == 0) {
+    MPI_Comm dup; /* a split: only duplicates are set up at their making */
+    MPI_Comm_split(MPI_COMM_WORLD, 0, me, &dup);
     for (int i = 1; i <= calls; i++) {
       const int op = i % 2 ? kIallreduce : kIbcast;
       run(dup, op, i, 1 + i % 5, i);
