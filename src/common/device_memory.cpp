@@ -1,7 +1,9 @@
 #include "common/device_memory.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 
@@ -57,11 +59,31 @@ bool hip_device(HipPointerGetAttributes query, const void* p) {
   return a.type == 1 || a.type == 2 || a.type == 3;
 }
 
+// Objects the process has loaded so far (glibc's count, which only grows): one call of the
+// iterator, stopped at the first object.
+unsigned long long objects_loaded() {
+  unsigned long long adds = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t size, void* out) {
+        if (size >= offsetof(dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
+          *static_cast<unsigned long long*>(out) = info->dlpi_adds;
+        return 1;
+      },
+      &adds);
+  return adds;
+}
+
 }  // namespace
 
 bool look_for_gpu_runtime() {
   static std::mutex lock;
   const std::lock_guard<std::mutex> hold(lock);
+  // Nothing loaded since the last look: the same answer (dlopen of a name not loaded searches
+  // the library path, tens of microseconds; a duplication looks every time).
+  static unsigned long long looked_at = 0;
+  const unsigned long long adds = objects_loaded();
+  if (adds != 0 && adds == looked_at) return cuda_attributes.load() || hip_attributes.load();
+  looked_at = adds;
   if (!cuda_attributes.load()) {
     if (void* cuda = loaded("libcuda.so.1")) {
       if (void* f = dlsym(cuda, "cuPointerGetAttributes"))

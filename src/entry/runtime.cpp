@@ -261,16 +261,16 @@ CommContext& context_of(MPI_Comm comm) {
 }
 
 int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm) {
-  const int rc = with_info ? PMPI_Comm_dup_with_info(comm, info, newcomm) : PMPI_Comm_dup(comm, newcomm);
-  if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) return rc;
   // Only a parent with a context of its own, set up: a duplication never makes one.
   void* attr = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
-  CommContext* parent = static_cast<CommContext*>(attr);
-  if (!found || !parent || !sets_up_duplicates(*parent)) return rc;
-  const Config& config = config_or_abort(comm);
-  std::unique_ptr<CommContext> child = set_up_duplicate(*parent, *newcomm, config);
+  CommContext* parent = found ? static_cast<CommContext*>(attr) : nullptr;
+  const Config* config = parent && sets_up_duplicates(*parent) ? &config_or_abort(comm) : nullptr;
+  if (config && !answer_duplicate(*parent, *config)) config = nullptr;
+  const int rc = with_info ? PMPI_Comm_dup_with_info(comm, info, newcomm) : PMPI_Comm_dup(comm, newcomm);
+  if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || !config) return rc;
+  std::unique_ptr<CommContext> child = set_up_duplicate(*parent, *newcomm, *config);
   if (!child) return rc;
   {
     std::lock_guard<std::mutex> lock(g_mutex);

@@ -98,7 +98,8 @@ RankRecord this_rank(const Config& config, const Topology& topology, bool calls_
   mine.may_create_communicators = may_create_communicators() ? 1 : 0;
   mine.calls_while_blocked = calls_while_blocked ? 1 : 0;
   mine.gpu_runtime = look_for_gpu_runtime() ? 1 : 0;
-  int initialized = 0, level = MPI_THREAD_SINGLE;
+  // Sessions (no MPI_Init): no thread level of the world model to go by; taken as multiple.
+  int initialized = 0, level = MPI_THREAD_MULTIPLE;
   PMPI_Initialized(&initialized);
   if (initialized) PMPI_Query_thread(&level);
   mine.thread_multiple = level == MPI_THREAD_MULTIPLE ? 1 : 0;
@@ -273,7 +274,7 @@ void CommContext::set_up_from(const std::vector<RankRecord>& all, const Config& 
       PMPI_Comm_split(comm, ctx->node_rank == 0 ? 0 : MPI_UNDEFINED, ctx->rank, &ctx->leaders_comm);
       // Its duplicates' leaders' communicators come from a source made now, while no operation
       // of mcorecoll's runs on the leaders' communicator (LeadersSource).
-      ctx->dups_set_up = config.setup_at_dup && config.segment != SegmentKind::posix;
+      ctx->dups_set_up = config.setup_at_dup && config.segment != SegmentKind::posix && ctx->operations_may_span_nodes;
       if (ctx->dups_set_up && ctx->leaders_comm != MPI_COMM_NULL) {
         MPI_Comm source = MPI_COMM_NULL;
         PMPI_Comm_dup(ctx->leaders_comm, &source);
@@ -307,10 +308,25 @@ void CommContext::set_up_like(const CommContext& parent) {
   channel.ring_consumed_known.assign(static_cast<std::size_t>(node_size), 0);
 }
 
+LeadersSource::LeadersSource(MPI_Comm made) : comm_(made) { PMPI_Comm_idup(comm_, &spare_, &making_); }
+
+MPI_Comm LeadersSource::ready() {
+  if (making_ != MPI_REQUEST_NULL) PMPI_Wait(&making_, MPI_STATUS_IGNORE);
+  return spare_;
+}
+
+MPI_Comm LeadersSource::take() {
+  const MPI_Comm taken = ready();
+  PMPI_Comm_idup(comm_, &spare_, &making_);
+  return taken;
+}
+
 LeadersSource::~LeadersSource() {
   int finalized = 0;
   PMPI_Finalized(&finalized);
-  if (!finalized && comm != MPI_COMM_NULL) PMPI_Comm_free(&comm);
+  if (finalized) return;
+  if (ready() != MPI_COMM_NULL) PMPI_Comm_free(&spare_);
+  PMPI_Comm_free(&comm_);
 }
 
 NodeChannel::NodeChannel() = default;
@@ -344,7 +360,7 @@ std::string CommContext::describe() const {
   if (dup_switch_at)
     out << "  set up at its MPI_Comm_dup (a duplicate of a communicator set up across nodes): mcorecoll's paths "
            "from its call "
-        << dup_switch_at << "\n";
+        << dup_switch_at << " (a persistent initialization's from its first)\n";
   if (window_switched_at)
     out << "  set up without waiting: opened at its call " << window_opened_at << ", mcorecoll's paths from its call "
         << window_switched_at << "\n";

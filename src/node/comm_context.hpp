@@ -79,6 +79,9 @@ struct NodeChannel {
   std::vector<std::uint64_t> ring_consumed_known;
   // Group leaders: the ring chunk (plus one) last relayed to the group (ring_steps.cpp).
   std::uint64_t relayed_chunks = 0;
+  // Node leaders: the refusals each of the two duplicates' lines held at its last turn
+  // (node/dup_setup.cpp).
+  std::uint64_t dup_refusals_seen[2] = {0, 0};
   // Single copy (Cross Memory Attach) allowed on every node: -1 not probed yet, 0 no, 1 yes.
   int single_copy = -1;
 
@@ -86,16 +89,29 @@ struct NodeChannel {
   ~NodeChannel();  // lets the segment go
 };
 
-// A communicator of the node leaders that is used for nothing but making the leaders'
-// communicators of duplicates (node/dup_setup.hpp). Not the leaders' own: under Open MPI 4.1 a
-// communicator made from one beside the non-blocking collectives mcorecoll runs on it would
-// take their tags in another order on each leader. Shared by a communicator and its duplicates.
-struct LeadersSource {
-  explicit LeadersSource(MPI_Comm made) : comm(made) {}
-  ~LeadersSource();
+// Where the leaders' communicators of duplicates come from (node/dup_setup.hpp): a
+// communicator of the node leaders used for nothing but duplicating it, and the next such
+// duplicate, made ahead without blocking (MPI_Comm_idup), so that a duplication takes a
+// finished one and starts the next. Not the leaders' own communicator: under Open MPI 4.1 a
+// communicator made from one beside the non-blocking collectives mcorecoll runs on it takes
+// their tags in another order on each leader, and one idup at a time runs on this one. Shared
+// by a communicator and its duplicates, whose duplications come in one order on every rank
+// (below MPI_THREAD_MULTIPLE; above it each duplicate gets one of its own).
+class LeadersSource {
+ public:
+  explicit LeadersSource(MPI_Comm made);  // starts the first spare
+  ~LeadersSource();  // waits for the spare under way (every leader does), frees both
   LeadersSource(const LeadersSource&) = delete;
   LeadersSource& operator=(const LeadersSource&) = delete;
-  MPI_Comm comm;
+  // The spare, complete: every leader started it at the same duplication, so the wait ends.
+  MPI_Comm ready();
+  // The spare, taken for a duplicate, and the next one started.
+  MPI_Comm take();
+
+ private:
+  MPI_Comm comm_;
+  MPI_Comm spare_ = MPI_COMM_NULL;
+  MPI_Request making_ = MPI_REQUEST_NULL;
 };
 
 class CommContext {
@@ -134,8 +150,8 @@ class CommContext {
   MPI_Comm comm = MPI_COMM_NULL;  // the user's communicator (not owned)
   int rank = 0, size = 0;  // size: the remote group's on an intercommunicator
   bool inter = false;
-  // Node rank 0 of every node, when the communicator spans nodes; null on other ranks. The only
-  // communicator mcorecoll creates (comm_context.cpp says when that is safe).
+  // Node rank 0 of every node, when the communicator spans nodes; null on other ranks. Made by
+  // the set-up (comm_context.cpp says when that is safe), or taken from a LeadersSource.
   MPI_Comm leaders_comm = MPI_COMM_NULL;
   int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
   // Duplicates (MPI_Comm_dup) of this communicator are set up at the duplication: it spans

@@ -126,23 +126,24 @@ class NodeShm {
     return *reinterpret_cast<SwitchLine*>(common() + kCommonBytes - kLineBytes);
   }
 
-  // A duplicate set up at its MPI_Comm_dup (node/dup_setup.hpp): where the node leader of the
-  // communicator duplicated hands its node the duplicate's segment, by turns (duplicate k in
-  // line k % 2), in the lines before the switch line. The node's other ranks answer the news
-  // (whether they can take a view), then read the verdict the leaders agreed on.
-  static constexpr std::size_t kDupLines = 3;
+  // A duplicate set up at its MPI_Comm_dup (node/dup_setup.hpp): where the node ranks of the
+  // communicator duplicated answer (before the MPI library's duplication) whether they can take
+  // the duplicate, and its node leader hands them its segment and the verdict the leaders agreed
+  // on, by turns (duplicate k in line k % 2), in the lines before the switch line. The counts
+  // only grow: turn t of a line (t = k / 2) ends with (t + 1) answers and dones a node rank.
+  static constexpr std::size_t kLinesPerDup = 3;
   struct DupLine {
-    std::atomic<std::uint64_t> posted;   // k + 1 once the news of duplicate k is here
-    std::atomic<std::uint64_t> answers;  // node ranks that answered, plus 2^32 for each refusal
-    std::atomic<std::uint64_t> verdict;  // 2 (k + 1) + 1 where every node takes it, 2 (k + 1) where not
-    std::atomic<std::uint64_t> done;     // node ranks that read the verdict
-    unsigned char news[kDupLines * kLineBytes - 32];  // the leader's LeaderNews (node_setup.hpp), as bytes
+    std::atomic<std::uint64_t> answers;   // answers so far (node ranks but the leader)
+    std::atomic<std::uint64_t> refusals;  // of them, refusals
+    std::atomic<std::uint64_t> verdict;   // 2 (k + 1) + 1 where every node takes it, 2 (k + 1) where not
+    std::atomic<std::uint64_t> done;      // verdicts read so far
+    unsigned char news[kLinesPerDup * kLineBytes - 32];  // the leader's LeaderNews (node_setup.hpp), as bytes
   };
   DupLine& dup_line(std::uint64_t k) {
-    static_assert(sizeof(DupLine) == kDupLines * kLineBytes, "a duplicate's line is whole lines");
-    static_assert(kLeaseKinds * kLineBytes <= kCommonBytes - (2 * kDupLines + 1) * kLineBytes,
+    static_assert(sizeof(DupLine) == kLinesPerDup * kLineBytes, "a duplicate's line is whole lines");
+    static_assert(kLeaseKinds * kLineBytes <= kCommonBytes - (2 * kLinesPerDup + 1) * kLineBytes,
                   "the lease lines leave the duplicates' and the switch line free");
-    return *reinterpret_cast<DupLine*>(common() + kCommonBytes - kLineBytes - (2 - (k & 1)) * kDupLines * kLineBytes);
+    return *reinterpret_cast<DupLine*>(common() + kCommonBytes - kLineBytes - (2 - (k & 1)) * kLinesPerDup * kLineBytes);
   }
 
   // The first of the kSlots one-line slots (flag, then kSlotBytes of data each).
@@ -172,6 +173,8 @@ class NodeShm {
     if (carved_ && !tail()->fixed_staging_written.load(std::memory_order_relaxed))
       tail()->fixed_staging_written.store(1, std::memory_order_relaxed);
   }
+  // Carved out of the node's pool (its leader's), which every node rank maps.
+  bool carved() const { return carved_; }
   // The pool is the communicator's own, in the segment (no node pool could be had).
   bool has_private_pool() const { return extras_.private_pool_bytes > 0; }
   char* inbox(int h) {
