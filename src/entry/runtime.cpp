@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 #include <mutex>
 #include <set>
 
@@ -241,20 +242,33 @@ int finalize() {
   return PMPI_Finalize();
 }
 
-CommContext& context_of(MPI_Comm comm) {
-  if (g_last_allowed && comm == g_last_communicator.comm) return *g_last_communicator.ctx;
+namespace {
+
+// The context cached on `comm`, or null where it has none yet.
+CommContext* cached_context(MPI_Comm comm) {
   void* attr = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
-  CommContext* ctx = static_cast<CommContext*>(attr);
-  if (!found) {
-    ctx = CommContext::make(comm).release();
-    {
-      std::lock_guard<std::mutex> lock(g_mutex);
-      g_live.insert(ctx);
-    }
-    PMPI_Comm_set_attr(comm, context_keyval(), ctx);
+  return found ? static_cast<CommContext*>(attr) : nullptr;
+}
+
+// `ctx` cached on `comm`, and live until the communicator goes.
+CommContext* cache_context(MPI_Comm comm, std::unique_ptr<CommContext> made) {
+  CommContext* ctx = made.release();
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_live.insert(ctx);
   }
+  PMPI_Comm_set_attr(comm, context_keyval(), ctx);
+  return ctx;
+}
+
+}  // namespace
+
+CommContext& context_of(MPI_Comm comm) {
+  if (g_last_allowed && comm == g_last_communicator.comm) return *g_last_communicator.ctx;
+  CommContext* ctx = cached_context(comm);
+  if (!ctx) ctx = cache_context(comm, CommContext::make(comm));
   if (g_last_allowed)
     g_last_communicator = {comm, ctx, ctx->pmpi_below.data(), ctx->learned_pmpi.data(), ctx->rank};
   return *ctx;
@@ -262,21 +276,13 @@ CommContext& context_of(MPI_Comm comm) {
 
 int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm) {
   // Only a parent with a context of its own, set up: a duplication never makes one.
-  void* attr = nullptr;
-  int found = 0;
-  PMPI_Comm_get_attr(comm, context_keyval(), &attr, &found);
-  CommContext* parent = found ? static_cast<CommContext*>(attr) : nullptr;
-  const Config* config = parent && sets_up_duplicates(*parent) ? &config_or_abort(comm) : nullptr;
+  CommContext* parent = cached_context(comm);
+  const Config* config = parent && parent->dups_set_up ? &config_or_abort(comm) : nullptr;
   if (config && !answer_duplicate(*parent, *config)) config = nullptr;
   const int rc = with_info ? PMPI_Comm_dup_with_info(comm, info, newcomm) : PMPI_Comm_dup(comm, newcomm);
   if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || !config) return rc;
-  std::unique_ptr<CommContext> child = set_up_duplicate(*parent, *newcomm, *config);
-  if (!child) return rc;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_live.insert(child.get());
-  }
-  PMPI_Comm_set_attr(*newcomm, context_keyval(), child.release());
+  if (std::unique_ptr<CommContext> child = set_up_duplicate(*parent, *newcomm, *config))
+    cache_context(*newcomm, std::move(child));
   return rc;
 }
 

@@ -154,8 +154,10 @@ class CommContext {
   // the set-up (comm_context.cpp says when that is safe), or taken from a LeadersSource.
   MPI_Comm leaders_comm = MPI_COMM_NULL;
   int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
-  // Duplicates (MPI_Comm_dup) of this communicator are set up at the duplication: it spans
-  // nodes and is set up (node/dup_setup.hpp). Equal on every rank.
+  // Duplicates (MPI_Comm_dup) of this communicator are set up at the duplication: its set-up
+  // (set_up_from, or set_up_like for a duplicate) found it across nodes, with the leaders'
+  // communicator made, operations that may span nodes and the setting on
+  // (node/dup_setup.hpp). Equal on every rank.
   bool dups_set_up = false;
   // Some rank runs under MPI_THREAD_MULTIPLE: each duplicate then gets a source of its own
   // (two threads may duplicate a communicator and its duplicate at once). Equal on every rank.

@@ -92,11 +92,6 @@ bool follow(CommContext& parent, CommContext& child, DupLine& line, std::uint64_
 
 }  // namespace
 
-bool sets_up_duplicates(const CommContext& parent) {
-  return parent.dups_set_up && parent.pmpi_reason.empty() && (parent.set_up || parent.prepared) &&
-         parent.node_count > 1 && !parent.channel.shm_failed;
-}
-
 bool answer_duplicate(CommContext& parent, const Config& config) {
   // The parent's segment carries the news: made now where no call made it yet (alike on every
   // rank: the same calls made it, or none), carved out of the leader's pool, which every node

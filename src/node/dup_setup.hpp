@@ -32,10 +32,8 @@ namespace mcorecoll {
 
 struct Config;
 
-// Whether duplicates of `parent` are set up at their duplication (equal on every rank).
-bool sets_up_duplicates(const CommContext& parent);
-
-// Before the MPI library's duplication, collective over `parent`: false where its duplicates
+// Before the MPI library's duplication of a `parent` whose dups_set_up is true (its set-up
+// across nodes decided it, alike on every rank), collective over it: false where its duplicates
 // cannot be set up this way after all (no segment carved out of a node pool; alike on every
 // rank); else this rank's answer is given (the node's ranks but its leader), so that the
 // leader finds every answer there once its own duplication returns.
