@@ -3,8 +3,9 @@
  * Each against the MPI library alone (PMPI_*) in the same run, alternating rounds A B B A.
  *
  *   churn    MPI_Comm_dup (or MPI_Comm_split), K collectives, MPI_Comm_free: through mcorecoll
- *            (MPI_Comm_dup, MPI_Barrier / MPI_Allreduce, whose communicator mcorecoll then knows)
- *            or through PMPI alone (PMPI_Comm_dup, PMPI_Barrier / PMPI_Allreduce: mcorecoll never
+ *            (MPI_Comm_dup / MPI_Comm_split, MPI_Barrier / MPI_Allreduce, whose communicator
+ *            mcorecoll then knows) or through PMPI alone (PMPI_Comm_dup / PMPI_Comm_split,
+ *            PMPI_Barrier / PMPI_Allreduce: mcorecoll never
  *            sees it). K is 1, 2, 4,
  *            16 and 64, so the cost of a communicator's set-up and its pay-back both show;
  *            and MPI_Iallreduce + MPI_Wait, whose communicator is set up without waiting
@@ -55,9 +56,10 @@ static const char* churn_names[] = {"dup+barrier", "dup+allreduce", "split+barri
 static double one_life(churn_kind kind, int lib, int uses) {
   const double t0 = now();
   MPI_Comm c;
-  /* The library's side duplicates through MPI_Comm_dup, which mcorecoll serves (across nodes it
-   * sets the duplicate up there: node/dup_setup.hpp); splits are not intercepted. */
-  if (kind == SPLIT_BARRIER) PMPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &c);
+  /* The library's side duplicates and splits through MPI_Comm_dup and MPI_Comm_split, which
+   * mcorecoll serves (across nodes it may set the communicator up there: node/dup_setup.hpp,
+   * entry/runtime.cpp). */
+  if (kind == SPLIT_BARRIER) lib ? MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &c) : PMPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &c);
   else if (lib) MPI_Comm_dup(MPI_COMM_WORLD, &c);
   else PMPI_Comm_dup(MPI_COMM_WORLD, &c);
   double x = rank, y = 0;

@@ -1,5 +1,5 @@
 /* The C entry points that are not collectives: MPI_Init, MPI_Init_thread, MPI_Finalize,
- * MPI_Comm_dup(_with_info), and the completion and request calls. This file deliberately does
+ * MPI_Comm_dup(_with_info), MPI_Comm_split(_type), MPI_Comm_create, and the completion and request calls. This file deliberately does
  * not include mpi.h: see raw_abi.h.
  *
  * The completion and request calls cost a program nothing while mcorecoll holds no request or
@@ -62,6 +62,9 @@ static struct {
   int (*finalize)(void);
   int (*comm_dup)(mcorecoll_raw_t, void*);
   int (*comm_dup_with_info)(mcorecoll_raw_t, mcorecoll_raw_t, void*);
+  int (*comm_split)(mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, void*);
+  int (*comm_split_type)(mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, void*);
+  int (*comm_create)(mcorecoll_raw_t, mcorecoll_raw_t, void*);
   int (*wait)(void*, void*);
   int (*test)(void*, void*, void*);
   int (*waitall)(mcorecoll_raw_t, void*, void*);
@@ -103,6 +106,9 @@ __attribute__((constructor)) static void find_library_and_tools(void) {
   TOOL(finalize, "MPI_Finalize");
   TOOL(comm_dup, "MPI_Comm_dup");
   TOOL(comm_dup_with_info, "MPI_Comm_dup_with_info");
+  TOOL(comm_split, "MPI_Comm_split");
+  TOOL(comm_split_type, "MPI_Comm_split_type");
+  TOOL(comm_create, "MPI_Comm_create");
   int completion = TOOL(wait, "MPI_Wait") != NULL;
   completion |= TOOL(test, "MPI_Test") != NULL;
   completion |= TOOL(waitall, "MPI_Waitall") != NULL;
@@ -145,6 +151,21 @@ MCORECOLL_EXPORT int MPI_Comm_dup(mcorecoll_raw_t comm, void* newcomm) {
 MCORECOLL_EXPORT int MPI_Comm_dup_with_info(mcorecoll_raw_t comm, mcorecoll_raw_t info, void* newcomm) {
   if (tools.comm_dup_with_info) return tools.comm_dup_with_info(comm, info, newcomm);
   return mcorecoll_raw_comm_dup_with_info(comm, info, newcomm);
+}
+/* A part of a communicator set up across nodes, where it spans nodes, is set up at its making
+ * (raw_abi.h). */
+MCORECOLL_EXPORT int MPI_Comm_split(mcorecoll_raw_t comm, mcorecoll_raw_t color, mcorecoll_raw_t key, void* newcomm) {
+  if (tools.comm_split) return tools.comm_split(comm, color, key, newcomm);
+  return mcorecoll_raw_comm_split(comm, color, key, newcomm);
+}
+MCORECOLL_EXPORT int MPI_Comm_split_type(mcorecoll_raw_t comm, mcorecoll_raw_t type, mcorecoll_raw_t key,
+                                         mcorecoll_raw_t info, void* newcomm) {
+  if (tools.comm_split_type) return tools.comm_split_type(comm, type, key, info, newcomm);
+  return mcorecoll_raw_comm_split_type(comm, type, key, info, newcomm);
+}
+MCORECOLL_EXPORT int MPI_Comm_create(mcorecoll_raw_t comm, mcorecoll_raw_t group, void* newcomm) {
+  if (tools.comm_create) return tools.comm_create(comm, group, newcomm);
+  return mcorecoll_raw_comm_create(comm, group, newcomm);
 }
 
 /* MPI_<name> and PMPI_<name> of a completion or request call: the fast path, else the tool

@@ -1,6 +1,6 @@
 // Fortran entry points of the calls that are not collectives, for every name mangling (mpi_x_,
 // mpi_x__, mpi_x, MPI_X) and mpi_f08's (mpi_x_f08_): MPI_INIT, MPI_INIT_THREAD, MPI_FINALIZE,
-// MPI_COMM_DUP and the completion and request calls. Both MPIs' Fortran bindings call PMPI_* (or internal
+// MPI_COMM_DUP, MPI_COMM_SPLIT and the completion and request calls. Both MPIs' Fortran bindings call PMPI_* (or internal
 // code) directly, so a C-only shim would miss every Fortran program. The collectives' are
 // generated (generate_bindings.py).
 #include <mpi.h>
@@ -44,6 +44,16 @@ void fortran_comm_dup(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint*
   if (mcorecoll::passing_through()) return self.call_fortran(comm, newcomm, ierr);
   MPI_Comm made = MPI_COMM_NULL;
   const int rc = mcorecoll::comm_dup(PMPI_Comm_f2c(*comm), false, MPI_INFO_NULL, &made);
+  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
+  set_ierr(ierr, rc);
+}
+
+// MPI_COMM_SPLIT: the C call of entry/runtime.hpp, as MPI_COMM_DUP.
+void fortran_comm_split(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* color, MPI_Fint* key,
+                        MPI_Fint* newcomm, MPI_Fint* ierr) {
+  if (mcorecoll::passing_through()) return self.call_fortran(comm, color, key, newcomm, ierr);
+  MPI_Comm made = MPI_COMM_NULL;
+  const int rc = mcorecoll::comm_split(PMPI_Comm_f2c(*comm), *color, *key, &made);
   if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
   set_ierr(ierr, rc);
 }
@@ -264,6 +274,8 @@ MCORECOLL_FORTRAN(init_thread, INIT_THREAD, (MPI_Fint * required, MPI_Fint* prov
                   (required, provided, ierr))
 MCORECOLL_FORTRAN(finalize, FINALIZE, (MPI_Fint * ierr), (ierr))
 MCORECOLL_FORTRAN(comm_dup, COMM_DUP, (MPI_Fint * comm, MPI_Fint* newcomm, MPI_Fint* ierr), (comm, newcomm, ierr))
+MCORECOLL_FORTRAN(comm_split, COMM_SPLIT, (MPI_Fint * comm, MPI_Fint* color, MPI_Fint* key, MPI_Fint* newcomm, MPI_Fint* ierr),
+                  (comm, color, key, newcomm, ierr))
 MCORECOLL_FORTRAN(wait, WAIT, (MPI_Fint * request, void* status, MPI_Fint* ierr), (request, status, ierr))
 MCORECOLL_FORTRAN(test, TEST, (MPI_Fint * request, MPI_Fint* flag, void* status, MPI_Fint* ierr),
                   (request, flag, status, ierr))

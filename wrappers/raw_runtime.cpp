@@ -47,6 +47,20 @@ int mcorecoll_raw_comm_dup_with_info(mcorecoll_raw_t comm, mcorecoll_raw_t info,
   MCORECOLL_RAW("MPI_Comm_dup_with_info", (comm, info, newcomm),
                 mcorecoll::comm_dup(handle<MPI_Comm>(comm), true, handle<MPI_Info>(info), static_cast<MPI_Comm*>(newcomm)));
 }
+int mcorecoll_raw_comm_split(mcorecoll_raw_t comm, mcorecoll_raw_t color, mcorecoll_raw_t key, void* newcomm) {
+  MCORECOLL_RAW("MPI_Comm_split", (comm, color, key, newcomm),
+                mcorecoll::comm_split(handle<MPI_Comm>(comm), as_int(color), as_int(key), static_cast<MPI_Comm*>(newcomm)));
+}
+int mcorecoll_raw_comm_split_type(mcorecoll_raw_t comm, mcorecoll_raw_t type, mcorecoll_raw_t key, mcorecoll_raw_t info,
+                                  void* newcomm) {
+  MCORECOLL_RAW("MPI_Comm_split_type", (comm, type, key, info, newcomm),
+                mcorecoll::comm_split_type(handle<MPI_Comm>(comm), as_int(type), as_int(key), handle<MPI_Info>(info),
+                                           static_cast<MPI_Comm*>(newcomm)));
+}
+int mcorecoll_raw_comm_create(mcorecoll_raw_t comm, mcorecoll_raw_t group, void* newcomm) {
+  MCORECOLL_RAW("MPI_Comm_create", (comm, group, newcomm),
+                mcorecoll::comm_create(handle<MPI_Comm>(comm), handle<MPI_Group>(group), static_cast<MPI_Comm*>(newcomm)));
+}
 
 MCORECOLL_RAW_PAIR(wait, "Wait", (void* request, void* status), (request, status),
                    mcorecoll::wait(static_cast<MPI_Request*>(request), static_cast<MPI_Status*>(status)))

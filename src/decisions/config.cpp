@@ -214,6 +214,9 @@ std::vector<Setting> make_settings() {
                [](Config& c, const std::string& v) { return parse_bool(v, &c.setup_world_at_init); }});
   s.push_back({"SETUP_AT_DUP", "0 or 1 (also yes/no, true/false, on/off)",
                [](Config& c, const std::string& v) { return parse_bool(v, &c.setup_at_dup); }});
+  s.push_back(int_setting("SETUP_AT_SPLIT",
+                          "an integer from 0 to 1000000 (a communicator's first splits set up at their making; 0: none)",
+                          0, 1000000, &Config::setup_at_split));
   s.push_back(int_setting("SPIN_US", "an integer from 0 to 1000000 (microseconds of polling before a wait yields)",
                           0, 1000000, &Config::spin_us));
   s.push_back(bound_setting(Collective::bcast, "BCAST_CMA_MIN_BYTES", &Config::bcast_cma_min_bytes));
@@ -512,6 +515,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.barrier_all_poll_max = 8;
   c.spin_us = 1000;
   c.setup_after = 16;
+  c.setup_at_split = 8;
   // Every rank folds every rank's line up to 16 ranks, measured on the lent 16-core machine
   // (doc/performance.md); the tree beyond, of 4 (within 2 log2 n records on the path, and the
   // faster in doc/node-model.md), is predicted (doc/design/reductions.md), not measured: no
@@ -590,6 +594,7 @@ std::uint64_t Config::fingerprint() const {
   h = fold(h, std::to_string(setup_after));
   h = fold(h, setup_world_at_init ? "1" : "0");
   h = fold(h, setup_at_dup ? "dup" : "no dup");
+  h = fold(h, "splits " + std::to_string(setup_at_split));
   h = fold(h, learn ? "learn" : "rows");
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
@@ -640,6 +645,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_SETUP_AFTER = " << setup_after << "\n";
   out << "MCORECOLL_SETUP_WORLD_AT_INIT = " << setup_world_at_init << "\n";
   out << "MCORECOLL_SETUP_AT_DUP = " << setup_at_dup << "\n";
+  out << "MCORECOLL_SETUP_AT_SPLIT = " << setup_at_split << "\n";
   for (Collective coll : kAllCollectives) {
     const int i = static_cast<int>(coll);
     out << kPrefix << setting_name(coll) << " = " << mode[i] << "\n";

@@ -8,6 +8,7 @@
 #include <utility>
 #include <mutex>
 #include <set>
+#include <string>
 
 #include "common/clock.hpp"
 #include "common/device_memory.hpp"
@@ -102,8 +103,18 @@ void release(CommContext* ctx) {
   end_context(ctx);
 }
 
+// A duplicate freed tells its parent's duplicates' fates whether it reached its Nth call.
+void tell_fate(const CommContext& ctx) {
+  if (!ctx.parent_fates) return;
+  const bool lived = ctx.set_up || ctx.calls_before_setup >= static_cast<std::uint64_t>(process_config().config.setup_after);
+  if (lived) ctx.parent_fates->short_lives.store(0, std::memory_order_relaxed);
+  else ctx.parent_fates->short_lives.fetch_add(1, std::memory_order_relaxed);
+}
+
 int delete_context(MPI_Comm, int, void* attr, void*) {
-  release(static_cast<CommContext*>(attr));
+  CommContext* ctx = static_cast<CommContext*>(attr);
+  if (live(ctx)) tell_fate(*ctx);  // else gone at MPI_Finalize already
+  release(ctx);
   return MPI_SUCCESS;
 }
 
@@ -274,16 +285,87 @@ CommContext& context_of(MPI_Comm comm) {
   return *ctx;
 }
 
+// Duplicates freed in a row before their Nth call after which the next are set up like any
+// other communicator (by their Nth call), until one reaches it: a program that duplicates,
+// calls a few times and frees, in a loop, pays the set-up at the duplication twice, not at
+// every duplication.
+constexpr int kShortLivesToDefer = 2;
+
 int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm) {
   // Only a parent with a context of its own, set up: a duplication never makes one.
   CommContext* parent = cached_context(comm);
   const Config* config = parent && parent->dups_set_up ? &config_or_abort(comm) : nullptr;
+  // Its duplicates' fates are equal on every rank only below MPI_THREAD_MULTIPLE (DupFates).
+  const std::shared_ptr<DupFates> fates = config && !parent->any_thread_multiple ? parent->dup_fates : nullptr;
+  if (fates && fates->short_lives.load(std::memory_order_relaxed) >= kShortLivesToDefer) config = nullptr;
   if (config && !answer_duplicate(*parent, *config)) config = nullptr;
   const int rc = with_info ? PMPI_Comm_dup_with_info(comm, info, newcomm) : PMPI_Comm_dup(comm, newcomm);
-  if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || !config) return rc;
-  if (std::unique_ptr<CommContext> child = set_up_duplicate(*parent, *newcomm, *config))
+  if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) return rc;
+  std::unique_ptr<CommContext> child = config ? set_up_duplicate(*parent, *newcomm, *config) : nullptr;
+  // Deferred, its fate is followed all the same: one that reaches its Nth call brings the set-up
+  // at the duplication back.
+  if (!child && fates) child = CommContext::make(*newcomm);
+  if (child) {
+    child->parent_fates = fates;
     cache_context(*newcomm, std::move(child));
+  }
   return rc;
+}
+
+namespace {
+
+// A context's set-up, but for its last step, which its Nth collective takes in any form
+// without communication (set_up_context()): where every rank is, its rows, its node's shared
+// memory. Collective over its communicator.
+void prepare(CommContext& ctx, const Config& config) {
+  ctx.set_up_now(config, mpi_calls_while_blocked());
+  if (ctx.pmpi_reason.empty()) ensure_shm(ctx, config);
+  ctx.prepared = true;
+}
+
+// A part of `comm` made by `make` (the MPI library's split or create, collective over `comm`,
+// where every rank may wait), set up inside it where it spans nodes, from a parent set up
+// across nodes, among the parent's first Config::setup_at_split (counted alike on every rank:
+// every rank makes every split). Its ranks sit on nodes of their own choosing, so its set-up is
+// any communicator's; what a split saves is the wait for a blocking call that a communicator
+// used only with non-blocking collectives never makes. A part inside one node needs none: its
+// set-up is made without waiting (node/setup_window.hpp).
+template <class Make>
+int make_part(MPI_Comm comm, const char* call, MPI_Comm* newcomm, Make make) {
+  CommContext* parent = cached_context(comm);
+  const Config* config = parent && parent->splits_set_up ? &config_or_abort(comm) : nullptr;
+  if (config && parent->splits++ >= static_cast<std::uint64_t>(config->setup_at_split)) config = nullptr;
+  const int rc = make();
+  if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || !config || !parent->spans_nodes(*newcomm)) return rc;
+  std::unique_ptr<CommContext> child = CommContext::make(*newcomm);
+  if (child->set_up) return rc;  // an intercommunicator, one rank
+  prepare(*child, *config);
+  child->made_by = call;
+  child->switch_at = static_cast<std::uint64_t>(config->setup_after);
+  if (config->verbose >= 1 && child->rank == 0) {
+    const std::string what = std::string("a communicator of ") + std::to_string(child->size) + " ranks on " +
+                             std::to_string(child->node_count) + " nodes set up at its " + call +
+                             ": mcorecoll's paths from its call " + std::to_string(child->switch_at);
+    if (config->verbose >= 2) say(what);
+    else say_once("split-set-up", what + " (MCORECOLL_VERBOSE=2: every one)");
+  }
+  cache_context(*newcomm, std::move(child));
+  return rc;
+}
+
+}  // namespace
+
+int comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  return make_part(comm, "MPI_Comm_split", newcomm, [&] { return PMPI_Comm_split(comm, color, key, newcomm); });
+}
+
+int comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm* newcomm) {
+  return make_part(comm, "MPI_Comm_split_type", newcomm,
+                   [&] { return PMPI_Comm_split_type(comm, type, key, info, newcomm); });
+}
+
+int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  return make_part(comm, "MPI_Comm_create", newcomm, [&] { return PMPI_Comm_create(comm, group, newcomm); });
 }
 
 void set_up_context(CommContext& ctx, const Config& config) {
@@ -317,10 +399,8 @@ CommContext& context_for(MPI_Comm comm, const Config& config) {
 void prepare_world(const Config& config) {
   CommContext& ctx = context_of(MPI_COMM_WORLD);
   if (ctx.set_up || ctx.prepared) return;
-  ctx.set_up_now(config, mpi_calls_while_blocked());
-  if (ctx.pmpi_reason.empty()) ensure_shm(ctx, config);
+  prepare(ctx, config);
   if (config.learn) read_learned(ctx, config);
-  ctx.prepared = true;
 }
 
 void after_init() {

@@ -275,6 +275,8 @@ void CommContext::set_up_from(const std::vector<RankRecord>& all, const Config& 
       // Its duplicates' leaders' communicators come from a source made now, while no operation
       // of mcorecoll's runs on the leaders' communicator (LeadersSource).
       ctx->dups_set_up = config.setup_at_dup && config.segment != SegmentKind::posix && ctx->operations_may_span_nodes;
+      if (ctx->dups_set_up) ctx->dup_fates = std::make_shared<DupFates>();
+      ctx->splits_set_up = config.setup_at_split > 0 && ctx->operations_may_span_nodes;
       if (ctx->dups_set_up && ctx->leaders_comm != MPI_COMM_NULL) {
         MPI_Comm source = MPI_COMM_NULL;
         PMPI_Comm_dup(ctx->leaders_comm, &source);
@@ -305,7 +307,28 @@ void CommContext::set_up_like(const CommContext& parent) {
   device_memory_possible = parent.device_memory_possible;
   any_thread_multiple = parent.any_thread_multiple;
   dups_set_up = parent.dups_set_up;
+  if (dups_set_up) dup_fates = std::make_shared<DupFates>();
+  splits_set_up = parent.splits_set_up;
   channel.ring_consumed_known.assign(static_cast<std::size_t>(node_size), 0);
+}
+
+bool CommContext::spans_nodes(MPI_Comm part) const {
+  MPI_Group mine = MPI_GROUP_NULL, theirs = MPI_GROUP_NULL;
+  PMPI_Comm_group(comm, &mine);
+  PMPI_Comm_group(part, &theirs);
+  int n = 0;
+  PMPI_Group_size(theirs, &n);
+  std::vector<int> ranks(static_cast<std::size_t>(n)), here(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) ranks[static_cast<std::size_t>(r)] = r;
+  PMPI_Group_translate_ranks(theirs, n, ranks.data(), mine, here.data());
+  PMPI_Group_free(&theirs);
+  PMPI_Group_free(&mine);
+  for (int r : here)
+    if (r == MPI_UNDEFINED) return false;  // not a part of this communicator
+  bool spans = false;
+  const int first = places[static_cast<std::size_t>(here[0])].node;
+  for (int r : here) spans = spans || places[static_cast<std::size_t>(r)].node != first;
+  return spans;
 }
 
 LeadersSource::LeadersSource(MPI_Comm made) : comm_(made) { PMPI_Comm_idup(comm_, &spare_, &making_); }
@@ -357,10 +380,10 @@ std::string CommContext::describe() const {
     out << "  every call goes to PMPI: " << pmpi_reason << "\n";
     return out.str();
   }
-  if (dup_switch_at)
-    out << "  set up at its MPI_Comm_dup (a duplicate of a communicator set up across nodes): mcorecoll's paths "
+  if (switch_at)
+    out << "  set up at its " << made_by << " (made from a communicator set up across nodes): mcorecoll's paths "
            "from its call "
-        << dup_switch_at << " (a persistent initialization's from its first)\n";
+        << switch_at << " (a persistent initialization's from its first)\n";
   if (window_switched_at)
     out << "  set up without waiting: opened at its call " << window_opened_at << ", mcorecoll's paths from its call "
         << window_switched_at << "\n";

@@ -9,6 +9,7 @@
 #include <sched.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -114,6 +115,15 @@ class LeadersSource {
   MPI_Request making_ = MPI_REQUEST_NULL;
 };
 
+// How the duplicates of one communicator fared: how many in a row were freed before their Nth
+// call (MCORECOLL_SETUP_AFTER), where a set-up at the duplication never pays back (a program
+// that duplicates, calls a few times and frees, in a loop). Equal on every rank below
+// MPI_THREAD_MULTIPLE: every rank frees a duplicate and duplicates its parent in one order
+// (both are collective over the same ranks), and makes as many calls on a duplicate.
+struct DupFates {
+  std::atomic<int> short_lives{0};
+};
+
 class CommContext {
  public:
   ~CommContext();
@@ -164,8 +174,19 @@ class CommContext {
   bool any_thread_multiple = false;
   // Duplicates made so far while dups_set_up: equal on every rank.
   std::uint64_t dups = 0;
-  // Set up at its MPI_Comm_dup: mcorecoll's paths from this call on (0: not made so).
-  std::uint64_t dup_switch_at = 0;
+  // Where dups_set_up: how its duplicates fared (DupFates), and for a duplicate made while its
+  // parent's were set up at their duplication, its parent's, which it tells at its free.
+  std::shared_ptr<DupFates> dup_fates, parent_fates;
+  // Communicators split from this one (MPI_Comm_split, _split_type, MPI_Comm_create) that
+  // span nodes are set up at their making, the first Config::setup_at_split of them: its
+  // set-up found it across nodes with the leaders' communicator made and operations that may
+  // span nodes. Equal on every rank, and so is `splits`, the splits made so far.
+  bool splits_set_up = false;
+  std::uint64_t splits = 0;
+  // Set up at its making (MPI_Comm_dup, MPI_Comm_split, ...: `made_by`): mcorecoll's paths
+  // from call `switch_at` on (0: not made so).
+  const char* made_by = nullptr;
+  std::uint64_t switch_at = 0;
   // Node leaders only, where dups_set_up: see LeadersSource.
   std::shared_ptr<LeadersSource> leaders_source;
   // The communicator rank of this node's leader (node rank 0).
@@ -223,6 +244,9 @@ class CommContext {
   // Everything but the node channel and the leaders' communicator, from the context of the
   // communicator this one duplicates (the same ranks in the same order): no communication.
   void set_up_like(const CommContext& parent);
+  // Whether the ranks of `part`, a communicator of some of this one's ranks, lie on more than
+  // one of its nodes; no communication (its group against this one's).
+  bool spans_nodes(MPI_Comm part) const;
 
   // One paragraph for mcorecoll-info: node, hierarchy, places.
   std::string describe() const;

@@ -124,11 +124,12 @@ std::unique_ptr<CommContext> set_up_duplicate(CommContext& parent, MPI_Comm chil
   announce_bell(*child);
   child->channel.single_copy = parent.channel.single_copy;  // probed by ensure_shm(): same processes
   child->prepared = true;
-  child->dup_switch_at = static_cast<std::uint64_t>(config.setup_after);
+  child->made_by = "MPI_Comm_dup";
+  child->switch_at = static_cast<std::uint64_t>(config.setup_after);
   if (config.verbose >= 1 && parent.rank == 0) {
     const std::string what = "a duplicate of a communicator of " + std::to_string(parent.size) + " ranks on " +
                              std::to_string(parent.node_count) + " nodes set up at its MPI_Comm_dup: mcorecoll's " +
-                             "paths from its call " + std::to_string(child->dup_switch_at);
+                             "paths from its call " + std::to_string(child->switch_at);
     if (config.verbose >= 2) say(what);
     else say_once("dup-set-up", what + " (MCORECOLL_VERBOSE=2: every one)");
   }

@@ -673,6 +673,30 @@ program test_bindings
   end do
   call MPI_Comm_free(dupc, ierr)
 
+  ! ---- A reordered split used only with non-blocking calls (across nodes mcorecoll sets it up
+  ! inside MPI_COMM_SPLIT, which its Fortran binding must reach): 20 MPI_Ibcast, each checked.
+  call MPI_Comm_split(MPI_COMM_WORLD, 0, nprocs - rank, dupc, ierr)
+  call check_ierr('MPI_Comm_split', ierr)
+  call MPI_Comm_rank(dupc, lrank, ierr)
+  do it = 1, 20
+    root = mod(it, nprocs)
+    do i = 1, 3
+      ibuf(i) = guard
+      if (lrank == root) ibuf(i) = 200*it + i
+    end do
+    call MPI_Ibcast(ibuf, 3, MPI_INTEGER, root, dupc, req, ierr)
+    call check_ierr('MPI_Ibcast on a split', ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    do i = 1, 3
+      if (ibuf(i) /= 200*it + i) then
+        write (msg, '(a,i0,a,i0)') 'MPI_Ibcast on a split, call ', it, ': got ', ibuf(i)
+        call report(msg)
+        exit
+      end if
+    end do
+  end do
+  call MPI_Comm_free(dupc, ierr)
+
   ! ---- verdict
   call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (total /= 0) then

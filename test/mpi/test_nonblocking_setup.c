@@ -12,13 +12,23 @@
  *   blocking  a blocking barrier inside the window: the switch comes at that call at the latest,
  *             at it exactly where the window opened on the call before
  *   freed     communicators freed 0-3 calls after their window opened, and at MPI_Finalize
- *   spanning  a split of a world cut into pretend nodes (MCORECOLL_TEST_NODE_SIZE), used only
- *             with non-blocking collectives: no set-up without waiting (across nodes a switch
- *             cannot be agreed without waiting), every call on the MPI library's paths, checked
+ *   spanning  a split across pretend nodes of a world not set up inside MPI_Init: no set-up at its
+ *             making nor without waiting (across nodes a switch cannot be agreed without
+ *             waiting), every call on the MPI library's paths, checked
+ *   splits    parts of a world cut into pretend nodes (MCORECOLL_TEST_NODE_SIZE), used only with
+ *             non-blocking collectives: a reordered split, a split by type and a communicator made
+ *             by MPI_Comm_create are set up at their making (entry/runtime.cpp), on mcorecoll's
+ *             paths from call N exactly; a split inside one node is set up without waiting; one
+ *             made by its members alone (MPI_Comm_create_group, not intercepted) is not set up
+ *             and every call goes to the MPI library; splits past MCORECOLL_SETUP_AT_SPLIT (as
+ *             the launcher sets it) are not set up at their making. "splits-multiple": the same
+ *             under MPI_THREAD_MULTIPLE
  *   dups      duplicates of such a world (node/dup_setup.hpp), set up at MPI_Comm_dup: a duplicate
  *             and a duplicate of it (MPI_Comm_dup_with_info) used only with non-blocking calls,
  *             on mcorecoll's paths from call N exactly; duplicates made, used past N and freed in
- *             turn (the parent's lines by turns), one kept, and a blocking call between.
+ *             turn (the parent's lines by turns), one kept, and a blocking call between; two
+ *             freed before call N, after which the next is not set up at MPI_Comm_dup, and one
+ *             used past N, after which the next is again.
  *             "dups-multiple": the same under MPI_THREAD_MULTIPLE (MPICH moves operations across
  *             nodes only there), where each duplicate gets a source of its own
  *   ahead     the other ranks many calls ahead of rank 0 when they take their view of the segment,
@@ -227,13 +237,17 @@ static void expect_stats(void) {
   fflush(stdout);
 }
 
+/* Initialized with MPI_THREAD_MULTIPLE (the "-multiple" parts). */
+static int multiple = 0;
+
 int main(int argc, char** argv) {
   const char* part = argc > 1 ? argv[1] : "only";
-  if (strcmp(part, "dups-multiple") == 0) {
+  if (strcmp(part, "dups-multiple") == 0 || strcmp(part, "splits-multiple") == 0) {
     int provided = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE not provided (%d)", provided);
-    part = "dups";
+    part = part[0] == 'd' ? "dups" : "splits";
+    multiple = 1;
   } else {
     MPI_Init(&argc, &argv);
   }
@@ -324,19 +338,84 @@ int main(int argc, char** argv) {
     run(kept, kIallreduce, 99, 5, 0);
     on_shm[kIallreduce]++;
     MPI_Comm_free(&kept);
+    /* Freed before their Nth call twice in a row: the next duplicate is not set up at
+     * MPI_Comm_dup (below MPI_THREAD_MULTIPLE) and its calls go to the MPI library; it lives past
+     * N, so the one after is set up there again. Not described while deferred: describing sets
+     * a communicator up. */
+    for (int life = 0; life < 4; life++) {
+      MPI_Comm next;
+      MPI_Comm_dup(MPI_COMM_WORLD, &next);
+      const int deferred = life == 2 && !multiple;
+      if (!deferred) CHECK(switch_call(next) == open, "duplicate %d of the churn not set up at MPI_Comm_dup", life);
+      for (int i = 1; life >= 2 && i <= open + 2; i++) {
+        const int op = (life + i) % kOps;
+        run(next, op, i, 2, i);
+        (i >= open && !deferred ? on_shm : on_pmpi)[op]++;
+      }
+      MPI_Comm_free(&next);
+    }
     MPI_Comm_free(&inner);
     MPI_Comm_free(&dup);
     expect_stats();
   } else if (strcmp(part, "spanning") == 0) {
-    MPI_Comm dup; /* a split: only duplicates are set up at their making */
-    MPI_Comm_split(MPI_COMM_WORLD, 0, me, &dup);
+    MPI_Comm split; /* of a world not set up: set up neither at its making nor without waiting */
+    MPI_Comm_split(MPI_COMM_WORLD, 0, me, &split);
     for (int i = 1; i <= calls; i++) {
       const int op = i % 2 ? kIallreduce : kIbcast;
-      run(dup, op, i, 1 + i % 5, i);
+      run(split, op, i, 1 + i % 5, i);
       on_pmpi[op]++;
     }
-    CHECK(switch_call(dup) == 0, "a communicator across nodes set up without waiting");
-    MPI_Comm_free(&dup);
+    CHECK(switch_call(split) == 0, "a communicator across nodes set up without waiting");
+    MPI_Comm_free(&split);
+    expect_stats();
+  } else if (strcmp(part, "splits") == 0) {
+    const long open = setup_after();
+    const char* budget_text = getenv("MCORECOLL_SETUP_AT_SPLIT");
+    const long budget = budget_text && *budget_text ? atol(budget_text) : 8;
+    CHECK(budget >= 4, "the test needs MCORECOLL_SETUP_AT_SPLIT of 4 or more (%ld)", budget);
+    MPI_Comm split, typed, made, node, members;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, n - me, &split); /* reordered */
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, n - me, MPI_INFO_NULL, &typed);
+    MPI_Group world_group, reversed;
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    int range[1][3] = {{n - 1, 0, -1}};
+    MPI_Group_range_incl(world_group, 1, range, &reversed);
+    MPI_Comm_create(MPI_COMM_WORLD, reversed, &made);
+    MPI_Comm_create_group(MPI_COMM_WORLD, reversed, 6, &members);
+    MPI_Group_free(&reversed);
+    MPI_Group_free(&world_group);
+    const char* size_text = getenv("MCORECOLL_TEST_NODE_SIZE");
+    const int node_size = size_text && *size_text ? atoi(size_text) : n;
+    MPI_Comm_split(MPI_COMM_WORLD, me / node_size, me, &node); /* one pretend node: no wait needed */
+    MPI_Comm parts[3] = {split, typed, made};
+    for (int p = 0; p < 3; p++) {
+      CHECK(switch_call(parts[p]) == open, "part %d across nodes not set up at its making (switch %ld)", p,
+            switch_call(parts[p]));
+      only_nonblocking(parts[p], calls, 3 * p);
+    }
+    /* On one node: the window's switch (only_nonblocking() checks it); a rank alone on its node
+     * has a communicator of one rank, which mcorecoll never takes. */
+    if (size_of(node) > 1) only_nonblocking(node, calls, 2);
+    /* Made by its members alone: not set up, every call to the MPI library. */
+    for (int i = 1; i <= calls; i++) {
+      const int op = i % 2 ? kIallreduce : kIbcast;
+      run(members, op, i, 1 + i % 5, i);
+      on_pmpi[op]++;
+    }
+    CHECK(switch_call(members) == 0, "a communicator made by MPI_Comm_create_group set up at its making");
+    /* The world's 5th split onwards: set up at their making up to the budget, not after. */
+    for (long k = 5; k <= budget + 1; k++) {
+      MPI_Comm next;
+      MPI_Comm_split(MPI_COMM_WORLD, 0, me, &next);
+      const long at = switch_call(next);
+      CHECK(k <= budget ? at == open : at == 0, "split %ld of a budget of %ld: switch %ld", k, budget, at);
+      MPI_Comm_free(&next);
+    }
+    MPI_Comm_free(&split);
+    MPI_Comm_free(&typed);
+    MPI_Comm_free(&made);
+    MPI_Comm_free(&members);
+    MPI_Comm_free(&node);
     expect_stats();
   } else if (strcmp(part, "ahead") == 0) {
     /* Rank 0 starts the window's exchange 100 ms late; the others go on at a call a ms and
