@@ -6,7 +6,7 @@
  *
  * Usage: test_progress OP BYTES BLOCKING [single|funneled|serialized|multiple] [persistent]
  *        test_progress all [single|funneled|serialized|multiple] [fresh]
- *   fresh: each case on a duplicate of MPI_COMM_WORLD of its own, in six rounds instead of
+ *   fresh: each case on a duplicate or a split of MPI_COMM_WORLD of its own (in turn), in six rounds instead of
  *   three: with MCORECOLL_SETUP_AFTER=2 its non-blocking rounds go before its set-up, open the
  *   set-up without waiting, pass the window and take mcorecoll's paths after the switch
  *   OP: ibarrier, ibcast, ialltoall, iallreduce (MPI_SUM of doubles), iallgather, igather and
@@ -148,7 +148,9 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
   /* Fresh: a communicator of its own, which sees only this case's collectives, so that its
    * rounds go before, into and through its set-up without waiting (node/setup_window.hpp). */
   MPI_Comm target = MPI_COMM_WORLD;
-  if (g_fresh) MPI_Comm_dup(MPI_COMM_WORLD, &target);
+  static int fresh_made = 0; /* fresh: duplicates and splits in turn (across nodes each kind is set up at its making) */
+  if (g_fresh && fresh_made++ % 2) MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &target);
+  else if (g_fresh) MPI_Comm_dup(MPI_COMM_WORLD, &target);
   MPI_Request req = MPI_REQUEST_NULL;
   if (persistent) {  /* one request, started every round */
     if (is_bcast) PERSISTENT_BCAST_INIT(recv, (int)bytes, MPI_BYTE, 0, target, MPI_INFO_NULL, &req);
