@@ -1,5 +1,6 @@
 /* The C entry points that are not collectives: MPI_Init, MPI_Init_thread, MPI_Finalize,
- * MPI_Comm_dup(_with_info), MPI_Comm_split(_type), MPI_Comm_create, and the completion and request calls. This file deliberately does
+ * MPI_Comm_dup(_with_info), MPI_Comm_split(_type), MPI_Comm_create, MPI_Cart_create and
+ * MPI_Cart_sub, and the completion and request calls. This file deliberately does
  * not include mpi.h: see raw_abi.h.
  *
  * The completion and request calls cost a program nothing while mcorecoll holds no request or
@@ -65,6 +66,8 @@ static struct {
   int (*comm_split)(mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, void*);
   int (*comm_split_type)(mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, void*);
   int (*comm_create)(mcorecoll_raw_t, mcorecoll_raw_t, void*);
+  int (*cart_create)(mcorecoll_raw_t, mcorecoll_raw_t, void*, void*, mcorecoll_raw_t, void*);
+  int (*cart_sub)(mcorecoll_raw_t, void*, void*);
   int (*wait)(void*, void*);
   int (*test)(void*, void*, void*);
   int (*waitall)(mcorecoll_raw_t, void*, void*);
@@ -109,6 +112,8 @@ __attribute__((constructor)) static void find_library_and_tools(void) {
   TOOL(comm_split, "MPI_Comm_split");
   TOOL(comm_split_type, "MPI_Comm_split_type");
   TOOL(comm_create, "MPI_Comm_create");
+  TOOL(cart_create, "MPI_Cart_create");
+  TOOL(cart_sub, "MPI_Cart_sub");
   int completion = TOOL(wait, "MPI_Wait") != NULL;
   completion |= TOOL(test, "MPI_Test") != NULL;
   completion |= TOOL(waitall, "MPI_Waitall") != NULL;
@@ -166,6 +171,15 @@ MCORECOLL_EXPORT int MPI_Comm_split_type(mcorecoll_raw_t comm, mcorecoll_raw_t t
 MCORECOLL_EXPORT int MPI_Comm_create(mcorecoll_raw_t comm, mcorecoll_raw_t group, void* newcomm) {
   if (tools.comm_create) return tools.comm_create(comm, group, newcomm);
   return mcorecoll_raw_comm_create(comm, group, newcomm);
+}
+MCORECOLL_EXPORT int MPI_Cart_create(mcorecoll_raw_t comm, mcorecoll_raw_t ndims, void* dims, void* periods,
+                                     mcorecoll_raw_t reorder, void* newcomm) {
+  if (tools.cart_create) return tools.cart_create(comm, ndims, dims, periods, reorder, newcomm);
+  return mcorecoll_raw_cart_create(comm, ndims, dims, periods, reorder, newcomm);
+}
+MCORECOLL_EXPORT int MPI_Cart_sub(mcorecoll_raw_t comm, void* remain_dims, void* newcomm) {
+  if (tools.cart_sub) return tools.cart_sub(comm, remain_dims, newcomm);
+  return mcorecoll_raw_cart_sub(comm, remain_dims, newcomm);
 }
 
 /* MPI_<name> and PMPI_<name> of a completion or request call: the fast path, else the tool

@@ -61,6 +61,17 @@ int mcorecoll_raw_comm_create(mcorecoll_raw_t comm, mcorecoll_raw_t group, void*
   MCORECOLL_RAW("MPI_Comm_create", (comm, group, newcomm),
                 mcorecoll::comm_create(handle<MPI_Comm>(comm), handle<MPI_Group>(group), static_cast<MPI_Comm*>(newcomm)));
 }
+int mcorecoll_raw_cart_create(mcorecoll_raw_t comm, mcorecoll_raw_t ndims, void* dims, void* periods,
+                              mcorecoll_raw_t reorder, void* newcomm) {
+  MCORECOLL_RAW("MPI_Cart_create", (comm, ndims, dims, periods, reorder, newcomm),
+                mcorecoll::cart_create(handle<MPI_Comm>(comm), as_int(ndims), static_cast<const int*>(dims),
+                                       static_cast<const int*>(periods), as_int(reorder), static_cast<MPI_Comm*>(newcomm)));
+}
+int mcorecoll_raw_cart_sub(mcorecoll_raw_t comm, void* remain_dims, void* newcomm) {
+  MCORECOLL_RAW("MPI_Cart_sub", (comm, remain_dims, newcomm),
+                mcorecoll::cart_sub(handle<MPI_Comm>(comm), static_cast<const int*>(remain_dims),
+                                    static_cast<MPI_Comm*>(newcomm)));
+}
 
 MCORECOLL_RAW_PAIR(wait, "Wait", (void* request, void* status), (request, status),
                    mcorecoll::wait(static_cast<MPI_Request*>(request), static_cast<MPI_Status*>(status)))

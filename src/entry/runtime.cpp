@@ -368,6 +368,15 @@ int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   return make_part(comm, "MPI_Comm_create", newcomm, [&] { return PMPI_Comm_create(comm, group, newcomm); });
 }
 
+int cart_create(MPI_Comm comm, int ndims, const int* dims, const int* periods, int reorder, MPI_Comm* newcomm) {
+  return make_part(comm, "MPI_Cart_create", newcomm,
+                   [&] { return PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm); });
+}
+
+int cart_sub(MPI_Comm comm, const int* remain_dims, MPI_Comm* newcomm) {
+  return make_part(comm, "MPI_Cart_sub", newcomm, [&] { return PMPI_Cart_sub(comm, remain_dims, newcomm); });
+}
+
 void set_up_context(CommContext& ctx, const Config& config) {
   if (ctx.set_up) return;
   if (!ctx.prepared) ctx.set_up_now(config, mpi_calls_while_blocked());  // else made in MPI_Init

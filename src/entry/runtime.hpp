@@ -37,13 +37,16 @@ void check_same_settings(MPI_Comm comm, const Config& config);
 // (node/dup_setup.hpp). Collective over `comm`.
 int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm);
 
-// MPI_Comm_split, MPI_Comm_split_type and MPI_Comm_create: the MPI library's, then, where the
+// MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create, MPI_Cart_create and MPI_Cart_sub: the
+// MPI library's, then, where the
 // part made spans nodes and is among the first MCORECOLL_SETUP_AT_SPLIT made from a
 // communicator set up across nodes, its set-up, inside the call, where every rank may wait.
 // Collective over `comm`.
 int comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm);
 int comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm* newcomm);
 int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
+int cart_create(MPI_Comm comm, int ndims, const int* dims, const int* periods, int reorder, MPI_Comm* newcomm);
+int cart_sub(MPI_Comm comm, const int* remain_dims, MPI_Comm* newcomm);
 
 // Called from our MPI_Finalize wrappers: registers the finalize hook if no collective did.
 void prepare_finalize();

@@ -16,8 +16,9 @@
  *             making nor without waiting (across nodes a switch cannot be agreed without
  *             waiting), every call on the MPI library's paths, checked
  *   splits    parts of a world cut into pretend nodes (MCORECOLL_TEST_NODE_SIZE), used only with
- *             non-blocking collectives: a reordered split, a split by type and a communicator made
- *             by MPI_Comm_create are set up at their making (entry/runtime.cpp), on mcorecoll's
+ *             non-blocking collectives: a reordered split, a split by type, a communicator made
+ *             by MPI_Comm_create, a grid (MPI_Cart_create) and its row (MPI_Cart_sub) are
+ *             set up at their making (entry/runtime.cpp), on mcorecoll's
  *             paths from call N exactly; a split inside one node is set up without waiting; one
  *             made by its members alone (MPI_Comm_create_group, not intercepted) is not set up
  *             and every call goes to the MPI library; splits past MCORECOLL_SETUP_AT_SPLIT (as
@@ -372,7 +373,7 @@ int main(int argc, char** argv) {
     const long open = setup_after();
     const char* budget_text = getenv("MCORECOLL_SETUP_AT_SPLIT");
     const long budget = budget_text && *budget_text ? atol(budget_text) : 8;
-    CHECK(budget >= 4, "the test needs MCORECOLL_SETUP_AT_SPLIT of 4 or more (%ld)", budget);
+    CHECK(budget >= 5, "the test needs MCORECOLL_SETUP_AT_SPLIT of 5 or more (%ld)", budget);
     MPI_Comm split, typed, made, node, members;
     const char* size_text = getenv("MCORECOLL_TEST_NODE_SIZE");
     const int node_size = size_text && *size_text ? atoi(size_text) : n;
@@ -387,6 +388,12 @@ int main(int argc, char** argv) {
     MPI_Group_free(&reversed);
     MPI_Group_free(&world_group);
     MPI_Comm_split(MPI_COMM_WORLD, me / node_size, me, &node); /* one pretend node: no wait needed */
+    /* A grid of one row and its row: every rank, and more than one on some node (a part with
+     * one rank a node would go to the MPI library whole). */
+    MPI_Comm cart, column;
+    int dims[2] = {1, n}, periods[2] = {0, 0}, remain[2] = {0, 1};
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    MPI_Cart_sub(cart, remain, &column);
     /* A split by type spans pretend nodes; across real hosts it lies on one (set up without
      * waiting, not described before: describing sets a communicator up). */
     const int typed_spans = size_text && *size_text;
@@ -400,6 +407,12 @@ int main(int argc, char** argv) {
             switch_call(parts[p]));
       only_nonblocking(parts[p], calls, 3 * p);
     }
+    for (int p = 0; p < 2; p++) {
+      MPI_Comm grid = p ? column : cart;
+      CHECK(switch_call(grid) == open, "%s not set up at its making (switch %ld)", p ? "MPI_Cart_sub" : "MPI_Cart_create",
+            switch_call(grid));
+      only_nonblocking(grid, calls, 7 + p);
+    }
     /* On one node: the window's switch (only_nonblocking() checks it); a rank alone on its node
      * has a communicator of one rank, which mcorecoll never takes. */
     if (size_of(node) > 1) only_nonblocking(node, calls, 2);
@@ -410,8 +423,9 @@ int main(int argc, char** argv) {
       on_pmpi[op]++;
     }
     CHECK(switch_call(members) == 0, "a communicator made by MPI_Comm_create_group set up at its making");
-    /* The world's 5th split onwards: set up at their making up to the budget, not after. */
-    for (long k = 5; k <= budget + 1; k++) {
+    /* The world's 6th split onwards (after split, typed, made, node and cart): set up at their
+     * making up to the budget, not after. */
+    for (long k = 6; k <= budget + 1; k++) {
       MPI_Comm next;
       MPI_Comm_split(MPI_COMM_WORLD, 0, me, &next);
       const long at = switch_call(next);
@@ -423,6 +437,8 @@ int main(int argc, char** argv) {
     MPI_Comm_free(&made);
     MPI_Comm_free(&members);
     MPI_Comm_free(&node);
+    MPI_Comm_free(&column);
+    MPI_Comm_free(&cart);
     expect_stats();
   } else if (strcmp(part, "ahead") == 0) {
     /* Rank 0 starts the window's exchange 100 ms late; the others go on at a call a ms and
