@@ -1,6 +1,7 @@
 // Fortran entry points of the calls that are not collectives, for every name mangling (mpi_x_,
 // mpi_x__, mpi_x, MPI_X) and mpi_f08's (mpi_x_f08_): MPI_INIT, MPI_INIT_THREAD, MPI_FINALIZE,
-// MPI_COMM_DUP, MPI_COMM_SPLIT and the completion and request calls. Both MPIs' Fortran bindings call PMPI_* (or internal
+// MPI_COMM_DUP(_WITH_INFO), MPI_COMM_SPLIT(_TYPE), MPI_COMM_CREATE, MPI_CART_CREATE, MPI_CART_SUB
+// and the completion and request calls. Both MPIs' Fortran bindings call PMPI_* (or internal
 // code) directly, so a C-only shim would miss every Fortran program. The collectives' are
 // generated (generate_bindings.py).
 #include <mpi.h>
@@ -54,6 +55,67 @@ void fortran_comm_split(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fin
   if (mcorecoll::passing_through()) return self.call_fortran(comm, color, key, newcomm, ierr);
   MPI_Comm made = MPI_COMM_NULL;
   const int rc = mcorecoll::comm_split(PMPI_Comm_f2c(*comm), *color, *key, &made);
+  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
+  set_ierr(ierr, rc);
+}
+
+// MPI_COMM_DUP_WITH_INFO, MPI_COMM_SPLIT_TYPE, MPI_COMM_CREATE: the same.
+void fortran_comm_dup_with_info(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* info, MPI_Fint* newcomm,
+                                MPI_Fint* ierr) {
+  if (mcorecoll::passing_through()) return self.call_fortran(comm, info, newcomm, ierr);
+  MPI_Comm made = MPI_COMM_NULL;
+  const int rc = mcorecoll::comm_dup(PMPI_Comm_f2c(*comm), true, PMPI_Info_f2c(*info), &made);
+  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
+  set_ierr(ierr, rc);
+}
+
+void fortran_comm_split_type(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* type, MPI_Fint* key,
+                             MPI_Fint* info, MPI_Fint* newcomm, MPI_Fint* ierr) {
+  if (mcorecoll::passing_through()) return self.call_fortran(comm, type, key, info, newcomm, ierr);
+  MPI_Comm made = MPI_COMM_NULL;
+  const int rc = mcorecoll::comm_split_type(PMPI_Comm_f2c(*comm), *type, *key, PMPI_Info_f2c(*info), &made);
+  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
+  set_ierr(ierr, rc);
+}
+
+void fortran_comm_create(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* group, MPI_Fint* newcomm,
+                         MPI_Fint* ierr) {
+  if (mcorecoll::passing_through()) return self.call_fortran(comm, group, newcomm, ierr);
+  MPI_Comm made = MPI_COMM_NULL;
+  const int rc = mcorecoll::comm_create(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group), &made);
+  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
+  set_ierr(ierr, rc);
+}
+
+// MPI_CART_CREATE and MPI_CART_SUB: their LOGICAL arguments as C ints (both MPIs' bindings
+// read a LOGICAL as false where it is 0, gfortran's .FALSE.). A communicator that is not a
+// grid goes to the MPI library's binding, which names the error.
+std::vector<int> c_logicals(const MPI_Fint* logicals, int n) {
+  std::vector<int> out(static_cast<std::size_t>(n > 0 ? n : 0));
+  for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = logicals[i] != 0;
+  return out;
+}
+
+void fortran_cart_create(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* ndims, MPI_Fint* dims,
+                         MPI_Fint* periods, MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr) {
+  if (mcorecoll::passing_through() || *ndims < 0) return self.call_fortran(comm, ndims, dims, periods, reorder, newcomm, ierr);
+  const std::vector<int> c_dims(dims, dims + *ndims), c_periods = c_logicals(periods, *ndims);
+  MPI_Comm made = MPI_COMM_NULL;
+  const int rc = mcorecoll::cart_create(PMPI_Comm_f2c(*comm), *ndims, c_dims.data(), c_periods.data(), *reorder != 0, &made);
+  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
+  set_ierr(ierr, rc);
+}
+
+void fortran_cart_sub(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* remain_dims, MPI_Fint* newcomm,
+                      MPI_Fint* ierr) {
+  int kind = MPI_UNDEFINED, ndims = 0;
+  const MPI_Comm c = mcorecoll::passing_through() ? MPI_COMM_NULL : PMPI_Comm_f2c(*comm);
+  if (c != MPI_COMM_NULL) PMPI_Topo_test(c, &kind);
+  if (kind != MPI_CART) return self.call_fortran(comm, remain_dims, newcomm, ierr);
+  PMPI_Cartdim_get(c, &ndims);
+  const std::vector<int> remain = c_logicals(remain_dims, ndims);
+  MPI_Comm made = MPI_COMM_NULL;
+  const int rc = mcorecoll::cart_sub(c, remain.data(), &made);
   if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
   set_ierr(ierr, rc);
 }
@@ -274,6 +336,19 @@ MCORECOLL_FORTRAN(init_thread, INIT_THREAD, (MPI_Fint * required, MPI_Fint* prov
                   (required, provided, ierr))
 MCORECOLL_FORTRAN(finalize, FINALIZE, (MPI_Fint * ierr), (ierr))
 MCORECOLL_FORTRAN(comm_dup, COMM_DUP, (MPI_Fint * comm, MPI_Fint* newcomm, MPI_Fint* ierr), (comm, newcomm, ierr))
+MCORECOLL_FORTRAN(comm_dup_with_info, COMM_DUP_WITH_INFO, (MPI_Fint * comm, MPI_Fint* info, MPI_Fint* newcomm, MPI_Fint* ierr),
+                  (comm, info, newcomm, ierr))
+MCORECOLL_FORTRAN(comm_split_type, COMM_SPLIT_TYPE,
+                  (MPI_Fint * comm, MPI_Fint* type, MPI_Fint* key, MPI_Fint* info, MPI_Fint* newcomm, MPI_Fint* ierr),
+                  (comm, type, key, info, newcomm, ierr))
+MCORECOLL_FORTRAN(comm_create, COMM_CREATE, (MPI_Fint * comm, MPI_Fint* group, MPI_Fint* newcomm, MPI_Fint* ierr),
+                  (comm, group, newcomm, ierr))
+MCORECOLL_FORTRAN(cart_create, CART_CREATE,
+                  (MPI_Fint * comm, MPI_Fint* ndims, MPI_Fint* dims, MPI_Fint* periods, MPI_Fint* reorder,
+                   MPI_Fint* newcomm, MPI_Fint* ierr),
+                  (comm, ndims, dims, periods, reorder, newcomm, ierr))
+MCORECOLL_FORTRAN(cart_sub, CART_SUB, (MPI_Fint * comm, MPI_Fint* remain_dims, MPI_Fint* newcomm, MPI_Fint* ierr),
+                  (comm, remain_dims, newcomm, ierr))
 MCORECOLL_FORTRAN(comm_split, COMM_SPLIT, (MPI_Fint * comm, MPI_Fint* color, MPI_Fint* key, MPI_Fint* newcomm, MPI_Fint* ierr),
                   (comm, color, key, newcomm, ierr))
 MCORECOLL_FORTRAN(wait, WAIT, (MPI_Fint * request, void* status, MPI_Fint* ierr), (request, status, ierr))

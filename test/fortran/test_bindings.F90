@@ -54,11 +54,15 @@ program test_bindings
   logical :: flag
 #if defined(BINDING_F08)
   type(MPI_Request) :: req, reqs(2), preqs(3)
-  type(MPI_Comm) :: half, inter, ring, dupc
+  type(MPI_Comm) :: half, inter, ring, dupc, cart
+  type(MPI_Group) :: wgroup
 #else
   integer :: req, reqs(2), preqs(3)
-  integer :: half, inter, ring, dupc
+  integer :: half, inter, ring, dupc, cart
+  integer :: wgroup
 #endif
+  integer :: cdims(2)
+  logical :: cper(2), remain(2)
   integer :: left, right, mine, gathered(2)
   integer :: color, lrank, rg, rootarg
 
@@ -650,52 +654,37 @@ program test_bindings
   end do
   call MPI_Comm_free(ring, ierr)
 
-  ! ---- A duplicate used only with non-blocking calls (across nodes mcorecoll sets it up inside
-  ! MPI_COMM_DUP, which its Fortran binding must reach): 20 MPI_Ibcast, each checked.
+  ! ---- Communicators used only with non-blocking calls: across nodes mcorecoll sets a duplicate
+  ! up inside MPI_COMM_DUP(_WITH_INFO), and a part of one inside its making, which the Fortran
+  ! bindings must reach. 20 checked MPI_Ibcast on each.
   call MPI_Comm_dup(MPI_COMM_WORLD, dupc, ierr)
   call check_ierr('MPI_Comm_dup', ierr)
-  do it = 1, 20
-    root = mod(it, nprocs)
-    do i = 1, 3
-      ibuf(i) = guard
-      if (rank == root) ibuf(i) = 100*it + i
-    end do
-    call MPI_Ibcast(ibuf, 3, MPI_INTEGER, root, dupc, req, ierr)
-    call check_ierr('MPI_Ibcast on a duplicate', ierr)
-    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
-    do i = 1, 3
-      if (ibuf(i) /= 100*it + i) then
-        write (msg, '(a,i0,a,i0)') 'MPI_Ibcast on a duplicate, call ', it, ': got ', ibuf(i)
-        call report(msg)
-        exit
-      end if
-    end do
-  end do
-  call MPI_Comm_free(dupc, ierr)
-
-  ! ---- A reordered split used only with non-blocking calls (across nodes mcorecoll sets it up
-  ! inside MPI_COMM_SPLIT, which its Fortran binding must reach): 20 MPI_Ibcast, each checked.
+  call only_ibcasts(dupc, 'a duplicate', 100)
+  call MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, dupc, ierr)
+  call check_ierr('MPI_Comm_dup_with_info', ierr)
+  call only_ibcasts(dupc, 'a duplicate with info', 200)
   call MPI_Comm_split(MPI_COMM_WORLD, 0, nprocs - rank, dupc, ierr)
   call check_ierr('MPI_Comm_split', ierr)
-  call MPI_Comm_rank(dupc, lrank, ierr)
-  do it = 1, 20
-    root = mod(it, nprocs)
-    do i = 1, 3
-      ibuf(i) = guard
-      if (lrank == root) ibuf(i) = 200*it + i
-    end do
-    call MPI_Ibcast(ibuf, 3, MPI_INTEGER, root, dupc, req, ierr)
-    call check_ierr('MPI_Ibcast on a split', ierr)
-    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
-    do i = 1, 3
-      if (ibuf(i) /= 200*it + i) then
-        write (msg, '(a,i0,a,i0)') 'MPI_Ibcast on a split, call ', it, ': got ', ibuf(i)
-        call report(msg)
-        exit
-      end if
-    end do
-  end do
-  call MPI_Comm_free(dupc, ierr)
+  call only_ibcasts(dupc, 'a split', 300)
+  call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, nprocs - rank, MPI_INFO_NULL, dupc, ierr)
+  call check_ierr('MPI_Comm_split_type', ierr)
+  call only_ibcasts(dupc, 'a split by type', 400)
+  call MPI_Comm_group(MPI_COMM_WORLD, wgroup, ierr)
+  call MPI_Comm_create(MPI_COMM_WORLD, wgroup, dupc, ierr)
+  call check_ierr('MPI_Comm_create', ierr)
+  call MPI_Group_free(wgroup, ierr)
+  call only_ibcasts(dupc, 'a communicator of a group', 500)
+  cdims(1) = 1
+  cdims(2) = nprocs
+  cper = .false.
+  call MPI_Cart_create(MPI_COMM_WORLD, 2, cdims, cper, .false., cart, ierr)
+  call check_ierr('MPI_Cart_create', ierr)
+  remain(1) = .false.
+  remain(2) = .true.
+  call MPI_Cart_sub(cart, remain, dupc, ierr)
+  call check_ierr('MPI_Cart_sub', ierr)
+  call only_ibcasts(cart, 'a grid', 600)
+  call only_ibcasts(dupc, 'a row of a grid', 700)
 
   ! ---- verdict
   call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
@@ -710,6 +699,38 @@ program test_bindings
   if (rank == 0) write (*, '(a)') 'fortran test passed'
 
 contains
+
+  ! 20 MPI_Ibcast of 3 integers on `c`, each checked, then `c` freed.
+  subroutine only_ibcasts(c, what, base)
+#if defined(BINDING_F08)
+    type(MPI_Comm), intent(inout) :: c
+#else
+    integer, intent(inout) :: c
+#endif
+    character(len=*), intent(in) :: what
+    integer, intent(in) :: base
+    integer :: crank, csize, call_no, k, croot
+    call MPI_Comm_rank(c, crank, ierr)
+    call MPI_Comm_size(c, csize, ierr)
+    do call_no = 1, 20
+      croot = mod(call_no, csize)
+      do k = 1, 3
+        ibuf(k) = guard
+        if (crank == croot) ibuf(k) = base*call_no + k
+      end do
+      call MPI_Ibcast(ibuf, 3, MPI_INTEGER, croot, c, req, ierr)
+      call check_ierr('MPI_Ibcast on ' // what, ierr)
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+      do k = 1, 3
+        if (ibuf(k) /= base*call_no + k) then
+          write (msg, '(a,a,a,i0,a,i0)') 'MPI_Ibcast on ', what, ', call ', call_no, ': got ', ibuf(k)
+          call report(msg)
+          exit
+        end if
+      end do
+    end do
+    call MPI_Comm_free(c, ierr)
+  end subroutine only_ibcasts
 
   integer function ival(root, n, i)
     integer, intent(in) :: root, n, i
