@@ -14,8 +14,9 @@
  *            and two MPI_Test calls on a receive that is still pending, through MPI_Test or
  *            PMPI_Test, with no operation of mcorecoll pending.
  *
- * Reported per case: the median over rounds of each variant (us per communicator, ns per
- * iteration) and the median of the per-round ratios (mcorecoll / PMPI).
+ * Reported per case, for both measures (the slowest rank's average, and the ranks' own averages
+ * averaged): the median over rounds of each variant (us per communicator, ns per iteration)
+ * and the median of the per-round ratios (mcorecoll / PMPI).
  *
  * Usage: mcorecoll_overheads [--what churn|poll|all] [--rounds R] [--table-mib M] [--csv FILE] */
 #define _GNU_SOURCE
@@ -84,14 +85,16 @@ static double one_life(churn_kind kind, int lib, int uses) {
   return now() - t0;
 }
 
-/* Seconds per communicator of one variant in one round: the slowest rank's average. */
-static double churn_round(churn_kind kind, int lib, int uses, int lives) {
+/* Seconds per communicator of one variant in one round, both measures: the slowest rank's
+ * average (*slowest) and the ranks' averages averaged (*mean). */
+static void churn_round(churn_kind kind, int lib, int uses, int lives, double* slowest, double* mean) {
   PMPI_Barrier(MPI_COMM_WORLD);
   double total = 0;
   for (int i = 0; i < lives; i++) total += one_life(kind, lib, uses);
-  double mine = total / lives, slowest;
-  PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return slowest;
+  double mine = total / lives, sum;
+  PMPI_Allreduce(&mine, slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  PMPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  *mean = sum / size;
 }
 
 /* ---- poll ------------------------------------------------------------------------------- */
@@ -125,11 +128,14 @@ static double poll_round(int lib, int iters, MPI_Request* pending, uint64_t* see
 
 static FILE* csv;
 
-static void report(const char* what, const char* unit, double* lib, double* pmpi, double* ratio, int rounds) {
+/* Medians over rounds: of the slowest rank's (lib, pmpi, ratio) and of the mean rank's (m*). */
+static void report(const char* what, const char* unit, double* lib, double* pmpi, double* ratio, double* mlib,
+                   double* mpmpi, double* mratio, int rounds) {
   const double ml = median(lib, rounds), mp = median(pmpi, rounds), mr = median(ratio, rounds);
+  const double al = median(mlib, rounds), ap = median(mpmpi, rounds), ar = median(mratio, rounds);
   if (rank == 0) {
-    printf("%-28s %12.3f %12.3f %8.3f   (%s)\n", what, ml, mp, mr, unit);
-    if (csv) fprintf(csv, "%s,%s,%d,%.4f,%.4f,%.4f\n", what, unit, size, ml, mp, mr);
+    printf("%-28s %12.3f %12.3f %8.3f %12.3f %12.3f %8.3f   (%s)\n", what, ml, mp, mr, al, ap, ar, unit);
+    if (csv) fprintf(csv, "%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", what, unit, size, ml, mp, mr, al, ap, ar);
     fflush(stdout);
   }
 }
@@ -154,13 +160,17 @@ int main(int argc, char** argv) {
   if (rounds < 2 || rounds % 2) rounds = rounds < 2 ? 2 : rounds + 1;
   if (rank == 0 && csv_path) {
     csv = fopen(csv_path, "w");
-    if (csv) fprintf(csv, "case,unit,np,mcorecoll,pmpi,ratio\n");
+    if (csv) fprintf(csv, "case,unit,np,mcorecoll,pmpi,ratio,mcorecoll_mean,pmpi_mean,ratio_mean\n");
   }
   if (rank == 0)
-    printf("%-28s %12s %12s %8s\n", "case", "mcorecoll", "MPI alone", "ratio");
+    printf("%-28s %12s %12s %8s %12s %12s %8s\n", "case", "mcorecoll", "MPI alone", "ratio", "mean rank", "MPI alone",
+           "ratio");
   double* lib = calloc((size_t)rounds, sizeof(double));
   double* pmpi = calloc((size_t)rounds, sizeof(double));
   double* ratio = calloc((size_t)rounds, sizeof(double));
+  double* mlib = calloc((size_t)rounds, sizeof(double));
+  double* mpmpi = calloc((size_t)rounds, sizeof(double));
+  double* mratio = calloc((size_t)rounds, sizeof(double));
 
   if (!strcmp(what, "churn") || !strcmp(what, "all")) {
     static const int uses_list[] = {1, 2, 4, 16, 64};
@@ -168,18 +178,19 @@ int main(int argc, char** argv) {
       for (size_t u = 0; u < sizeof(uses_list) / sizeof(uses_list[0]); u++) {
         const int uses = uses_list[u];
         const int lives = uses >= 16 ? 20 : 50;
-        churn_round((churn_kind)k, 1, uses, 2);  /* warm both */
-        churn_round((churn_kind)k, 0, uses, 2);
+        double t[2], m[2];
+        churn_round((churn_kind)k, 1, uses, 2, &t[1], &m[1]);  /* warm both */
+        churn_round((churn_kind)k, 0, uses, 2, &t[0], &m[0]);
         for (int r = 0; r < rounds; r++) {
-          const int lib_first = r % 4 == 0 || r % 4 == 3;  /* A B B A; t[1]: through mcorecoll */
-          double t[2];
-          t[lib_first] = churn_round((churn_kind)k, lib_first, uses, lives);
-          t[!lib_first] = churn_round((churn_kind)k, !lib_first, uses, lives);
+          const int lib_first = r % 4 == 0 || r % 4 == 3;  /* A B B A; [1]: through mcorecoll */
+          churn_round((churn_kind)k, lib_first, uses, lives, &t[lib_first], &m[lib_first]);
+          churn_round((churn_kind)k, !lib_first, uses, lives, &t[!lib_first], &m[!lib_first]);
           lib[r] = t[1] * 1e6, pmpi[r] = t[0] * 1e6, ratio[r] = t[1] / t[0];
+          mlib[r] = m[1] * 1e6, mpmpi[r] = m[0] * 1e6, mratio[r] = m[1] / m[0];
         }
         char name[64];
         snprintf(name, sizeof(name), "%s x%d", churn_names[k], uses);
-        report(name, "us per communicator", lib, pmpi, ratio, rounds);
+        report(name, "us per communicator", lib, pmpi, ratio, mlib, mpmpi, mratio, rounds);
       }
   }
 
@@ -202,19 +213,21 @@ int main(int argc, char** argv) {
       t[lib_first] = poll_round(lib_first, iters, &pending, &seed);
       PMPI_Barrier(MPI_COMM_WORLD);
       t[!lib_first] = poll_round(!lib_first, iters, &pending, &seed);
-      double mine[2] = {t[1], t[0]}, slowest[2];
+      double mine[2] = {t[1], t[0]}, slowest[2], sum[2];
       PMPI_Allreduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      PMPI_Allreduce(mine, sum, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       lib[r] = slowest[0], pmpi[r] = slowest[1], ratio[r] = slowest[0] / slowest[1];
+      mlib[r] = sum[0] / size, mpmpi[r] = sum[1] / size, mratio[r] = sum[0] / sum[1];
     }
     char name[64];
     snprintf(name, sizeof(name), "update+2xTest %dMiB", table_mib);
-    report(name, "ns per iteration", lib, pmpi, ratio, rounds);
+    report(name, "ns per iteration", lib, pmpi, ratio, mlib, mpmpi, mratio, rounds);
     PMPI_Send(&token, 1, MPI_INT, (rank + size - 1) % size, 77, MPI_COMM_WORLD);
     PMPI_Wait(&pending, MPI_STATUS_IGNORE);
     free(table);
   }
   if (csv) fclose(csv);
-  free(lib), free(pmpi), free(ratio);
+  free(lib), free(pmpi), free(ratio), free(mlib), free(mpmpi), free(mratio);
   MPI_Finalize();
   return 0;
 }
