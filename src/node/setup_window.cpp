@@ -135,8 +135,9 @@ bool open_window(CommContext& ctx, const CommContext* world, const Config& confi
     const RankPlace& place = world->places[static_cast<std::size_t>(in_world[static_cast<std::size_t>(r)])];
     if (place.node != world->places[static_cast<std::size_t>(in_world[0])].node) {
       *why = "a non-blocking call on a communicator not set up yet: it spans nodes, where only its next blocking or "
-             "persistent collective sets it up (a duplicate of a communicator set up across nodes is set up at its "
-             "MPI_Comm_dup)";
+             "persistent collective sets it up (duplicates and splits of a communicator set up across nodes are set "
+             "up at their making, but duplicates after two freed early in a row, splits past "
+             "MCORECOLL_SETUP_AT_SPLIT, and communicators made otherwise)";
       return false;
     }
     numa_os.push_back(place.place.numa_os);
