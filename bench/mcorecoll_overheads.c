@@ -60,7 +60,8 @@ static double one_life(churn_kind kind, int lib, int uses) {
   /* The library's side duplicates and splits through MPI_Comm_dup and MPI_Comm_split, which
    * mcorecoll serves (across nodes it may set the communicator up there: node/dup_setup.hpp,
    * entry/runtime.cpp). */
-  if (kind == SPLIT_BARRIER) lib ? MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &c) : PMPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &c);
+  if (kind == SPLIT_BARRIER)
+    lib ? MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &c) : PMPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &c);
   else if (lib) MPI_Comm_dup(MPI_COMM_WORLD, &c);
   else PMPI_Comm_dup(MPI_COMM_WORLD, &c);
   double x = rank, y = 0;

@@ -38,53 +38,58 @@ void fortran_finalize(mcorecoll::NextDefinition& self, MPI_Fint* ierr) {
   set_ierr(ierr, mcorecoll::finalize());
 }
 
+// A communicator made by `make` (a C call of entry/runtime.hpp, given where to put it) handed
+// back as a Fortran handle, with its error code.
+template <class Make>
+void hand_back(Make make, MPI_Fint* newcomm, MPI_Fint* ierr) {
+  MPI_Comm made = MPI_COMM_NULL;
+  const int rc = make(&made);
+  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
+  set_ierr(ierr, rc);
+}
+
 // MPI_COMM_DUP: the C call of entry/runtime.hpp (the MPI library's duplication, then the
 // duplicate's set-up where its parent's duplicates are set up at their making). The MPI
 // library's binding is not called: MPICH's calls the C MPI_Comm_dup, which is ours.
 void fortran_comm_dup(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* newcomm, MPI_Fint* ierr) {
   if (mcorecoll::passing_through()) return self.call_fortran(comm, newcomm, ierr);
-  MPI_Comm made = MPI_COMM_NULL;
-  const int rc = mcorecoll::comm_dup(PMPI_Comm_f2c(*comm), false, MPI_INFO_NULL, &made);
-  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
-  set_ierr(ierr, rc);
+  hand_back([&](MPI_Comm* made) {
+    return mcorecoll::comm_dup(PMPI_Comm_f2c(*comm), false, MPI_INFO_NULL, made);
+  }, newcomm, ierr);
 }
 
 // MPI_COMM_SPLIT: the C call of entry/runtime.hpp, as MPI_COMM_DUP.
 void fortran_comm_split(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* color, MPI_Fint* key,
                         MPI_Fint* newcomm, MPI_Fint* ierr) {
   if (mcorecoll::passing_through()) return self.call_fortran(comm, color, key, newcomm, ierr);
-  MPI_Comm made = MPI_COMM_NULL;
-  const int rc = mcorecoll::comm_split(PMPI_Comm_f2c(*comm), *color, *key, &made);
-  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
-  set_ierr(ierr, rc);
+  hand_back([&](MPI_Comm* made) {
+    return mcorecoll::comm_split(PMPI_Comm_f2c(*comm), *color, *key, made);
+  }, newcomm, ierr);
 }
 
 // MPI_COMM_DUP_WITH_INFO, MPI_COMM_SPLIT_TYPE, MPI_COMM_CREATE: the same.
 void fortran_comm_dup_with_info(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* info, MPI_Fint* newcomm,
                                 MPI_Fint* ierr) {
   if (mcorecoll::passing_through()) return self.call_fortran(comm, info, newcomm, ierr);
-  MPI_Comm made = MPI_COMM_NULL;
-  const int rc = mcorecoll::comm_dup(PMPI_Comm_f2c(*comm), true, PMPI_Info_f2c(*info), &made);
-  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
-  set_ierr(ierr, rc);
+  hand_back([&](MPI_Comm* made) {
+    return mcorecoll::comm_dup(PMPI_Comm_f2c(*comm), true, PMPI_Info_f2c(*info), made);
+  }, newcomm, ierr);
 }
 
 void fortran_comm_split_type(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* type, MPI_Fint* key,
                              MPI_Fint* info, MPI_Fint* newcomm, MPI_Fint* ierr) {
   if (mcorecoll::passing_through()) return self.call_fortran(comm, type, key, info, newcomm, ierr);
-  MPI_Comm made = MPI_COMM_NULL;
-  const int rc = mcorecoll::comm_split_type(PMPI_Comm_f2c(*comm), *type, *key, PMPI_Info_f2c(*info), &made);
-  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
-  set_ierr(ierr, rc);
+  hand_back([&](MPI_Comm* made) {
+    return mcorecoll::comm_split_type(PMPI_Comm_f2c(*comm), *type, *key, PMPI_Info_f2c(*info), made);
+  }, newcomm, ierr);
 }
 
 void fortran_comm_create(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* group, MPI_Fint* newcomm,
                          MPI_Fint* ierr) {
   if (mcorecoll::passing_through()) return self.call_fortran(comm, group, newcomm, ierr);
-  MPI_Comm made = MPI_COMM_NULL;
-  const int rc = mcorecoll::comm_create(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group), &made);
-  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
-  set_ierr(ierr, rc);
+  hand_back([&](MPI_Comm* made) {
+    return mcorecoll::comm_create(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group), made);
+  }, newcomm, ierr);
 }
 
 // MPI_CART_CREATE and MPI_CART_SUB: their LOGICAL arguments as C ints (both MPIs' bindings
@@ -98,12 +103,12 @@ std::vector<int> c_logicals(const MPI_Fint* logicals, int n) {
 
 void fortran_cart_create(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* ndims, MPI_Fint* dims,
                          MPI_Fint* periods, MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr) {
-  if (mcorecoll::passing_through() || *ndims < 0) return self.call_fortran(comm, ndims, dims, periods, reorder, newcomm, ierr);
+  if (mcorecoll::passing_through() || *ndims < 0)
+    return self.call_fortran(comm, ndims, dims, periods, reorder, newcomm, ierr);
   const std::vector<int> c_dims(dims, dims + *ndims), c_periods = c_logicals(periods, *ndims);
-  MPI_Comm made = MPI_COMM_NULL;
-  const int rc = mcorecoll::cart_create(PMPI_Comm_f2c(*comm), *ndims, c_dims.data(), c_periods.data(), *reorder != 0, &made);
-  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
-  set_ierr(ierr, rc);
+  hand_back([&](MPI_Comm* made) {
+    return mcorecoll::cart_create(PMPI_Comm_f2c(*comm), *ndims, c_dims.data(), c_periods.data(), *reorder != 0, made);
+  }, newcomm, ierr);
 }
 
 void fortran_cart_sub(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* remain_dims, MPI_Fint* newcomm,
@@ -114,10 +119,7 @@ void fortran_cart_sub(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint*
   if (kind != MPI_CART) return self.call_fortran(comm, remain_dims, newcomm, ierr);
   PMPI_Cartdim_get(c, &ndims);
   const std::vector<int> remain = c_logicals(remain_dims, ndims);
-  MPI_Comm made = MPI_COMM_NULL;
-  const int rc = mcorecoll::cart_sub(c, remain.data(), &made);
-  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(made);
-  set_ierr(ierr, rc);
+  hand_back([&](MPI_Comm* made) { return mcorecoll::cart_sub(c, remain.data(), made); }, newcomm, ierr);
 }
 
 // Whether the request calls go straight to the MPI library's binding: mcorecoll holds no
@@ -336,7 +338,8 @@ MCORECOLL_FORTRAN(init_thread, INIT_THREAD, (MPI_Fint * required, MPI_Fint* prov
                   (required, provided, ierr))
 MCORECOLL_FORTRAN(finalize, FINALIZE, (MPI_Fint * ierr), (ierr))
 MCORECOLL_FORTRAN(comm_dup, COMM_DUP, (MPI_Fint * comm, MPI_Fint* newcomm, MPI_Fint* ierr), (comm, newcomm, ierr))
-MCORECOLL_FORTRAN(comm_dup_with_info, COMM_DUP_WITH_INFO, (MPI_Fint * comm, MPI_Fint* info, MPI_Fint* newcomm, MPI_Fint* ierr),
+MCORECOLL_FORTRAN(comm_dup_with_info, COMM_DUP_WITH_INFO,
+                  (MPI_Fint * comm, MPI_Fint* info, MPI_Fint* newcomm, MPI_Fint* ierr),
                   (comm, info, newcomm, ierr))
 MCORECOLL_FORTRAN(comm_split_type, COMM_SPLIT_TYPE,
                   (MPI_Fint * comm, MPI_Fint* type, MPI_Fint* key, MPI_Fint* info, MPI_Fint* newcomm, MPI_Fint* ierr),
@@ -349,7 +352,8 @@ MCORECOLL_FORTRAN(cart_create, CART_CREATE,
                   (comm, ndims, dims, periods, reorder, newcomm, ierr))
 MCORECOLL_FORTRAN(cart_sub, CART_SUB, (MPI_Fint * comm, MPI_Fint* remain_dims, MPI_Fint* newcomm, MPI_Fint* ierr),
                   (comm, remain_dims, newcomm, ierr))
-MCORECOLL_FORTRAN(comm_split, COMM_SPLIT, (MPI_Fint * comm, MPI_Fint* color, MPI_Fint* key, MPI_Fint* newcomm, MPI_Fint* ierr),
+MCORECOLL_FORTRAN(comm_split, COMM_SPLIT,
+                  (MPI_Fint * comm, MPI_Fint* color, MPI_Fint* key, MPI_Fint* newcomm, MPI_Fint* ierr),
                   (comm, color, key, newcomm, ierr))
 MCORECOLL_FORTRAN(wait, WAIT, (MPI_Fint * request, void* status, MPI_Fint* ierr), (request, status, ierr))
 MCORECOLL_FORTRAN(test, TEST, (MPI_Fint * request, MPI_Fint* flag, void* status, MPI_Fint* ierr),

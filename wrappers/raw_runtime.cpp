@@ -49,7 +49,8 @@ int mcorecoll_raw_comm_dup_with_info(mcorecoll_raw_t comm, mcorecoll_raw_t info,
 }
 int mcorecoll_raw_comm_split(mcorecoll_raw_t comm, mcorecoll_raw_t color, mcorecoll_raw_t key, void* newcomm) {
   MCORECOLL_RAW("MPI_Comm_split", (comm, color, key, newcomm),
-                mcorecoll::comm_split(handle<MPI_Comm>(comm), as_int(color), as_int(key), static_cast<MPI_Comm*>(newcomm)));
+                mcorecoll::comm_split(handle<MPI_Comm>(comm), as_int(color), as_int(key),
+                                      static_cast<MPI_Comm*>(newcomm)));
 }
 int mcorecoll_raw_comm_split_type(mcorecoll_raw_t comm, mcorecoll_raw_t type, mcorecoll_raw_t key, mcorecoll_raw_t info,
                                   void* newcomm) {

@@ -106,7 +106,8 @@ void release(CommContext* ctx) {
 // A duplicate freed tells its parent's duplicates' fates whether it reached its Nth call.
 void tell_fate(const CommContext& ctx) {
   if (!ctx.parent_fates) return;
-  const bool lived = ctx.set_up || ctx.calls_before_setup >= static_cast<std::uint64_t>(process_config().config.setup_after);
+  const auto setup_after = static_cast<std::uint64_t>(process_config().config.setup_after);
+  const bool lived = ctx.set_up || ctx.calls_before_setup >= setup_after;
   if (lived) ctx.parent_fates->short_lives.store(0, std::memory_order_relaxed);
   else ctx.parent_fates->short_lives.fetch_add(1, std::memory_order_relaxed);
 }

@@ -409,8 +409,8 @@ int main(int argc, char** argv) {
     }
     for (int p = 0; p < 2; p++) {
       MPI_Comm grid = p ? column : cart;
-      CHECK(switch_call(grid) == open, "%s not set up at its making (switch %ld)", p ? "MPI_Cart_sub" : "MPI_Cart_create",
-            switch_call(grid));
+      CHECK(switch_call(grid) == open, "%s not set up at its making (switch %ld)",
+            p ? "MPI_Cart_sub" : "MPI_Cart_create", switch_call(grid));
       only_nonblocking(grid, calls, 7 + p);
     }
     /* On one node: the window's switch (only_nonblocking() checks it); a rank alone on its node
