@@ -1,5 +1,5 @@
 /* The C entry points that are not collectives: MPI_Init, MPI_Init_thread, MPI_Finalize,
- * MPI_Comm_dup(_with_info), MPI_Comm_split(_type), MPI_Comm_create, MPI_Cart_create and
+ * MPI_Comm_dup(_with_info), MPI_Comm_split(_type), MPI_Comm_create(_group), MPI_Cart_create and
  * MPI_Cart_sub, and the completion and request calls. This file deliberately does
  * not include mpi.h: see raw_abi.h.
  *
@@ -66,6 +66,7 @@ static struct {
   int (*comm_split)(mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, void*);
   int (*comm_split_type)(mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, void*);
   int (*comm_create)(mcorecoll_raw_t, mcorecoll_raw_t, void*);
+  int (*comm_create_group)(mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, void*);
   int (*cart_create)(mcorecoll_raw_t, mcorecoll_raw_t, void*, void*, mcorecoll_raw_t, void*);
   int (*cart_sub)(mcorecoll_raw_t, void*, void*);
   int (*wait)(void*, void*);
@@ -112,6 +113,7 @@ __attribute__((constructor)) static void find_library_and_tools(void) {
   TOOL(comm_split, "MPI_Comm_split");
   TOOL(comm_split_type, "MPI_Comm_split_type");
   TOOL(comm_create, "MPI_Comm_create");
+  TOOL(comm_create_group, "MPI_Comm_create_group");
   TOOL(cart_create, "MPI_Cart_create");
   TOOL(cart_sub, "MPI_Cart_sub");
   int completion = TOOL(wait, "MPI_Wait") != NULL;
@@ -171,6 +173,11 @@ MCORECOLL_EXPORT int MPI_Comm_split_type(mcorecoll_raw_t comm, mcorecoll_raw_t t
 MCORECOLL_EXPORT int MPI_Comm_create(mcorecoll_raw_t comm, mcorecoll_raw_t group, void* newcomm) {
   if (tools.comm_create) return tools.comm_create(comm, group, newcomm);
   return mcorecoll_raw_comm_create(comm, group, newcomm);
+}
+MCORECOLL_EXPORT int MPI_Comm_create_group(mcorecoll_raw_t comm, mcorecoll_raw_t group, mcorecoll_raw_t tag,
+                                           void* newcomm) {
+  if (tools.comm_create_group) return tools.comm_create_group(comm, group, tag, newcomm);
+  return mcorecoll_raw_comm_create_group(comm, group, tag, newcomm);
 }
 MCORECOLL_EXPORT int MPI_Cart_create(mcorecoll_raw_t comm, mcorecoll_raw_t ndims, void* dims, void* periods,
                                      mcorecoll_raw_t reorder, void* newcomm) {

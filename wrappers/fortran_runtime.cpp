@@ -1,6 +1,6 @@
 // Fortran entry points of the calls that are not collectives, for every name mangling (mpi_x_,
 // mpi_x__, mpi_x, MPI_X) and mpi_f08's (mpi_x_f08_): MPI_INIT, MPI_INIT_THREAD, MPI_FINALIZE,
-// MPI_COMM_DUP(_WITH_INFO), MPI_COMM_SPLIT(_TYPE), MPI_COMM_CREATE, MPI_CART_CREATE, MPI_CART_SUB
+// MPI_COMM_DUP(_WITH_INFO), MPI_COMM_SPLIT(_TYPE), MPI_COMM_CREATE(_GROUP), MPI_CART_CREATE, MPI_CART_SUB
 // and the completion and request calls. Both MPIs' Fortran bindings call PMPI_* (or internal
 // code) directly, so a C-only shim would miss every Fortran program. The collectives' are
 // generated (generate_bindings.py).
@@ -67,7 +67,7 @@ void fortran_comm_split(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fin
   }, newcomm, ierr);
 }
 
-// MPI_COMM_DUP_WITH_INFO, MPI_COMM_SPLIT_TYPE, MPI_COMM_CREATE: the same.
+// MPI_COMM_DUP_WITH_INFO, MPI_COMM_SPLIT_TYPE, MPI_COMM_CREATE(_GROUP): the same.
 void fortran_comm_dup_with_info(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* info, MPI_Fint* newcomm,
                                 MPI_Fint* ierr) {
   if (mcorecoll::passing_through()) return self.call_fortran(comm, info, newcomm, ierr);
@@ -89,6 +89,14 @@ void fortran_comm_create(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fi
   if (mcorecoll::passing_through()) return self.call_fortran(comm, group, newcomm, ierr);
   hand_back([&](MPI_Comm* made) {
     return mcorecoll::comm_create(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group), made);
+  }, newcomm, ierr);
+}
+
+void fortran_comm_create_group(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* group, MPI_Fint* tag,
+                               MPI_Fint* newcomm, MPI_Fint* ierr) {
+  if (mcorecoll::passing_through()) return self.call_fortran(comm, group, tag, newcomm, ierr);
+  hand_back([&](MPI_Comm* made) {
+    return mcorecoll::comm_create_group(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group), *tag, made);
   }, newcomm, ierr);
 }
 
@@ -346,6 +354,9 @@ MCORECOLL_FORTRAN(comm_split_type, COMM_SPLIT_TYPE,
                   (comm, type, key, info, newcomm, ierr))
 MCORECOLL_FORTRAN(comm_create, COMM_CREATE, (MPI_Fint * comm, MPI_Fint* group, MPI_Fint* newcomm, MPI_Fint* ierr),
                   (comm, group, newcomm, ierr))
+MCORECOLL_FORTRAN(comm_create_group, COMM_CREATE_GROUP,
+                  (MPI_Fint * comm, MPI_Fint* group, MPI_Fint* tag, MPI_Fint* newcomm, MPI_Fint* ierr),
+                  (comm, group, tag, newcomm, ierr))
 MCORECOLL_FORTRAN(cart_create, CART_CREATE,
                   (MPI_Fint * comm, MPI_Fint* ndims, MPI_Fint* dims, MPI_Fint* periods, MPI_Fint* reorder,
                    MPI_Fint* newcomm, MPI_Fint* ierr),

@@ -36,13 +36,14 @@ MCORECOLL_RAW_ENTRY(finalize, (void))
  * duplicate is set up like any other communicator. */
 int mcorecoll_raw_comm_dup(mcorecoll_raw_t comm, void* newcomm);
 int mcorecoll_raw_comm_dup_with_info(mcorecoll_raw_t comm, mcorecoll_raw_t info, void* newcomm);
-/* MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create, MPI_Cart_create and MPI_Cart_sub: the
+/* MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create(_group), MPI_Cart_create, MPI_Cart_sub: the
  * MPI library's, then the part's set-up where it spans nodes and its parent's first parts are
  * set up at their making (entry/runtime.hpp). Only under the MPI_ names, as the duplications. */
 int mcorecoll_raw_comm_split(mcorecoll_raw_t comm, mcorecoll_raw_t color, mcorecoll_raw_t key, void* newcomm);
 int mcorecoll_raw_comm_split_type(mcorecoll_raw_t comm, mcorecoll_raw_t type, mcorecoll_raw_t key, mcorecoll_raw_t info,
                                   void* newcomm);
 int mcorecoll_raw_comm_create(mcorecoll_raw_t comm, mcorecoll_raw_t group, void* newcomm);
+int mcorecoll_raw_comm_create_group(mcorecoll_raw_t comm, mcorecoll_raw_t group, mcorecoll_raw_t tag, void* newcomm);
 int mcorecoll_raw_cart_create(mcorecoll_raw_t comm, mcorecoll_raw_t ndims, void* dims, void* periods,
                               mcorecoll_raw_t reorder, void* newcomm);
 int mcorecoll_raw_cart_sub(mcorecoll_raw_t comm, void* remain_dims, void* newcomm);

@@ -62,6 +62,12 @@ int mcorecoll_raw_comm_create(mcorecoll_raw_t comm, mcorecoll_raw_t group, void*
   MCORECOLL_RAW("MPI_Comm_create", (comm, group, newcomm),
                 mcorecoll::comm_create(handle<MPI_Comm>(comm), handle<MPI_Group>(group), static_cast<MPI_Comm*>(newcomm)));
 }
+int mcorecoll_raw_comm_create_group(mcorecoll_raw_t comm, mcorecoll_raw_t group, mcorecoll_raw_t tag,
+                                    void* newcomm) {
+  MCORECOLL_RAW("MPI_Comm_create_group", (comm, group, tag, newcomm),
+                mcorecoll::comm_create_group(handle<MPI_Comm>(comm), handle<MPI_Group>(group), as_int(tag),
+                                             static_cast<MPI_Comm*>(newcomm)));
+}
 int mcorecoll_raw_cart_create(mcorecoll_raw_t comm, mcorecoll_raw_t ndims, void* dims, void* periods,
                               mcorecoll_raw_t reorder, void* newcomm) {
   MCORECOLL_RAW("MPI_Cart_create", (comm, ndims, dims, periods, reorder, newcomm),

@@ -324,13 +324,30 @@ void prepare(CommContext& ctx, const Config& config) {
   ctx.prepared = true;
 }
 
-// A part of `comm` made by `make` (the MPI library's split or create, collective over `comm`,
-// where every rank may wait), set up inside it where it spans nodes, from a parent set up
-// across nodes, among the parent's first Config::setup_at_split (counted alike on every rank:
-// every rank makes every split). Its ranks sit on nodes of their own choosing, so its set-up is
-// any communicator's; what a split saves is the wait for a blocking call that a communicator
-// used only with non-blocking collectives never makes. A part inside one node needs none: its
-// set-up is made without waiting (node/setup_window.hpp).
+// The set-up of `part`, made by `call` from a communicator set up across nodes, inside that
+// call, where every rank may wait: its ranks sit on nodes of their own choosing, so its set-up
+// is any communicator's; what it saves is the wait for a blocking call that a communicator used
+// only with non-blocking collectives never makes. Collective over `part`.
+void set_up_part(MPI_Comm part, const char* call, const Config& config) {
+  std::unique_ptr<CommContext> child = CommContext::make(part);
+  if (child->set_up) return;  // an intercommunicator, one rank
+  prepare(*child, config);
+  child->made_by = call;
+  child->switch_at = static_cast<std::uint64_t>(config.setup_after);
+  if (config.verbose >= 1 && child->rank == 0) {
+    const std::string what = std::string("a communicator of ") + std::to_string(child->size) + " ranks on " +
+                             std::to_string(child->node_count) + " nodes set up at its " + call +
+                             ": mcorecoll's paths from its call " + std::to_string(child->switch_at);
+    if (config.verbose >= 2) say(what);
+    else say_once("split-set-up", what + " (MCORECOLL_VERBOSE=2: every one)");
+  }
+  cache_context(part, std::move(child));
+}
+
+// A part of `comm` made by `make` (the MPI library's split or create, collective over `comm`),
+// set up inside it where it spans nodes, from a parent set up across nodes, among the parent's
+// first Config::setup_at_split (counted alike on every rank: every rank makes every split). A
+// part inside one node needs none: its set-up is made without waiting (node/setup_window.hpp).
 template <class Make>
 int make_part(MPI_Comm comm, const char* call, MPI_Comm* newcomm, Make make) {
   CommContext* parent = cached_context(comm);
@@ -338,19 +355,7 @@ int make_part(MPI_Comm comm, const char* call, MPI_Comm* newcomm, Make make) {
   if (config && parent->splits++ >= static_cast<std::uint64_t>(config->setup_at_split)) config = nullptr;
   const int rc = make();
   if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || !config || !parent->spans_nodes(*newcomm)) return rc;
-  std::unique_ptr<CommContext> child = CommContext::make(*newcomm);
-  if (child->set_up) return rc;  // an intercommunicator, one rank
-  prepare(*child, *config);
-  child->made_by = call;
-  child->switch_at = static_cast<std::uint64_t>(config->setup_after);
-  if (config->verbose >= 1 && child->rank == 0) {
-    const std::string what = std::string("a communicator of ") + std::to_string(child->size) + " ranks on " +
-                             std::to_string(child->node_count) + " nodes set up at its " + call +
-                             ": mcorecoll's paths from its call " + std::to_string(child->switch_at);
-    if (config->verbose >= 2) say(what);
-    else say_once("split-set-up", what + " (MCORECOLL_VERBOSE=2: every one)");
-  }
-  cache_context(*newcomm, std::move(child));
+  set_up_part(*newcomm, call, *config);
   return rc;
 }
 
@@ -367,6 +372,19 @@ int comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm* n
 
 int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   return make_part(comm, "MPI_Comm_create", newcomm, [&] { return PMPI_Comm_create(comm, group, newcomm); });
+}
+
+int comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  CommContext* parent = cached_context(comm);
+  const Config* config = parent && parent->splits_set_up ? &config_or_abort(comm) : nullptr;
+  const int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
+  if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || !config || !parent->spans_nodes(*newcomm)) return rc;
+  // Made by its members alone, whose counts of such parts differ: they agree in one allreduce
+  // (a small one among ranks that are all inside this call) that each is within its count.
+  int mine = parent->group_parts++ < static_cast<std::uint64_t>(config->setup_at_split) ? 1 : 0, every = 0;
+  PMPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, *newcomm);
+  if (every) set_up_part(*newcomm, "MPI_Comm_create_group", *config);
+  return rc;
 }
 
 int cart_create(MPI_Comm comm, int ndims, const int* dims, const int* periods, int reorder, MPI_Comm* newcomm) {

@@ -45,6 +45,9 @@ int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm);
 int comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm);
 int comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm* newcomm);
 int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
+// MPI_Comm_create_group: the same, collective over the group's members, who agree first that
+// each is within its count (one allreduce on the part).
+int comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm);
 int cart_create(MPI_Comm comm, int ndims, const int* dims, const int* periods, int reorder, MPI_Comm* newcomm);
 int cart_sub(MPI_Comm comm, const int* remain_dims, MPI_Comm* newcomm);
 

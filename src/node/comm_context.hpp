@@ -183,6 +183,9 @@ class CommContext {
   // span nodes. Equal on every rank, and so is `splits`, the splits made so far.
   bool splits_set_up = false;
   std::uint64_t splits = 0;
+  // Parts made from it by MPI_Comm_create_group on this rank (its members alone make one, so
+  // the count differs between ranks; they agree on it in the part).
+  std::uint64_t group_parts = 0;
   // Set up at its making (MPI_Comm_dup, MPI_Comm_split, ...: `made_by`): mcorecoll's paths
   // from call `switch_at` on (0: not made so).
   const char* made_by = nullptr;

@@ -672,8 +672,11 @@ program test_bindings
   call MPI_Comm_group(MPI_COMM_WORLD, wgroup, ierr)
   call MPI_Comm_create(MPI_COMM_WORLD, wgroup, dupc, ierr)
   call check_ierr('MPI_Comm_create', ierr)
-  call MPI_Group_free(wgroup, ierr)
   call only_ibcasts(dupc, 'a communicator of a group', 500)
+  call MPI_Comm_create_group(MPI_COMM_WORLD, wgroup, 7, dupc, ierr)
+  call check_ierr('MPI_Comm_create_group', ierr)
+  call MPI_Group_free(wgroup, ierr)
+  call only_ibcasts(dupc, 'a communicator of a group made by its members', 800)
   cdims(1) = 1
   cdims(2) = nprocs
   cper = .false.

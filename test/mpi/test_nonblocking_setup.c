@@ -17,11 +17,10 @@
  *             waiting), every call on the MPI library's paths, checked
  *   splits    parts of a world cut into pretend nodes (MCORECOLL_TEST_NODE_SIZE), used only with
  *             non-blocking collectives: a reordered split, a split by type, a communicator made
- *             by MPI_Comm_create, a grid (MPI_Cart_create) and its row (MPI_Cart_sub) are
- *             set up at their making (entry/runtime.cpp), on mcorecoll's
- *             paths from call N exactly; a split inside one node is set up without waiting; one
- *             made by its members alone (MPI_Comm_create_group, not intercepted) is not set up
- *             and every call goes to the MPI library; splits past MCORECOLL_SETUP_AT_SPLIT (as
+ *             by MPI_Comm_create and by MPI_Comm_create_group, a grid (MPI_Cart_create) and its
+ *             row (MPI_Cart_sub) are set up at their making (entry/runtime.cpp), on mcorecoll's
+ *             paths from call N exactly; a split inside one node is set up without waiting;
+ *             splits and parts made by their members alone past MCORECOLL_SETUP_AT_SPLIT (as
  *             the launcher sets it) are not set up at their making. "splits-multiple": the same
  *             under MPI_THREAD_MULTIPLE
  *   dups      duplicates of such a world (node/dup_setup.hpp), set up at MPI_Comm_dup: a duplicate
@@ -416,13 +415,20 @@ int main(int argc, char** argv) {
     /* On one node: the window's switch (only_nonblocking() checks it); a rank alone on its node
      * has a communicator of one rank, which mcorecoll never takes. */
     if (size_of(node) > 1) only_nonblocking(node, calls, 2);
-    /* Made by its members alone: not set up, every call to the MPI library. */
-    for (int i = 1; i <= calls; i++) {
-      const int op = i % 2 ? kIallreduce : kIbcast;
-      run(members, op, i, 1 + i % 5, i);
-      on_pmpi[op]++;
+    /* Made by its members alone, who agree that each is within its count. */
+    CHECK(switch_call(members) == open, "MPI_Comm_create_group's part not set up at its making (switch %ld)",
+          switch_call(members));
+    only_nonblocking(members, calls, 10);
+    /* Its 2nd onwards: set up up to the count, not after. */
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    for (long k = 2; k <= budget + 1; k++) {
+      MPI_Comm next;
+      MPI_Comm_create_group(MPI_COMM_WORLD, world_group, 7, &next);
+      const long at = switch_call(next);
+      CHECK(k <= budget ? at == open : at == 0, "MPI_Comm_create_group %ld of a count of %ld: switch %ld", k, budget, at);
+      MPI_Comm_free(&next);
     }
-    CHECK(switch_call(members) == 0, "a communicator made by MPI_Comm_create_group set up at its making");
+    MPI_Group_free(&world_group);
     /* The world's 6th split onwards (after split, typed, made, node and cart): set up at their
      * making up to the budget, not after. */
     for (long k = 6; k <= budget + 1; k++) {
