@@ -53,8 +53,9 @@ struct Config {
   // non-blocking collectives takes mcorecoll's paths too.
   bool setup_at_dup = true;
   // The first this many communicators split from a communicator set up across nodes
-  // (MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create) are set up at their making, where
-  // every rank may wait, when they span nodes (entry/runtime.cpp's make_part()); 0: none.
+  // (MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create(_group), MPI_Cart_create,
+  // MPI_Cart_sub) are set up at their making, where every rank may wait, when they span nodes
+  // (entry/runtime.cpp's make_part()); 0: none.
   int setup_at_split = 0;
   // MCORECOLL_LEARN: where a size class may take two paths, its first blocking calls try both
   // and the ranks agree on the faster (entry/learning.hpp); false: the rows as they are.

@@ -108,8 +108,8 @@ void tell_fate(const CommContext& ctx) {
   if (!ctx.parent_fates) return;
   const auto setup_after = static_cast<std::uint64_t>(process_config().config.setup_after);
   const bool lived = ctx.set_up || ctx.calls_before_setup >= setup_after;
-  if (lived) ctx.parent_fates->short_lives.store(0, std::memory_order_relaxed);
-  else ctx.parent_fates->short_lives.fetch_add(1, std::memory_order_relaxed);
+  DupFates& fates = *ctx.parent_fates;
+  (lived ? fates.lived_in_batch : fates.short_in_batch).fetch_add(1, std::memory_order_relaxed);
 }
 
 int delete_context(MPI_Comm, int, void* attr, void*) {
@@ -286,10 +286,10 @@ CommContext& context_of(MPI_Comm comm) {
   return *ctx;
 }
 
-// Duplicates freed in a row before their Nth call after which the next are set up like any
-// other communicator (by their Nth call), until one reaches it: a program that duplicates,
-// calls a few times and frees, in a loop, pays the set-up at the duplication twice, not at
-// every duplication.
+// Duplicates freed before their Nth call, with none between that lived longer (DupFates),
+// after which the next are set up like any other communicator (by their Nth call), until one
+// lives: a program that duplicates, calls a few times and frees, in a loop, pays the set-up at
+// the duplication twice, not at every duplication.
 constexpr int kShortLivesToDefer = 2;
 
 int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm) {
@@ -298,11 +298,12 @@ int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm) {
   const Config* config = parent && parent->dups_set_up ? &config_or_abort(comm) : nullptr;
   // Its duplicates' fates are equal on every rank only below MPI_THREAD_MULTIPLE (DupFates).
   const std::shared_ptr<DupFates> fates = config && !parent->any_thread_multiple ? parent->dup_fates : nullptr;
-  if (fates && fates->short_lives.load(std::memory_order_relaxed) >= kShortLivesToDefer) config = nullptr;
+  if (fates && fates->fold() >= kShortLivesToDefer) config = nullptr;
   if (config && !answer_duplicate(*parent, *config)) config = nullptr;
   const int rc = with_info ? PMPI_Comm_dup_with_info(comm, info, newcomm) : PMPI_Comm_dup(comm, newcomm);
   if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) return rc;
-  std::unique_ptr<CommContext> child = config ? set_up_duplicate(*parent, *newcomm, *config) : nullptr;
+  const char* call = with_info ? "MPI_Comm_dup_with_info" : "MPI_Comm_dup";
+  std::unique_ptr<CommContext> child = config ? set_up_duplicate(*parent, *newcomm, call, *config) : nullptr;
   // Deferred, its fate is followed all the same: one that reaches its Nth call brings the set-up
   // at the duplication back.
   if (!child && fates) child = CommContext::make(*newcomm);
@@ -329,15 +330,16 @@ void prepare(CommContext& ctx, const Config& config) {
 // is any communicator's; what it saves is the wait for a blocking call that a communicator used
 // only with non-blocking collectives never makes. Collective over `part`.
 void set_up_part(MPI_Comm part, const char* call, const Config& config) {
-  std::unique_ptr<CommContext> child = CommContext::make(part);
-  if (child->set_up) return;  // an intercommunicator, one rank
+  std::unique_ptr<CommContext> child = CommContext::make(part);  // two or more ranks of an intracommunicator
   prepare(*child, config);
   child->made_by = call;
   child->switch_at = static_cast<std::uint64_t>(config.setup_after);
   if (config.verbose >= 1 && child->rank == 0) {
+    const std::string then = child->pmpi_reason.empty()
+                                 ? "mcorecoll's paths from its call " + std::to_string(child->switch_at)
+                                 : "every call to the MPI library (" + child->pmpi_reason + ")";
     const std::string what = std::string("a communicator of ") + std::to_string(child->size) + " ranks on " +
-                             std::to_string(child->node_count) + " nodes set up at its " + call +
-                             ": mcorecoll's paths from its call " + std::to_string(child->switch_at);
+                             std::to_string(child->node_count) + " nodes set up at its " + call + ": " + then;
     if (config.verbose >= 2) say(what);
     else say_once("split-set-up", what + " (MCORECOLL_VERBOSE=2: every one)");
   }

@@ -325,10 +325,16 @@ bool CommContext::spans_nodes(MPI_Comm part) const {
   PMPI_Group_free(&mine);
   for (int r : here)
     if (r == MPI_UNDEFINED) return false;  // not a part of this communicator
-  bool spans = false;
-  const int first = places[static_cast<std::size_t>(here[0])].node;
-  for (int r : here) spans = spans || places[static_cast<std::size_t>(r)].node != first;
-  return spans;
+  std::vector<int> on_node(static_cast<std::size_t>(node_count), 0);
+  int nodes = 0;
+  bool shared = false;
+  for (int r : here) {
+    int& count = on_node[static_cast<std::size_t>(places[static_cast<std::size_t>(r)].node)];
+    nodes += count == 0;
+    shared = shared || count > 0;
+    ++count;
+  }
+  return nodes > 1 && shared;
 }
 
 LeadersSource::LeadersSource(MPI_Comm made) : comm_(made) { PMPI_Comm_idup(comm_, &spare_, &making_); }

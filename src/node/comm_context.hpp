@@ -115,13 +115,24 @@ class LeadersSource {
   MPI_Request making_ = MPI_REQUEST_NULL;
 };
 
-// How the duplicates of one communicator fared: how many in a row were freed before their Nth
-// call (MCORECOLL_SETUP_AFTER), where a set-up at the duplication never pays back (a program
-// that duplicates, calls a few times and frees, in a loop). Equal on every rank below
-// MPI_THREAD_MULTIPLE: every rank frees a duplicate and duplicates its parent in one order
-// (both are collective over the same ranks), and makes as many calls on a duplicate.
+// How the duplicates of one communicator fared: how many were freed before their Nth call
+// (MCORECOLL_SETUP_AFTER), where a set-up at the duplication never pays back (a program that
+// duplicates, calls a few times and frees, in a loop). A free counts into the batch since the
+// parent's last duplication; the duplication folds the batch into the streak: one that lived
+// ends it, else the short ones add to it. Counts, not a sequence, so frees that come in another
+// order on each rank between two duplications (destructors, finalizers) fold alike; a free
+// and a duplication of the parent come in one order on every rank below MPI_THREAD_MULTIPLE
+// (both are collective over the same ranks, which a correct program orders alike), and every
+// rank makes as many calls on a duplicate.
 struct DupFates {
-  std::atomic<int> short_lives{0};
+  std::atomic<int> short_in_batch{0}, lived_in_batch{0};
+  int streak = 0;  // duplications' business only (under the parent's collective order)
+  // The batch folded in; the streak of duplicates freed early since the last that lived.
+  int fold() {
+    const int lived = lived_in_batch.exchange(0), early = short_in_batch.exchange(0);
+    streak = lived ? 0 : streak + early;
+    return streak;
+  }
 };
 
 class CommContext {
@@ -174,13 +185,14 @@ class CommContext {
   bool any_thread_multiple = false;
   // Duplicates made so far while dups_set_up: equal on every rank.
   std::uint64_t dups = 0;
-  // Where dups_set_up: how its duplicates fared (DupFates), and for a duplicate made while its
-  // parent's were set up at their duplication, its parent's, which it tells at its free.
+  // Where dups_set_up: how its duplicates fared (DupFates); and for a duplicate of such a
+  // parent (set up at its duplication or not), its parent's, which it tells at its free.
   std::shared_ptr<DupFates> dup_fates, parent_fates;
-  // Communicators split from this one (MPI_Comm_split, _split_type, MPI_Comm_create) that
-  // span nodes are set up at their making, the first Config::setup_at_split of them: its
-  // set-up found it across nodes with the leaders' communicator made and operations that may
-  // span nodes. Equal on every rank, and so is `splits`, the splits made so far.
+  // Communicators split from this one (MPI_Comm_split, _split_type, MPI_Comm_create(_group),
+  // MPI_Cart_create, MPI_Cart_sub) that span nodes are set up at their making, the first
+  // Config::setup_at_split of them: its set-up found it across nodes with the leaders'
+  // communicator made and operations that may span nodes. Equal on every rank, and so is
+  // `splits`, the splits made so far.
   bool splits_set_up = false;
   std::uint64_t splits = 0;
   // Parts made from it by MPI_Comm_create_group on this rank (its members alone make one, so
@@ -248,7 +260,8 @@ class CommContext {
   // communicator this one duplicates (the same ranks in the same order): no communication.
   void set_up_like(const CommContext& parent);
   // Whether the ranks of `part`, a communicator of some of this one's ranks, lie on more than
-  // one of its nodes; no communication (its group against this one's).
+  // one of its nodes with two or more on some node (one rank a node goes to the MPI library
+  // whole); no communication (its group against this one's).
   bool spans_nodes(MPI_Comm part) const;
 
   // One paragraph for mcorecoll-info: node, hierarchy, places.

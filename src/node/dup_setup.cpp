@@ -105,7 +105,8 @@ bool answer_duplicate(CommContext& parent, const Config& config) {
   return true;
 }
 
-std::unique_ptr<CommContext> set_up_duplicate(CommContext& parent, MPI_Comm child_comm, const Config& config) {
+std::unique_ptr<CommContext> set_up_duplicate(CommContext& parent, MPI_Comm child_comm, const char* call,
+                                              const Config& config) {
   const std::uint64_t k = parent.dups++;
   std::unique_ptr<CommContext> child = CommContext::make(child_comm);
   child->set_up_like(parent);
@@ -124,11 +125,11 @@ std::unique_ptr<CommContext> set_up_duplicate(CommContext& parent, MPI_Comm chil
   announce_bell(*child);
   child->channel.single_copy = parent.channel.single_copy;  // probed by ensure_shm(): same processes
   child->prepared = true;
-  child->made_by = "MPI_Comm_dup";
+  child->made_by = call;
   child->switch_at = static_cast<std::uint64_t>(config.setup_after);
   if (config.verbose >= 1 && parent.rank == 0) {
     const std::string what = "a duplicate of a communicator of " + std::to_string(parent.size) + " ranks on " +
-                             std::to_string(parent.node_count) + " nodes set up at its MPI_Comm_dup: mcorecoll's " +
+                             std::to_string(parent.node_count) + " nodes set up at its " + call + ": mcorecoll's " +
                              "paths from its call " + std::to_string(child->switch_at);
     if (config.verbose >= 2) say(what);
     else say_once("dup-set-up", what + " (MCORECOLL_VERBOSE=2: every one)");

@@ -45,6 +45,8 @@ bool answer_duplicate(CommContext& parent, const Config& config);
 // duplicate is then set up like any other communicator. (A duplication that failed on some
 // ranks only, under MPI_ERRORS_RETURN, leaves the others waiting here: MPI leaves such a
 // communicator undefined.)
-std::unique_ptr<CommContext> set_up_duplicate(CommContext& parent, MPI_Comm child, const Config& config);
+// `call`: the duplication's name, for mcorecoll_describe() and verbose mode.
+std::unique_ptr<CommContext> set_up_duplicate(CommContext& parent, MPI_Comm child, const char* call,
+                                              const Config& config);
 
 }  // namespace mcorecoll

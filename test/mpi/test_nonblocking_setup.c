@@ -28,7 +28,9 @@
  *             on mcorecoll's paths from call N exactly; duplicates made, used past N and freed in
  *             turn (the parent's lines by turns), one kept, and a blocking call between; two
  *             freed before call N, after which the next is not set up at MPI_Comm_dup, and one
- *             used past N, after which the next is again.
+ *             used past N, after which the next is again; then one that lived and one freed early,
+ *             freed in another order on odd and even ranks, and two freed early, after which
+ *             the next is not set up at MPI_Comm_dup on any rank.
  *             "dups-multiple": the same under MPI_THREAD_MULTIPLE (MPICH moves operations across
  *             nodes only there), where each duplicate gets a source of its own
  *   ahead     the other ranks many calls ahead of rank 0 when they take their view of the segment,
@@ -354,6 +356,30 @@ int main(int argc, char** argv) {
       }
       MPI_Comm_free(&next);
     }
+    /* Frees in another order on each rank between two duplications (a destructor's order): one
+     * that lived and one freed early count alike on every rank (a batch, not a sequence), so
+     * every rank takes the same path at the next duplications: set up at the duplication twice
+     * (each freed early), then not. */
+    MPI_Comm lived, early;
+    MPI_Comm_dup(MPI_COMM_WORLD, &lived);
+    MPI_Comm_dup(MPI_COMM_WORLD, &early);
+    for (int i = 1; i <= open + 2; i++) {
+      run(lived, kIbcast, i, 2, i);
+      (i >= open ? on_shm : on_pmpi)[kIbcast]++;
+    }
+    if (me % 2) MPI_Comm_free(&lived), MPI_Comm_free(&early);
+    else MPI_Comm_free(&early), MPI_Comm_free(&lived);
+    for (int life = 0; life < 3; life++) {
+      MPI_Comm next;
+      MPI_Comm_dup(MPI_COMM_WORLD, &next);
+      const int deferred = life == 2 && !multiple;
+      if (!deferred) CHECK(switch_call(next) == open, "duplicate %d after reordered frees not set up at MPI_Comm_dup", life);
+      for (int i = 1; life == 2 && i <= open + 2; i++) {
+        run(next, kIscan, i, 2, i);
+        (i >= open && !deferred ? on_shm : on_pmpi)[kIscan]++;
+      }
+      MPI_Comm_free(&next);
+    }
     MPI_Comm_free(&inner);
     MPI_Comm_free(&dup);
     expect_stats();
@@ -386,7 +412,9 @@ int main(int argc, char** argv) {
     MPI_Comm_create_group(MPI_COMM_WORLD, reversed, 6, &members);
     MPI_Group_free(&reversed);
     MPI_Group_free(&world_group);
-    MPI_Comm_split(MPI_COMM_WORLD, me / node_size, me, &node); /* one pretend node: no wait needed */
+    /* One pretend node: set up without waiting; across real hosts (no pretend nodes) it is the
+     * whole world, set up at its making. */
+    MPI_Comm_split(MPI_COMM_WORLD, me / node_size, me, &node);
     /* A grid of one row and its row: every rank, and more than one on some node (a part with
      * one rank a node would go to the MPI library whole). */
     MPI_Comm cart, column;

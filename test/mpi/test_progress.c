@@ -148,7 +148,9 @@ static void run_case(const char* op, size_t bytes, const char* how, int persiste
   /* Fresh: a communicator of its own, which sees only this case's collectives, so that its
    * rounds go before, into and through its set-up without waiting (node/setup_window.hpp). */
   MPI_Comm target = MPI_COMM_WORLD;
-  static int fresh_made = 0; /* fresh: duplicates and splits in turn (across nodes each kind is set up at its making) */
+  /* Fresh: duplicates and splits in turn (across nodes a duplicate is set up at its making, and
+   * so are the world's first MCORECOLL_SETUP_AT_SPLIT splits; the later ones are not). */
+  static int fresh_made = 0;
   if (g_fresh && fresh_made++ % 2) MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &target);
   else if (g_fresh) MPI_Comm_dup(MPI_COMM_WORLD, &target);
   MPI_Request req = MPI_REQUEST_NULL;
