@@ -346,17 +346,26 @@ void set_up_part(MPI_Comm part, const char* call, const Config& config) {
   cache_context(part, std::move(child));
 }
 
-// A part of `comm` made by `make` (the MPI library's split or create, collective over `comm`),
-// set up inside it where it spans nodes, from a parent set up across nodes, among the parent's
-// first Config::setup_at_split (counted alike on every rank: every rank makes every split). A
-// part inside one node needs none: its set-up is made without waiting (node/setup_window.hpp).
+// A part of `comm` made by `make` (the MPI library's split or create), set up inside it where
+// it spans nodes, from a parent set up across nodes, among the parent's first
+// Config::setup_at_split. A split is collective over `comm`, so its count is equal on every
+// rank; a part made `by_members` alone (MPI_Comm_create_group) is counted by each member apart,
+// and its members agree in one allreduce (a small one among ranks that are all inside this
+// call) that each is within its count. A part inside one node needs none: its set-up is made
+// without waiting (node/setup_window.hpp).
 template <class Make>
-int make_part(MPI_Comm comm, const char* call, MPI_Comm* newcomm, Make make) {
+int make_part(MPI_Comm comm, const char* call, MPI_Comm* newcomm, Make make, bool by_members = false) {
   CommContext* parent = cached_context(comm);
   const Config* config = parent && parent->splits_set_up ? &config_or_abort(comm) : nullptr;
-  if (config && parent->splits++ >= static_cast<std::uint64_t>(config->setup_at_split)) config = nullptr;
+  const auto count = config ? static_cast<std::uint64_t>(config->setup_at_split) : 0;
+  if (config && !by_members && parent->splits++ >= count) config = nullptr;
   const int rc = make();
   if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || !config || !parent->spans_nodes(*newcomm)) return rc;
+  if (by_members) {
+    int mine = parent->group_parts++ < count ? 1 : 0, every = 0;
+    PMPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, *newcomm);
+    if (!every) return rc;
+  }
   set_up_part(*newcomm, call, *config);
   return rc;
 }
@@ -377,16 +386,8 @@ int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
 }
 
 int comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
-  CommContext* parent = cached_context(comm);
-  const Config* config = parent && parent->splits_set_up ? &config_or_abort(comm) : nullptr;
-  const int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
-  if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || !config || !parent->spans_nodes(*newcomm)) return rc;
-  // Made by its members alone, whose counts of such parts differ: they agree in one allreduce
-  // (a small one among ranks that are all inside this call) that each is within its count.
-  int mine = parent->group_parts++ < static_cast<std::uint64_t>(config->setup_at_split) ? 1 : 0, every = 0;
-  PMPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, *newcomm);
-  if (every) set_up_part(*newcomm, "MPI_Comm_create_group", *config);
-  return rc;
+  return make_part(comm, "MPI_Comm_create_group", newcomm,
+                   [&] { return PMPI_Comm_create_group(comm, group, tag, newcomm); }, true);
 }
 
 int cart_create(MPI_Comm comm, int ndims, const int* dims, const int* periods, int reorder, MPI_Comm* newcomm) {

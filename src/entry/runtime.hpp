@@ -38,10 +38,9 @@ void check_same_settings(MPI_Comm comm, const Config& config);
 int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm);
 
 // MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create, MPI_Cart_create and MPI_Cart_sub: the
-// MPI library's, then, where the
-// part made spans nodes and is among the first MCORECOLL_SETUP_AT_SPLIT made from a
-// communicator set up across nodes, its set-up, inside the call, where every rank may wait.
-// Collective over `comm`.
+// MPI library's, then, where the part made spans nodes and is among the first
+// MCORECOLL_SETUP_AT_SPLIT made from a communicator set up across nodes, its set-up, inside the
+// call, where every rank may wait. Collective over `comm`.
 int comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm);
 int comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm* newcomm);
 int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
