@@ -1,6 +1,6 @@
 /* The C entry points that are not collectives: MPI_Init, MPI_Init_thread, MPI_Finalize,
- * MPI_Comm_dup(_with_info), MPI_Comm_split(_type), MPI_Comm_create(_group), MPI_Cart_create and
- * MPI_Cart_sub, and the completion and request calls. This file deliberately does
+ * MPI_Comm_dup(_with_info), MPI_Comm_split(_type), MPI_Comm_create(_group), MPI_Cart_create,
+ * MPI_Cart_sub, the graphs, MPI_Comm_create_from_group, and the completion and request calls. This file deliberately does
  * not include mpi.h: see raw_abi.h.
  *
  * The completion and request calls cost a program nothing while mcorecoll holds no request or
@@ -69,6 +69,12 @@ static struct {
   int (*comm_create_group)(mcorecoll_raw_t, mcorecoll_raw_t, mcorecoll_raw_t, void*);
   int (*cart_create)(mcorecoll_raw_t, mcorecoll_raw_t, void*, void*, mcorecoll_raw_t, void*);
   int (*cart_sub)(mcorecoll_raw_t, void*, void*);
+  int (*graph_create)(mcorecoll_raw_t, mcorecoll_raw_t, void*, void*, mcorecoll_raw_t, void*);
+  int (*dist_graph_create)(mcorecoll_raw_t, mcorecoll_raw_t, void*, void*, void*, void*, mcorecoll_raw_t,
+                           mcorecoll_raw_t, void*);
+  int (*dist_graph_create_adjacent)(mcorecoll_raw_t, mcorecoll_raw_t, void*, void*, mcorecoll_raw_t, void*, void*,
+                                    mcorecoll_raw_t, mcorecoll_raw_t, void*);
+  int (*comm_create_from_group)(mcorecoll_raw_t, void*, mcorecoll_raw_t, mcorecoll_raw_t, void*);
   int (*wait)(void*, void*);
   int (*test)(void*, void*, void*);
   int (*waitall)(mcorecoll_raw_t, void*, void*);
@@ -116,6 +122,12 @@ __attribute__((constructor)) static void find_library_and_tools(void) {
   TOOL(comm_create_group, "MPI_Comm_create_group");
   TOOL(cart_create, "MPI_Cart_create");
   TOOL(cart_sub, "MPI_Cart_sub");
+  TOOL(graph_create, "MPI_Graph_create");
+  TOOL(dist_graph_create, "MPI_Dist_graph_create");
+  TOOL(dist_graph_create_adjacent, "MPI_Dist_graph_create_adjacent");
+#if MCORECOLL_MPI_HAS_SESSIONS
+  TOOL(comm_create_from_group, "MPI_Comm_create_from_group");
+#endif
   int completion = TOOL(wait, "MPI_Wait") != NULL;
   completion |= TOOL(test, "MPI_Test") != NULL;
   completion |= TOOL(waitall, "MPI_Waitall") != NULL;
@@ -188,6 +200,37 @@ MCORECOLL_EXPORT int MPI_Cart_sub(mcorecoll_raw_t comm, void* remain_dims, void*
   if (tools.cart_sub) return tools.cart_sub(comm, remain_dims, newcomm);
   return mcorecoll_raw_cart_sub(comm, remain_dims, newcomm);
 }
+
+MCORECOLL_EXPORT int MPI_Graph_create(mcorecoll_raw_t comm, mcorecoll_raw_t nnodes, void* index, void* edges,
+                                     mcorecoll_raw_t reorder, void* newcomm) {
+  if (tools.graph_create) return tools.graph_create(comm, nnodes, index, edges, reorder, newcomm);
+  return mcorecoll_raw_graph_create(comm, nnodes, index, edges, reorder, newcomm);
+}
+MCORECOLL_EXPORT int MPI_Dist_graph_create(mcorecoll_raw_t comm, mcorecoll_raw_t n, void* sources, void* degrees,
+                                          void* destinations, void* weights, mcorecoll_raw_t info,
+                                          mcorecoll_raw_t reorder, void* newcomm) {
+  if (tools.dist_graph_create)
+    return tools.dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm);
+  return mcorecoll_raw_dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm);
+}
+MCORECOLL_EXPORT int MPI_Dist_graph_create_adjacent(mcorecoll_raw_t comm, mcorecoll_raw_t indegree, void* sources,
+                                                   void* sourceweights, mcorecoll_raw_t outdegree,
+                                                   void* destinations, void* destweights, mcorecoll_raw_t info,
+                                                   mcorecoll_raw_t reorder, void* newcomm) {
+  if (tools.dist_graph_create_adjacent)
+    return tools.dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations,
+                                            destweights, info, reorder, newcomm);
+  return mcorecoll_raw_dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations,
+                                                  destweights, info, reorder, newcomm);
+}
+#if MCORECOLL_MPI_HAS_SESSIONS
+/* A communicator made from a group of a session, where it spans nodes (raw_abi.h). */
+MCORECOLL_EXPORT int MPI_Comm_create_from_group(mcorecoll_raw_t group, void* tag, mcorecoll_raw_t info,
+                                               mcorecoll_raw_t errhandler, void* newcomm) {
+  if (tools.comm_create_from_group) return tools.comm_create_from_group(group, tag, info, errhandler, newcomm);
+  return mcorecoll_raw_comm_create_from_group(group, tag, info, errhandler, newcomm);
+}
+#endif
 
 /* MPI_<name> and PMPI_<name> of a completion or request call: the fast path, else the tool
  * after mcorecoll (MPI_ only), else mcorecoll's completion code. */

@@ -1,7 +1,7 @@
 // Fortran entry points of the calls that are not collectives, for every name mangling (mpi_x_,
 // mpi_x__, mpi_x, MPI_X) and mpi_f08's (mpi_x_f08_): MPI_INIT, MPI_INIT_THREAD, MPI_FINALIZE,
-// MPI_COMM_DUP(_WITH_INFO), MPI_COMM_SPLIT(_TYPE), MPI_COMM_CREATE(_GROUP), MPI_CART_CREATE, MPI_CART_SUB
-// and the completion and request calls. Both MPIs' Fortran bindings call PMPI_* (or internal
+// MPI_COMM_DUP(_WITH_INFO), MPI_COMM_SPLIT(_TYPE), MPI_COMM_CREATE(_GROUP), MPI_CART_CREATE, MPI_CART_SUB,
+// MPI_GRAPH_CREATE, MPI_DIST_GRAPH_CREATE(_ADJACENT) and the completion and request calls. Both MPIs' Fortran bindings call PMPI_* (or internal
 // code) directly, so a C-only shim would miss every Fortran program. The collectives' are
 // generated (generate_bindings.py).
 #include <mpi.h>
@@ -128,6 +128,47 @@ void fortran_cart_sub(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint*
   PMPI_Cartdim_get(c, &ndims);
   const std::vector<int> remain = c_logicals(remain_dims, ndims);
   hand_back([&](MPI_Comm* made) { return mcorecoll::cart_sub(c, remain.data(), made); }, newcomm, ierr);
+}
+
+// The graphs: the MPI library's own binding makes the part (it reads MPI_UNWEIGHTED,
+// MPI_WEIGHTS_EMPTY and LOGICALs as its compiler does), inside part_made_by(), which sets it up.
+template <class Binding>
+void fortran_part(MPI_Fint* comm, const char* call, Binding binding, MPI_Fint* newcomm, MPI_Fint* ierr) {
+  MPI_Comm made = MPI_COMM_NULL;
+  mcorecoll::part_made_by(PMPI_Comm_f2c(*comm), call, &made, [&] {
+    binding();
+    if (*ierr == MPI_SUCCESS) made = PMPI_Comm_f2c(*newcomm);
+    return static_cast<int>(*ierr);
+  });
+}
+
+void fortran_graph_create(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* nnodes, MPI_Fint* index,
+                          MPI_Fint* edges, MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr) {
+  auto binding = [&] { self.call_fortran(comm, nnodes, index, edges, reorder, newcomm, ierr); };
+  if (mcorecoll::passing_through()) return binding();
+  fortran_part(comm, "MPI_Graph_create", binding, newcomm, ierr);
+}
+
+void fortran_dist_graph_create(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* n, MPI_Fint* sources,
+                               MPI_Fint* degrees, MPI_Fint* destinations, MPI_Fint* weights, MPI_Fint* info,
+                               MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr) {
+  auto binding = [&] {
+    self.call_fortran(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm, ierr);
+  };
+  if (mcorecoll::passing_through()) return binding();
+  fortran_part(comm, "MPI_Dist_graph_create", binding, newcomm, ierr);
+}
+
+void fortran_dist_graph_create_adjacent(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* indegree,
+                                        MPI_Fint* sources, MPI_Fint* sourceweights, MPI_Fint* outdegree,
+                                        MPI_Fint* destinations, MPI_Fint* destweights, MPI_Fint* info,
+                                        MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr) {
+  auto binding = [&] {
+    self.call_fortran(comm, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder,
+                      newcomm, ierr);
+  };
+  if (mcorecoll::passing_through()) return binding();
+  fortran_part(comm, "MPI_Dist_graph_create_adjacent", binding, newcomm, ierr);
 }
 
 // Whether the request calls go straight to the MPI library's binding: mcorecoll holds no
@@ -363,6 +404,20 @@ MCORECOLL_FORTRAN(cart_create, CART_CREATE,
                   (comm, ndims, dims, periods, reorder, newcomm, ierr))
 MCORECOLL_FORTRAN(cart_sub, CART_SUB, (MPI_Fint * comm, MPI_Fint* remain_dims, MPI_Fint* newcomm, MPI_Fint* ierr),
                   (comm, remain_dims, newcomm, ierr))
+MCORECOLL_FORTRAN(graph_create, GRAPH_CREATE,
+                  (MPI_Fint * comm, MPI_Fint* nnodes, MPI_Fint* index, MPI_Fint* edges, MPI_Fint* reorder,
+                   MPI_Fint* newcomm, MPI_Fint* ierr),
+                  (comm, nnodes, index, edges, reorder, newcomm, ierr))
+MCORECOLL_FORTRAN(dist_graph_create, DIST_GRAPH_CREATE,
+                  (MPI_Fint * comm, MPI_Fint* n, MPI_Fint* sources, MPI_Fint* degrees, MPI_Fint* destinations,
+                   MPI_Fint* weights, MPI_Fint* info, MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr),
+                  (comm, n, sources, degrees, destinations, weights, info, reorder, newcomm, ierr))
+MCORECOLL_FORTRAN(dist_graph_create_adjacent, DIST_GRAPH_CREATE_ADJACENT,
+                  (MPI_Fint * comm, MPI_Fint* indegree, MPI_Fint* sources, MPI_Fint* sourceweights,
+                   MPI_Fint* outdegree, MPI_Fint* destinations, MPI_Fint* destweights, MPI_Fint* info,
+                   MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr),
+                  (comm, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder,
+                   newcomm, ierr))
 MCORECOLL_FORTRAN(comm_split, COMM_SPLIT,
                   (MPI_Fint * comm, MPI_Fint* color, MPI_Fint* key, MPI_Fint* newcomm, MPI_Fint* ierr),
                   (comm, color, key, newcomm, ierr))

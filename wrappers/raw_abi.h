@@ -36,7 +36,8 @@ MCORECOLL_RAW_ENTRY(finalize, (void))
  * duplicate is set up like any other communicator. */
 int mcorecoll_raw_comm_dup(mcorecoll_raw_t comm, void* newcomm);
 int mcorecoll_raw_comm_dup_with_info(mcorecoll_raw_t comm, mcorecoll_raw_t info, void* newcomm);
-/* MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create(_group), MPI_Cart_create, MPI_Cart_sub: the
+/* MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create(_group), MPI_Cart_create, MPI_Cart_sub and
+ * the graphs (MPI_Graph_create, MPI_Dist_graph_create(_adjacent)): the
  * MPI library's, then the part's set-up where it spans nodes and its parent's first parts are
  * set up at their making (entry/runtime.hpp). Only under the MPI_ names, as the duplications. */
 int mcorecoll_raw_comm_split(mcorecoll_raw_t comm, mcorecoll_raw_t color, mcorecoll_raw_t key, void* newcomm);
@@ -47,6 +48,19 @@ int mcorecoll_raw_comm_create_group(mcorecoll_raw_t comm, mcorecoll_raw_t group,
 int mcorecoll_raw_cart_create(mcorecoll_raw_t comm, mcorecoll_raw_t ndims, void* dims, void* periods,
                               mcorecoll_raw_t reorder, void* newcomm);
 int mcorecoll_raw_cart_sub(mcorecoll_raw_t comm, void* remain_dims, void* newcomm);
+int mcorecoll_raw_graph_create(mcorecoll_raw_t comm, mcorecoll_raw_t nnodes, void* index, void* edges,
+                               mcorecoll_raw_t reorder, void* newcomm);
+int mcorecoll_raw_dist_graph_create(mcorecoll_raw_t comm, mcorecoll_raw_t n, void* sources, void* degrees,
+                                    void* destinations, void* weights, mcorecoll_raw_t info, mcorecoll_raw_t reorder,
+                                    void* newcomm);
+int mcorecoll_raw_dist_graph_create_adjacent(mcorecoll_raw_t comm, mcorecoll_raw_t indegree, void* sources,
+                                             void* sourceweights, mcorecoll_raw_t outdegree, void* destinations,
+                                             void* destweights, mcorecoll_raw_t info, mcorecoll_raw_t reorder,
+                                             void* newcomm);
+/* MPI_Comm_create_from_group (MPI-4 sessions, where the MPI has them): the MPI library's, then
+ * its set-up where it spans nodes (entry/runtime.hpp). */
+int mcorecoll_raw_comm_create_from_group(mcorecoll_raw_t group, void* tag, mcorecoll_raw_t info,
+                                         mcorecoll_raw_t errhandler, void* newcomm);
 
 /* Completion calls: requests, statuses, flags and indices are pointers; counts are ints;
  * MPI_Request_get_status takes its request by value. */

@@ -80,6 +80,43 @@ int mcorecoll_raw_cart_sub(mcorecoll_raw_t comm, void* remain_dims, void* newcom
                                     static_cast<MPI_Comm*>(newcomm)));
 }
 
+int mcorecoll_raw_graph_create(mcorecoll_raw_t comm, mcorecoll_raw_t nnodes, void* index, void* edges,
+                               mcorecoll_raw_t reorder, void* newcomm) {
+  MCORECOLL_RAW("MPI_Graph_create", (comm, nnodes, index, edges, reorder, newcomm),
+                mcorecoll::graph_create(handle<MPI_Comm>(comm), as_int(nnodes), static_cast<const int*>(index),
+                                        static_cast<const int*>(edges), as_int(reorder), static_cast<MPI_Comm*>(newcomm)));
+}
+int mcorecoll_raw_dist_graph_create(mcorecoll_raw_t comm, mcorecoll_raw_t n, void* sources, void* degrees,
+                                    void* destinations, void* weights, mcorecoll_raw_t info, mcorecoll_raw_t reorder,
+                                    void* newcomm) {
+  MCORECOLL_RAW("MPI_Dist_graph_create", (comm, n, sources, degrees, destinations, weights, info, reorder, newcomm),
+                mcorecoll::dist_graph_create(handle<MPI_Comm>(comm), as_int(n), static_cast<const int*>(sources),
+                                             static_cast<const int*>(degrees), static_cast<const int*>(destinations),
+                                             static_cast<const int*>(weights), handle<MPI_Info>(info), as_int(reorder),
+                                             static_cast<MPI_Comm*>(newcomm)));
+}
+int mcorecoll_raw_dist_graph_create_adjacent(mcorecoll_raw_t comm, mcorecoll_raw_t indegree, void* sources,
+                                             void* sourceweights, mcorecoll_raw_t outdegree, void* destinations,
+                                             void* destweights, mcorecoll_raw_t info, mcorecoll_raw_t reorder,
+                                             void* newcomm) {
+  MCORECOLL_RAW("MPI_Dist_graph_create_adjacent",
+                (comm, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, newcomm),
+                mcorecoll::dist_graph_create_adjacent(
+                    handle<MPI_Comm>(comm), as_int(indegree), static_cast<const int*>(sources),
+                    static_cast<const int*>(sourceweights), as_int(outdegree), static_cast<const int*>(destinations),
+                    static_cast<const int*>(destweights), handle<MPI_Info>(info), as_int(reorder),
+                    static_cast<MPI_Comm*>(newcomm)));
+}
+#if MCORECOLL_MPI_HAS_SESSIONS
+int mcorecoll_raw_comm_create_from_group(mcorecoll_raw_t group, void* tag, mcorecoll_raw_t info,
+                                         mcorecoll_raw_t errhandler, void* newcomm) {
+  MCORECOLL_RAW("MPI_Comm_create_from_group", (group, tag, info, errhandler, newcomm),
+                mcorecoll::comm_create_from_group(handle<MPI_Group>(group), static_cast<const char*>(tag),
+                                                  handle<MPI_Info>(info), handle<MPI_Errhandler>(errhandler),
+                                                  static_cast<MPI_Comm*>(newcomm)));
+}
+#endif
+
 MCORECOLL_RAW_PAIR(wait, "Wait", (void* request, void* status), (request, status),
                    mcorecoll::wait(static_cast<MPI_Request*>(request), static_cast<MPI_Status*>(status)))
 

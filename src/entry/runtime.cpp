@@ -353,13 +353,26 @@ void set_up_part(MPI_Comm part, const char* call, const Config& config) {
 // and its members agree in one allreduce (a small one among ranks that are all inside this
 // call) that each is within its count. A part inside one node needs none: its set-up is made
 // without waiting (node/setup_window.hpp).
+// A making inside another (MPICH's Fortran bindings call the C MPI_ names, which are ours): the
+// outer one counts and sets up, once.
+thread_local int t_making = 0;
+
 template <class Make>
 int make_part(MPI_Comm comm, const char* call, MPI_Comm* newcomm, Make make, bool by_members = false) {
+  if (t_making) return make();
+  struct Making {
+    Making() { ++t_making; }
+    ~Making() { --t_making; }
+  };
   CommContext* parent = cached_context(comm);
   const Config* config = parent && parent->splits_set_up ? &config_or_abort(comm) : nullptr;
   const auto count = config ? static_cast<std::uint64_t>(config->setup_at_split) : 0;
   if (config && !by_members && parent->splits++ >= count) config = nullptr;
-  const int rc = make();
+  int rc = MPI_SUCCESS;
+  {
+    Making making;
+    rc = make();
+  }
   if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || !config || !parent->spans_nodes(*newcomm)) return rc;
   if (by_members) {
     int mine = parent->group_parts++ < count ? 1 : 0, every = 0;
@@ -398,6 +411,56 @@ int cart_create(MPI_Comm comm, int ndims, const int* dims, const int* periods, i
 int cart_sub(MPI_Comm comm, const int* remain_dims, MPI_Comm* newcomm) {
   return make_part(comm, "MPI_Cart_sub", newcomm, [&] { return PMPI_Cart_sub(comm, remain_dims, newcomm); });
 }
+
+int graph_create(MPI_Comm comm, int nnodes, const int* index, const int* edges, int reorder, MPI_Comm* newcomm) {
+  return make_part(comm, "MPI_Graph_create", newcomm,
+                   [&] { return PMPI_Graph_create(comm, nnodes, index, edges, reorder, newcomm); });
+}
+
+int dist_graph_create(MPI_Comm comm, int n, const int* sources, const int* degrees, const int* destinations,
+                      const int* weights, MPI_Info info, int reorder, MPI_Comm* newcomm) {
+  return make_part(comm, "MPI_Dist_graph_create", newcomm, [&] {
+    return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm);
+  });
+}
+
+int dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int* sources, const int* sourceweights,
+                               int outdegree, const int* destinations, const int* destweights, MPI_Info info,
+                               int reorder, MPI_Comm* newcomm) {
+  return make_part(comm, "MPI_Dist_graph_create_adjacent", newcomm, [&] {
+    return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations,
+                                           destweights, info, reorder, newcomm);
+  });
+}
+
+int part_made_by(MPI_Comm comm, const char* call, MPI_Comm* newcomm, const std::function<int()>& make) {
+  return make_part(comm, call, newcomm, make);
+}
+
+#if MCORECOLL_MPI_HAS_SESSIONS
+// No parent tells where its ranks sit: its members learn in one small allreduce whether it spans
+// nodes (the largest and the smallest hash of their node keys), whether operations may span
+// nodes on every one and whether each is within its count; a communicator of one node is left
+// to its set-up without waiting.
+int comm_create_from_group(MPI_Group group, const char* tag, MPI_Info info, MPI_Errhandler errhandler,
+                           MPI_Comm* newcomm) {
+  const int rc = PMPI_Comm_create_from_group(group, tag, info, errhandler, newcomm);
+  int size = 1;
+  if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || passing_through()) return rc;
+  PMPI_Comm_size(*newcomm, &size);
+  if (size < 2) return rc;
+  const Config& config = config_or_abort(*newcomm);
+  if (config.disable || config.setup_at_split == 0) return rc;
+  static std::atomic<std::uint64_t> made{0};
+  const bool within = made.fetch_add(1) < static_cast<std::uint64_t>(config.setup_at_split);
+  const std::uint64_t node = node_hash(config);
+  std::uint64_t mine[3] = {node, ~node, within && mpi_calls_while_blocked() ? 0u : 1u}, most[3];
+  PMPI_Allreduce(mine, most, 3, MPI_UINT64_T, MPI_MAX, *newcomm);
+  const bool spans = most[0] != ~most[1];
+  if (spans && most[2] == 0) set_up_part(*newcomm, "MPI_Comm_create_from_group", config);
+  return rc;
+}
+#endif
 
 void set_up_context(CommContext& ctx, const Config& config) {
   if (ctx.set_up) return;

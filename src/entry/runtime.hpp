@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <functional>
 
 namespace mcorecoll {
 
@@ -49,6 +50,24 @@ int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
 int comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm);
 int cart_create(MPI_Comm comm, int ndims, const int* dims, const int* periods, int reorder, MPI_Comm* newcomm);
 int cart_sub(MPI_Comm comm, const int* remain_dims, MPI_Comm* newcomm);
+// MPI_Graph_create, MPI_Dist_graph_create and MPI_Dist_graph_create_adjacent: the same.
+int graph_create(MPI_Comm comm, int nnodes, const int* index, const int* edges, int reorder, MPI_Comm* newcomm);
+int dist_graph_create(MPI_Comm comm, int n, const int* sources, const int* degrees, const int* destinations,
+                      const int* weights, MPI_Info info, int reorder, MPI_Comm* newcomm);
+int dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int* sources, const int* sourceweights,
+                               int outdegree, const int* destinations, const int* destweights, MPI_Info info,
+                               int reorder, MPI_Comm* newcomm);
+// A part of `comm` named `call`, made by `make` (the MPI library's Fortran binding, which reads
+// the arguments that C cannot, MPI_UNWEIGHTED's among them), set up as the splits; a C call of
+// these names inside it (MPICH's bindings make one) only makes the part.
+int part_made_by(MPI_Comm comm, const char* call, MPI_Comm* newcomm, const std::function<int()>& make);
+#if MCORECOLL_MPI_HAS_SESSIONS
+// MPI_Comm_create_from_group: the MPI library's, then, where the communicator spans nodes, its
+// set-up inside the call (collective over the group's members), the process's first
+// MCORECOLL_SETUP_AT_SPLIT of them.
+int comm_create_from_group(MPI_Group group, const char* tag, MPI_Info info, MPI_Errhandler errhandler,
+                           MPI_Comm* newcomm);
+#endif
 
 // Called from our MPI_Finalize wrappers: registers the finalize hook if no collective did.
 void prepare_finalize();

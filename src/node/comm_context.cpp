@@ -3,12 +3,15 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "common/device_memory.hpp"
+#include "common/hash.hpp"
 #include "common/log.hpp"
 #include "decisions/config.hpp"
 #include "common/stop_job.hpp"
@@ -58,13 +61,30 @@ bool may_create_communicators() {
 
 // Test knob: the pretend node of this process (MCORECOLL_TEST_NODE_SIZE), by rank in
 // MPI_COMM_WORLD, so that a process stays on its pretend node in every communicator (as on a
-// real node) and reordered communicators see a node's ranks non-consecutively.
+// real node) and reordered communicators see a node's ranks non-consecutively. Under sessions
+// alone (no world) the rank the launcher gave the process (Open MPI's, Hydra's or PMIx's
+// variable) stands in for it.
 std::uint64_t pretend_node(const Config& config) {
-  int initialized = 0, world_rank = 0;
+  int initialized = 0, world_rank = -1;
+  if (config.test_node_size <= 0) return 0;
   PMPI_Initialized(&initialized);
-  if (config.test_node_size <= 0 || !initialized) return 0;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  if (initialized) {
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  } else {
+    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+      if (const char* v = std::getenv(name); v && *v) {
+        world_rank = std::atoi(v);
+        break;
+      }
+  }
+  if (world_rank < 0) return 0;
   return static_cast<std::uint64_t>(world_rank / config.test_node_size) + 1;
+}
+
+// This machine's key (a process never changes node).
+const NodeKey& machine_key() {
+  static const NodeKey machine = this_process_node_key(0);
+  return machine;
 }
 
 // Where this process is bound, read again only when the calling thread's CPUs change (hwloc
@@ -86,8 +106,7 @@ Place place_of_this_process(const Topology& topology, const cpu_set_t& cpus) {
 RankRecord this_rank(const Config& config, const Topology& topology, bool calls_while_blocked) {
   RankRecord mine;
   mine.settings = &config == &process_config().config ? process_fingerprint() : config.fingerprint();
-  static const NodeKey machine = this_process_node_key(0);  // a process never changes node
-  mine.node = machine;
+  mine.node = machine_key();
   mine.node.pretend = pretend_node(config);
   CPU_ZERO(&mine.cpus);
   mine.cpus_known = sched_getaffinity(0, sizeof(mine.cpus), &mine.cpus) == 0 ? 1 : 0;
@@ -149,6 +168,14 @@ void choose_table_rows(CommContext& ctx, const Config& config) {
 }
 
 }  // namespace
+
+std::uint64_t node_hash(const Config& config) {
+  const NodeKey& machine = machine_key();
+  std::uint64_t h = kFnvBasis;
+  for (std::uint64_t word : {machine.boot_hi, machine.boot_lo, machine.pid_namespace, pretend_node(config)})
+    h = fnv1a(std::string_view(reinterpret_cast<const char*>(&word), sizeof word), h);
+  return h;
+}
 
 std::unique_ptr<CommContext> CommContext::make(MPI_Comm comm) {
   auto ctx = std::make_unique<CommContext>();

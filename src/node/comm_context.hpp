@@ -45,6 +45,10 @@ struct RankRecord {
   cpu_set_t cpus;  // the CPUs it may run on
 };
 
+// A hash of this process's node key (pretend node included): equal on the ranks of one node,
+// different on another's but by a chance of 2^-64.
+std::uint64_t node_hash(const Config& config);
+
 struct RankPlace {
   int node = 0;       // index of the rank's (pretend) node, 0..node_count-1
   int node_rank = 0;  // rank inside its node communicator

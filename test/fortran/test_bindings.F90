@@ -61,7 +61,7 @@ program test_bindings
   integer :: half, inter, ring, dupc, cart
   integer :: wgroup
 #endif
-  integer :: cdims(2)
+  integer :: cdims(2), gindex(64), gedges(128), gleft(1), gright(1), gself(1), gone(1)
   logical :: cper(2), remain(2)
   integer :: left, right, mine, gathered(2)
   integer :: color, lrank, rg, rootarg
@@ -688,6 +688,28 @@ program test_bindings
   call check_ierr('MPI_Cart_sub', ierr)
   call only_ibcasts(cart, 'a grid', 600)
   call only_ibcasts(dupc, 'a row of a grid', 700)
+  ! A ring as a graph, and its right-hand edges as a distributed graph, given by each rank's edge
+  ! and adjacently, unweighted (the MPI library's binding reads MPI_UNWEIGHTED).
+  do k = 1, min(nprocs, 64)
+    gindex(k) = 2 * k
+    gedges(2 * k - 1) = mod(k - 2 + nprocs, nprocs)
+    gedges(2 * k) = mod(k, nprocs)
+  end do
+  gleft(1) = mod(rank - 1 + nprocs, nprocs)
+  gright(1) = mod(rank + 1, nprocs)
+  gself(1) = rank
+  gone(1) = 1
+  call MPI_Graph_create(MPI_COMM_WORLD, nprocs, gindex, gedges, .false., dupc, ierr)
+  call check_ierr('MPI_Graph_create', ierr)
+  call only_ibcasts(dupc, 'a graph', 900)
+  call MPI_Dist_graph_create(MPI_COMM_WORLD, 1, gself, gone, gright, MPI_UNWEIGHTED, MPI_INFO_NULL, .false., &
+                             dupc, ierr)
+  call check_ierr('MPI_Dist_graph_create', ierr)
+  call only_ibcasts(dupc, 'a distributed graph', 1000)
+  call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, gleft, MPI_UNWEIGHTED, 1, gright, MPI_UNWEIGHTED, &
+                                      MPI_INFO_NULL, .false., dupc, ierr)
+  call check_ierr('MPI_Dist_graph_create_adjacent', ierr)
+  call only_ibcasts(dupc, 'an adjacent distributed graph', 1100)
 
   ! ---- verdict
   call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)

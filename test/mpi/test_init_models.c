@@ -2,8 +2,12 @@
  * way MPI was started: MPI_Init_thread (any level), and, where the MPI has them, MPI-4
  * sessions with a communicator made from the "mpi://WORLD" process set; `session-nonblocking`
  * uses that communicator only with non-blocking collectives (no MPI_COMM_WORLD tells where its
- * ranks are: its set-up without waiting guesses and checks, node/setup_window.hpp).
- * Usage: test_init_models thread|session|session-nonblocking */
+ * ranks are: its set-up without waiting guesses and checks, node/setup_window.hpp);
+ * `session-nodes` does the same under MPI_THREAD_MULTIPLE, for a communicator across nodes, set
+ * up inside MPI_Comm_create_from_group.
+ * Usage: test_init_models thread|session|session-nonblocking|session-nodes */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,10 +56,24 @@ int main(int argc, char** argv) {
   MPI_Session session;
   MPI_Group group;
   MPI_Comm comm;
-  MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &session);
+  /* Across (pretend) nodes MPICH moves mcorecoll's operations only under MPI_THREAD_MULTIPLE. */
+  MPI_Info info;
+  MPI_Info_create(&info);
+  if (!strcmp(mode, "session-nodes")) MPI_Info_set(info, "thread_level", "MPI_THREAD_MULTIPLE");
+  MPI_Session_init(info, MPI_ERRORS_ARE_FATAL, &session);
+  MPI_Info_free(&info);
   MPI_Group_from_session_pset(session, "mpi://WORLD", &group);
   MPI_Comm_create_from_group(group, "org.mcorecoll.test", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &comm);
-  if (!strcmp(mode, "session-nonblocking")) exercise_nonblocking(comm);
+  if (!strcmp(mode, "session-nodes")) {
+    /* Set up inside MPI_Comm_create_from_group (mcorecoll_describe() says so; describing a
+     * communicator not set up would set it up). */
+    int (*describe)(MPI_Comm, char*, int) = (int (*)(MPI_Comm, char*, int))dlsym(RTLD_DEFAULT, "mcorecoll_describe");
+    static char text[1 << 16];
+    CHECK(describe && describe(comm, text, sizeof text) >= 0, "mcorecoll_describe");
+    CHECK(strstr(text, "set up at its MPI_Comm_create_from_group") != NULL,
+          "not set up at its MPI_Comm_create_from_group:\n%s", text);
+  }
+  if (!strcmp(mode, "session-nonblocking") || !strcmp(mode, "session-nodes")) exercise_nonblocking(comm);
   else exercise(comm);
   int failures = check_failures, rank;
   MPI_Comm_rank(comm, &rank);

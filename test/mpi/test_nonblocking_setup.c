@@ -18,7 +18,8 @@
  *   splits    parts of a world cut into pretend nodes (MCORECOLL_TEST_NODE_SIZE), used only with
  *             non-blocking collectives: a reordered split, a split by type, a communicator made
  *             by MPI_Comm_create and by MPI_Comm_create_group, a grid (MPI_Cart_create) and its
- *             row (MPI_Cart_sub) are set up at their making (entry/runtime.cpp), on mcorecoll's
+ *             row (MPI_Cart_sub), and a graph, a distributed graph and an adjacent one made from
+ *             the split are set up at their making (entry/runtime.cpp), on mcorecoll's
  *             paths from call N exactly; a split inside one node is set up without waiting;
  *             splits and parts made by their members alone past MCORECOLL_SETUP_AT_SPLIT (as
  *             the launcher sets it) are not set up at their making. "splits-multiple": the same
@@ -439,6 +440,28 @@ int main(int argc, char** argv) {
       CHECK(switch_call(grid) == open, "%s not set up at its making (switch %ld)",
             p ? "MPI_Cart_sub" : "MPI_Cart_create", switch_call(grid));
       only_nonblocking(grid, calls, 7 + p);
+    }
+    /* The graphs, made from the reordered split (its own count): a ring, and its neighbours
+     * as a distributed graph, given by each rank's edge and adjacently, unweighted. */
+    {
+      const int sn = size_of(split), sr = rank_of(split);
+      int index[64], edges[128], right = (sr + 1) % sn, left = (sr + sn - 1) % sn, one = 1;
+      for (int r = 0; r < sn && r < 64; r++) {
+        index[r] = 2 * (r + 1);
+        edges[2 * r] = (r + sn - 1) % sn, edges[2 * r + 1] = (r + 1) % sn;
+      }
+      MPI_Comm graphs[3];
+      const char* graph_calls[3] = {"MPI_Graph_create", "MPI_Dist_graph_create", "MPI_Dist_graph_create_adjacent"};
+      MPI_Graph_create(split, sn, index, edges, 0, &graphs[0]);
+      MPI_Dist_graph_create(split, 1, &sr, &one, &right, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graphs[1]);
+      MPI_Dist_graph_create_adjacent(split, 1, &left, MPI_UNWEIGHTED, 1, &right, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                     &graphs[2]);
+      for (int g = 0; g < 3; g++) {
+        CHECK(switch_call(graphs[g]) == open, "%s not set up at its making (switch %ld)", graph_calls[g],
+              switch_call(graphs[g]));
+        only_nonblocking(graphs[g], calls, 4 + g);
+        MPI_Comm_free(&graphs[g]);
+      }
     }
     /* On one node: the window's switch (only_nonblocking() checks it); a rank alone on its node
      * has a communicator of one rank, which mcorecoll never takes. */
