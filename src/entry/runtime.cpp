@@ -103,12 +103,12 @@ void release(CommContext* ctx) {
   end_context(ctx);
 }
 
-// A duplicate freed tells its parent's duplicates' fates whether it reached its Nth call.
+// A duplicate or a part freed tells its parent's fates whether it reached its Nth call.
 void tell_fate(const CommContext& ctx) {
   if (!ctx.parent_fates) return;
   const auto setup_after = static_cast<std::uint64_t>(process_config().config.setup_after);
   const bool lived = ctx.set_up || ctx.calls_before_setup >= setup_after;
-  DupFates& fates = *ctx.parent_fates;
+  Fates& fates = *ctx.parent_fates;
   (lived ? fates.lived_in_batch : fates.short_in_batch).fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -286,18 +286,18 @@ CommContext& context_of(MPI_Comm comm) {
   return *ctx;
 }
 
-// Duplicates freed before their Nth call, with none between that lived longer (DupFates),
+// Duplicates (or parts) freed before their Nth call, with none between that lived longer (Fates),
 // after which the next are set up like any other communicator (by their Nth call), until one
-// lives: a program that duplicates, calls a few times and frees, in a loop, pays the set-up at
-// the duplication twice, not at every duplication.
+// lives: a program that duplicates or splits, calls a few times and frees, in a loop, pays the
+// set-up at the making twice, not at every making.
 constexpr int kShortLivesToDefer = 2;
 
 int comm_dup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm* newcomm) {
   // Only a parent with a context of its own, set up: a duplication never makes one.
   CommContext* parent = cached_context(comm);
   const Config* config = parent && parent->dups_set_up ? &config_or_abort(comm) : nullptr;
-  // Its duplicates' fates are equal on every rank only below MPI_THREAD_MULTIPLE (DupFates).
-  const std::shared_ptr<DupFates> fates = config && !parent->any_thread_multiple ? parent->dup_fates : nullptr;
+  // Its duplicates' fates are equal on every rank only below MPI_THREAD_MULTIPLE (Fates).
+  const std::shared_ptr<Fates> fates = config && !parent->any_thread_multiple ? parent->dup_fates : nullptr;
   if (fates && fates->fold() >= kShortLivesToDefer) config = nullptr;
   if (config && !answer_duplicate(*parent, *config)) config = nullptr;
   const int rc = with_info ? PMPI_Comm_dup_with_info(comm, info, newcomm) : PMPI_Comm_dup(comm, newcomm);
@@ -329,8 +329,9 @@ void prepare(CommContext& ctx, const Config& config) {
 // call, where every rank may wait: its ranks sit on nodes of their own choosing, so its set-up
 // is any communicator's; what it saves is the wait for a blocking call that a communicator used
 // only with non-blocking collectives never makes. Collective over `part`.
-void set_up_part(MPI_Comm part, const char* call, const Config& config) {
+void set_up_part(MPI_Comm part, const char* call, const Config& config, std::shared_ptr<Fates> fates = nullptr) {
   std::unique_ptr<CommContext> child = CommContext::make(part);  // two or more ranks of an intracommunicator
+  child->parent_fates = std::move(fates);
   prepare(*child, config);
   child->made_by = call;
   child->switch_at = static_cast<std::uint64_t>(config.setup_after);
@@ -348,11 +349,12 @@ void set_up_part(MPI_Comm part, const char* call, const Config& config) {
 
 // A part of `comm` made by `make` (the MPI library's split or create), set up inside it where
 // it spans nodes, from a parent set up across nodes, among the parent's first
-// Config::setup_at_split. A split is collective over `comm`, so its count is equal on every
-// rank; a part made `by_members` alone (MPI_Comm_create_group) is counted by each member apart,
-// and its members agree in one allreduce (a small one among ranks that are all inside this
-// call) that each is within its count. A part inside one node needs none: its set-up is made
-// without waiting (node/setup_window.hpp).
+// Config::setup_at_split, unless its parts were freed early of late (Fates). A split is
+// collective over `comm`, so its count is equal on every rank; a part made `by_members` alone
+// (MPI_Comm_create_group) is counted by each member apart; the fates of the parts a rank was in
+// differ between the part's members. They agree in one allreduce (a small one among ranks that
+// are all inside this call). A part inside one node needs none: its set-up is made without
+// waiting (node/setup_window.hpp).
 // A making inside another (MPICH's Fortran bindings call the C MPI_ names, which are ours): the
 // outer one counts and sets up, once.
 thread_local int t_making = 0;
@@ -374,12 +376,19 @@ int make_part(MPI_Comm comm, const char* call, MPI_Comm* newcomm, Make make, boo
     rc = make();
   }
   if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL || !config || !parent->spans_nodes(*newcomm)) return rc;
-  if (by_members) {
-    int mine = parent->group_parts++ < count ? 1 : 0, every = 0;
-    PMPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, *newcomm);
-    if (!every) return rc;
+  const std::shared_ptr<Fates>& fates = parent->part_fates;
+  int mine = !by_members || parent->group_parts++ < count ? 1 : 0, every = 0;
+  if (fates && fates->fold() >= kShortLivesToDefer) mine = 0;
+  PMPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, *newcomm);
+  if (every) {
+    set_up_part(*newcomm, call, *config, fates);
+  } else if (fates) {
+    // Deferred, its fate is followed all the same: one that reaches its Nth call brings the
+    // set-up at the making back.
+    std::unique_ptr<CommContext> child = CommContext::make(*newcomm);
+    child->parent_fates = fates;
+    cache_context(*newcomm, std::move(child));
   }
-  set_up_part(*newcomm, call, *config);
   return rc;
 }
 

@@ -302,8 +302,9 @@ void CommContext::set_up_from(const std::vector<RankRecord>& all, const Config& 
       // Its duplicates' leaders' communicators come from a source made now, while no operation
       // of mcorecoll's runs on the leaders' communicator (LeadersSource).
       ctx->dups_set_up = config.setup_at_dup && config.segment != SegmentKind::posix && ctx->operations_may_span_nodes;
-      if (ctx->dups_set_up) ctx->dup_fates = std::make_shared<DupFates>();
+      if (ctx->dups_set_up) ctx->dup_fates = std::make_shared<Fates>();
       ctx->splits_set_up = config.setup_at_split > 0 && ctx->operations_may_span_nodes;
+      if (ctx->splits_set_up) ctx->part_fates = std::make_shared<Fates>();
       if (ctx->dups_set_up && ctx->leaders_comm != MPI_COMM_NULL) {
         MPI_Comm source = MPI_COMM_NULL;
         PMPI_Comm_dup(ctx->leaders_comm, &source);
@@ -334,8 +335,9 @@ void CommContext::set_up_like(const CommContext& parent) {
   device_memory_possible = parent.device_memory_possible;
   any_thread_multiple = parent.any_thread_multiple;
   dups_set_up = parent.dups_set_up;
-  if (dups_set_up) dup_fates = std::make_shared<DupFates>();
+  if (dups_set_up) dup_fates = std::make_shared<Fates>();
   splits_set_up = parent.splits_set_up;
+  if (splits_set_up) part_fates = std::make_shared<Fates>();
   channel.ring_consumed_known.assign(static_cast<std::size_t>(node_size), 0);
 }
 

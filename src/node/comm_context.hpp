@@ -119,23 +119,24 @@ class LeadersSource {
   MPI_Request making_ = MPI_REQUEST_NULL;
 };
 
-// How the duplicates of one communicator fared: how many were freed before their Nth call
-// (MCORECOLL_SETUP_AFTER), where a set-up at the duplication never pays back (a program that
-// duplicates, calls a few times and frees, in a loop). A free counts into the batch since the
-// parent's last duplication; the duplication folds the batch into the streak: one that lived
+// How the duplicates, or the parts, of one communicator fared: how many were freed before their
+// Nth call (MCORECOLL_SETUP_AFTER), where a set-up at the making never pays back (a program that
+// duplicates or splits, calls a few times and frees, in a loop). A free counts into the batch
+// since the parent's last making; the making folds the batch into the streak: one that lived
 // ends it, else the short ones add to it. Counts, not a sequence, so frees that come in another
-// order on each rank between two duplications (destructors, finalizers) fold alike; a free
-// and a duplication of the parent come in one order on every rank below MPI_THREAD_MULTIPLE
-// (both are collective over the same ranks, which a correct program orders alike), and every
-// rank makes as many calls on a duplicate.
-struct DupFates {
-  std::atomic<int> short_in_batch{0}, lived_in_batch{0};
-  int streak = 0;  // duplications' business only (under the parent's collective order)
-  // The batch folded in; the streak of duplicates freed early since the last that lived.
+// order on each rank between two makings (destructors, finalizers) fold alike. Duplicates'
+// fates are equal on every rank below MPI_THREAD_MULTIPLE: a free and a duplication of the
+// parent come in one order there (both are collective over the same ranks, which a correct
+// program orders alike), and every rank makes as many calls on a duplicate. Parts' are not (a
+// part's members were in different parts before), so a part's members agree on them.
+struct Fates {
+  std::atomic<int> short_in_batch{0}, lived_in_batch{0}, streak{0};
+  // The batch folded in; the streak of children freed early since the last that lived.
   int fold() {
     const int lived = lived_in_batch.exchange(0), early = short_in_batch.exchange(0);
-    streak = lived ? 0 : streak + early;
-    return streak;
+    if (lived) streak.store(0);
+    else streak.fetch_add(early);
+    return streak.load();
   }
 };
 
@@ -189,9 +190,10 @@ class CommContext {
   bool any_thread_multiple = false;
   // Duplicates made so far while dups_set_up: equal on every rank.
   std::uint64_t dups = 0;
-  // Where dups_set_up: how its duplicates fared (DupFates); and for a duplicate of such a
-  // parent (set up at its duplication or not), its parent's, which it tells at its free.
-  std::shared_ptr<DupFates> dup_fates, parent_fates;
+  // Where dups_set_up: how its duplicates fared (Fates); where splits_set_up: how its parts
+  // did; and for a child of such a parent (set up at its making or not), its parent's, which it
+  // tells at its free.
+  std::shared_ptr<Fates> dup_fates, part_fates, parent_fates;
   // Communicators split from this one (MPI_Comm_split, _split_type, MPI_Comm_create(_group),
   // MPI_Cart_create, MPI_Cart_sub) that span nodes are set up at their making, the first
   // Config::setup_at_split of them: its set-up found it across nodes with the leaders'
