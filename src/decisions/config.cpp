@@ -59,6 +59,9 @@ constexpr std::uint64_t kDefaultAlltoallNodesMaxBytes = 4ull << 10;
 // exchange): allreduce 0.38-0.95x at 1-16 KiB, 0.77-1.16x at 16-256 B (noise of one TCP round
 // trip either way), 1.12-1.23x at 1 MiB; reduce 0.48-0.95x at 1-16 KiB, 0.97-1.16x at 64 KiB.
 constexpr std::uint64_t kDefaultReduceNodesMaxBytes = 16ull << 10;
+// Allreduce through the lanes (lanes/allreduce_lanes.hpp): off until measured on a cluster; on
+// the bed, forced, see doc/multi-host.md.
+constexpr std::uint64_t kDefaultLanesMinBytes = 0;
 // Allgather across hosts, same four runs: 0.64-0.96x at blocks of 1-16 KiB but 0.73-1.30x at
 // 1-256 B and 0.89-1.15x at 256 KiB; with no lower bound to leave the small blocks to the MPI
 // library, off by default.
@@ -246,6 +249,7 @@ std::vector<Setting> make_settings() {
   s.push_back(size_setting("ALLTOALL_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40,
                            &Config::alltoall_nodes_max_bytes));
   s.push_back(size_setting("REDUCE_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40, &Config::reduce_nodes_max_bytes));
+  s.push_back(size_setting("LANES_MIN_BYTES", kAnySize, 0, 1ull << 40, &Config::lanes_min_bytes));
   s.push_back(size_setting("ALLGATHER_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40,
                            &Config::allgather_nodes_max_bytes));
   s.push_back(size_setting("GATHER_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40, &Config::gather_nodes_max_bytes));
@@ -540,6 +544,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.reduce_stage_bytes = 1 << 20;
   c.alltoall_nodes_max_bytes = kDefaultAlltoallNodesMaxBytes;
   c.reduce_nodes_max_bytes = kDefaultReduceNodesMaxBytes;
+  c.lanes_min_bytes = kDefaultLanesMinBytes;
   c.allgather_nodes_max_bytes = kDefaultAllgatherNodesMaxBytes;
   c.gather_nodes_max_bytes = kDefaultGatherNodesMaxBytes;
   c.scan_nodes_max_bytes = kDefaultScanNodesMaxBytes;
@@ -617,6 +622,7 @@ std::uint64_t Config::fingerprint() const {
   h = fold(h, std::to_string(reduce_stage_bytes));
   h = fold(h, std::to_string(alltoall_nodes_max_bytes));
   h = fold(h, std::to_string(reduce_nodes_max_bytes));
+  h = fold(h, std::to_string(lanes_min_bytes));
   h = fold(h, std::to_string(allgather_nodes_max_bytes));
   h = fold(h, std::to_string(gather_nodes_max_bytes));
   h = fold(h, std::to_string(scan_nodes_max_bytes));
@@ -671,6 +677,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_ALLTOALL_CMA_MIN_BYTES = " << alltoall_cma_min_bytes << "\n";
   out << "MCORECOLL_ALLTOALL_NODES_MAX_BYTES = " << alltoall_nodes_max_bytes << "\n";
   out << "MCORECOLL_REDUCE_NODES_MAX_BYTES = " << reduce_nodes_max_bytes << "\n";
+  out << "MCORECOLL_LANES_MIN_BYTES = " << lanes_min_bytes << "\n";
   out << "MCORECOLL_ALLGATHER_NODES_MAX_BYTES = " << allgather_nodes_max_bytes << "\n";
   out << "MCORECOLL_GATHER_NODES_MAX_BYTES = " << gather_nodes_max_bytes << "\n";
   out << "MCORECOLL_SCAN_NODES_MAX_BYTES = " << scan_nodes_max_bytes << "\n";

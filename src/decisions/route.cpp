@@ -78,6 +78,11 @@ bool bcast_ring_across_nodes(Collective c, const Config& config, std::uint64_t b
          config.bcast_nodes_ring_bytes > 0 && bytes <= config.bcast_nodes_ring_bytes;
 }
 
+// Across nodes, an allreduce from MCORECOLL_LANES_MIN_BYTES on takes the lanes in auto mode.
+bool takes_lanes(Collective c, const Config& config, std::uint64_t bytes) {
+  return c == Collective::allreduce && config.lanes_min_bytes > 0 && bytes >= config.lanes_min_bytes;
+}
+
 }  // namespace
 
 Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes,
@@ -89,6 +94,7 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   if (forced > 0) return {forced, ""};
   if (c == Collective::barrier) return {1, ""};
   if (spans_nodes) {
+    if (takes_lanes(c, config, bytes)) return {kAllreduceLanes, ""};
     const NodesBound bound = nodes_bound(c, config);
     if (bytes > bound.max_bytes) return {0, bound.reason};
   }
@@ -160,6 +166,18 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
     }
     bands = capped;
   }
+  if (spans_nodes && takes_lanes(c, config, ~0ull)) {  // the lanes from their bound on
+    const std::uint64_t below = config.lanes_min_bytes - 1;
+    std::vector<Band> under;
+    for (Band b : bands) {
+      if (!under.empty() && under.back().max_bytes >= below) break;
+      b.max_bytes = std::min(b.max_bytes, below);
+      under.push_back(b);
+    }
+    if (under.empty() || under.back().max_bytes < below) under.push_back({below, 0});
+    under.push_back({~0ull, kAllreduceLanes});
+    bands = under;
+  }
   if (bcast_ring_across_nodes(c, config, 0, spans_nodes)) {  // PMPI below the ring bound: the ring
     const std::uint64_t ring = config.bcast_nodes_ring_bytes;
     std::vector<Band> widened;
@@ -190,6 +208,8 @@ const char* algorithm_words(Collective c, int path) {
   if (path == 0) return "pmpi";
   if (c == Collective::barrier) return "shm";
   if (c == Collective::bcast) return path == kBcastShm ? "shm (the ring)" : "cma (single copy)";
+  if (c == Collective::allreduce && path == kAllreduceLanes)
+    return "lanes (node reduce-scatter, the MPI library's allreduce on every lane at once, node allgather)";
   if (c == Collective::allreduce || c == Collective::reduce) return "shm (staged, combined in rank order)";
   if (c == Collective::allgather) return "shm (staging)";
   if (c == Collective::reduce_scatter_block || c == Collective::reduce_scatter)

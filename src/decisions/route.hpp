@@ -18,11 +18,13 @@ struct Route {
   const char* reason = "";  // why pmpi was chosen (empty when an algorithm was); static
 };
 
-// Path numbers of the bcast and alltoall algorithms (see algorithm_names()).
+// Path numbers of the bcast, alltoall and allreduce algorithms (see algorithm_names()).
 constexpr int kBcastShm = 1;
 constexpr int kBcastCma = 2;
 constexpr int kAlltoallShm = 1;
 constexpr int kAlltoallCma = 2;
+constexpr int kAllreduceShm = 1;
+constexpr int kAllreduceLanes = 2;  // across nodes only (lanes/allreduce_lanes.hpp)
 
 // `bytes`: the size of the message's type signature (bcast: the whole message; alltoall: one
 // block). Ignored for barrier. `spans_nodes`: the communicator has ranks on several nodes.

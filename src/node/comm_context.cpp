@@ -396,6 +396,7 @@ CommContext::~CommContext() {
   drop_leases(*this);
   channel.shm.reset();
   if (leaders_comm != MPI_COMM_NULL) PMPI_Comm_free(&leaders_comm);
+  if (lanes_comm != MPI_COMM_NULL) PMPI_Comm_free(&lanes_comm);
 }
 
 CommunicatorView CommContext::view() const {

@@ -179,6 +179,9 @@ class CommContext {
   // Node rank 0 of every node, when the communicator spans nodes; null on other ranks. Made by
   // the set-up (comm_context.cpp says when that is safe), or taken from a LeadersSource.
   MPI_Comm leaders_comm = MPI_COMM_NULL;
+  // The ranks of this one's node rank, one a node (lanes/allreduce_lanes.hpp): made by the
+  // first call that takes the lanes, freed with the context.
+  MPI_Comm lanes_comm = MPI_COMM_NULL;
   int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
   // Duplicates (MPI_Comm_dup) of this communicator are set up at the duplication: its set-up
   // (set_up_from, or set_up_like for a duplicate) found it across nodes, with the leaders'

@@ -29,7 +29,8 @@ enum {
   MCORECOLL_NETWORK_ALLGATHERV,
   MCORECOLL_NETWORK_ALLTOALLV,
   MCORECOLL_NETWORK_REDUCTION, /* allgather, gather, allreduce or reduce of the partials */
-  MCORECOLL_NETWORK_EXSCAN
+  MCORECOLL_NETWORK_EXSCAN,
+  MCORECOLL_NETWORK_LANE /* any rank's part in the MPI library's collective on its lane (lanes/) */
 };
 
 /* 32 bytes without padding: the test gathers them as bytes. */

@@ -251,3 +251,32 @@ TEST_CASE("the sizes handed on by size alone are the router's PMPI sizes from 0"
   CHECK(none > 0);
   CHECK(learning_decides > 0);  // the built-in gather rows across nodes, bound 0, among them
 }
+
+TEST_CASE("across nodes an allreduce from the lanes' bound takes the lanes, and the bands shown say so", "[table][route]") {
+  const Config config = load_config(Env{{"MCORECOLL_LANES_MIN_BYTES", "1M"}}).config;
+  const Config off = load_config({}).config;
+  for (const TableRow& r : config.tables[static_cast<int>(Collective::allreduce)]) {
+    INFO("allreduce row np " << r.ranks);
+    CHECK(choose_route(Collective::allreduce, config, 1 << 20, true, &r).path == kAllreduceLanes);
+    CHECK(choose_route(Collective::allreduce, config, (1 << 20) - 1, true, &r).path == 0);  // above the nodes' bound
+    CHECK(choose_route(Collective::allreduce, config, 64 << 20, false, &r).path != kAllreduceLanes);  // one node
+    CHECK(choose_route(Collective::allreduce, off, 64 << 20, true, &r).path == 0);  // off by default
+    for (bool spans : {false, true})
+      for (std::uint64_t power = 1; power <= (64ull << 20); power *= 2)
+        for (std::uint64_t bytes : {power - 1, power, power + 1})
+          CHECK(choose_route(Collective::allreduce, config, bytes, spans, &r).path ==
+                band_path(auto_bands(Collective::allreduce, config, spans, &r), bytes));
+  }
+  // Below the nodes' bound: the lanes take over from where they start.
+  const Config low = load_config(Env{{"MCORECOLL_LANES_MIN_BYTES", "4K"}}).config;
+  const TableRow r = row(2, false, "shm:64K pmpi");
+  CHECK(choose_route(Collective::allreduce, low, 4095, true, &r).path == kAllreduceShm);
+  CHECK(choose_route(Collective::allreduce, low, 4096, true, &r).path == kAllreduceLanes);
+  for (std::uint64_t power = 1; power <= (1ull << 20); power *= 2)
+    for (std::uint64_t bytes : {power - 1, power, power + 1})
+      CHECK(choose_route(Collective::allreduce, low, bytes, true, &r).path ==
+            band_path(auto_bands(Collective::allreduce, low, true, &r), bytes));
+  // Forced: every size, every placement (the call falls back where the lanes cannot serve).
+  const Config forced = load_config(Env{{"MCORECOLL_ALLREDUCE", "lanes"}}).config;
+  CHECK(choose_route(Collective::allreduce, forced, 8, false, &r).path == kAllreduceLanes);
+}
