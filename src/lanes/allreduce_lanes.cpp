@@ -16,7 +16,8 @@ namespace mcorecoll {
 namespace {
 
 // Kept on the communicator: every slice, in vector order (each rank's own slice reduced into
-// its place, then the others gathered around it).
+// its place, then the others gathered around it), where the slices overrun the receive buffer
+// (the last one padded).
 struct LanesRooms {
   std::vector<char> slices;
 };
@@ -48,7 +49,12 @@ int allreduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf,
   const int per = count / n + (count % n != 0);
   const int first = std::min(count, per * me), mine = std::min(per, count - first);
   const std::size_t slice = static_cast<std::size_t>(per) * layout.extent;
-  char* slices = scratch_room(ctx.kept.get<LanesRooms>().slices, slice * static_cast<std::size_t>(n));
+  // Slices that fill the receive buffer exactly are put there: each rank's own reduced into its
+  // place (with MPI_IN_PLACE, where those elements were, staged already), the others gathered
+  // around it. Else in room, copied at the end.
+  const bool exact = count % n == 0;
+  char* slices = exact ? static_cast<char*>(recvbuf)
+                       : scratch_room(ctx.kept.get<LanesRooms>().slices, slice * static_cast<std::size_t>(n));
   char* own = slices + slice * static_cast<std::size_t>(me);
   const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   // 1. Slice `me` of the node's partial.
@@ -70,7 +76,7 @@ int allreduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf,
     int waiting_on = -1;
     return gather.advance(&waiting_on);
   }, [&] { return gather.moves(); });
-  std::memcpy(recvbuf, slices, layout.image_bytes(static_cast<std::size_t>(count)));
+  if (!exact) std::memcpy(recvbuf, slices, layout.image_bytes(static_cast<std::size_t>(count)));
   return rc;
 }
 

@@ -17,6 +17,10 @@
  *  - alltoall: each leader gives the leaders' alltoallv the blocks its ranks send off the node;
  *  - scan, exscan: each leader but the last node's gives the leaders' exscan its node's total
  *    (one vector); the last one takes part with nothing anyone needs.
+ * With MCORECOLL_ALLREDUCE=lanes on nodes of equal size, the allreduce goes through the lanes
+ * (lanes/allreduce_lanes.hpp): every rank, not only the leaders, gives the MPI library's
+ * allreduce on its lane its slice of the vector (node rank r: elements [r x per, (r + 1) x per),
+ * per = ceil(count / ranks a node)), so that each node sends the vector once, over all its ranks.
  * Beyond MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes (set in the environment to run it at a few), the
  * barrier, the reductions and the allgathers give the MPI library's collective among the leaders
  * their part instead: the barrier nothing, allreduce the node's partial, reduce the partial but
@@ -42,6 +46,7 @@ enum { kMaxEvents = 4096 };
 
 static int rank, size, node_size, nodes;
 static int direct; /* the leaders exchange one message a pair */
+static int lanes;  /* the allreduce through the lanes: every rank sends */
 
 static int node_of(int r) { return r / node_size; }
 static int ranks_on(int node) {
@@ -98,7 +103,13 @@ static struct Sent f_scatter(int r, int root) {
                  node_of(r) == node_of(root) ? (int64_t)(size - ranks_on(node_of(r))) * kBlock : 0);
 }
 static struct Sent f_allreduce(int r, int root) {
-  (void)r, (void)root;
+  (void)root;
+  if (lanes) {
+    const int per = (kCount + node_size - 1) / node_size, rank_in_node = r % node_size;
+    const int first = per * rank_in_node < kCount ? per * rank_in_node : kCount;
+    const int mine = kCount - first < per ? kCount - first : per;
+    return mine > 0 ? library(MCORECOLL_NETWORK_LANE, (int64_t)mine * 8) : none();
+  }
   return direct ? messages(nodes - 1, kCount * 8) : library(MCORECOLL_NETWORK_REDUCTION, kCount * 8);
 }
 static struct Sent f_reduce(int r, int root) {
@@ -179,7 +190,8 @@ static void check(const char* name, Formula formula, int root) {
   if (rank == 0) {
     int64_t node_messages = 0, node_bytes = 0;
     for (int r = 0; r < size; r++) {
-      const struct Sent want = is_leader(r) ? formula(r, root) : none(), got = all[r];
+      const int sends = is_leader(r) || (lanes && formula == f_allreduce);
+      const struct Sent want = sends ? formula(r, root) : none(), got = all[r];
       CHECK(!memcmp(&want, &got, sizeof want),
             "%s root %d, rank %d (%s of node %d): sent %lld messages of %lld bytes and %lld library calls "
             "(kind %lld) of %lld bytes; expected %lld, %lld, %lld (kind %lld), %lld",
@@ -210,7 +222,11 @@ int main(int argc, char** argv) {
   nodes = (size + node_size - 1) / node_size;
   const char* direct_max = getenv("MCORECOLL_LEADERS_DIRECT_MAX_NODES");
   direct = nodes <= (direct_max ? atoi(direct_max) : 16);
-  if (rank == 0) printf("%d nodes: the leaders' %s\n", nodes, direct ? "messages" : "library collectives");
+  const char* allreduce = getenv("MCORECOLL_ALLREDUCE");
+  lanes = allreduce && !strcmp(allreduce, "lanes") && size % node_size == 0;
+  if (rank == 0)
+    printf("%d nodes: the leaders' %s%s\n", nodes, direct ? "messages" : "library collectives",
+           lanes ? "; the allreduce through the lanes" : "");
   static const struct {
     const char* name;
     Formula formula;
