@@ -1,14 +1,14 @@
 // MPI_Allreduce, MPI_Reduce, their non-blocking forms and their persistent ones: routed
 // (entry/call_decision.hpp) and checked, then the staged reduction (reduce_shm.hpp,
 // ireduce_shm.hpp), across nodes the leaders' composition (reduce_across_nodes.hpp) or the
-// lanes (lanes/allreduce_lanes.hpp), or PMPI.
+// lanes (lanes/reduce_lanes.hpp), or PMPI.
 #include "common/message_bytes.hpp"
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
 #include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
-#include "lanes/allreduce_lanes.hpp"
+#include "lanes/reduce_lanes.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "reduction/combine.hpp"
 #include "reduction/element_layout.hpp"
@@ -45,11 +45,11 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   if (const char* refusal = staged_reduction_refusal(a.op, a.type, a.count, bytes, layout)) fall_back(d, c, refusal);
   if (d.path != kPmpiPath)
     if (const char* refusal = across_nodes_refusal(*d.ctx, a.op, *layout)) fall_back(d, c, refusal);
-  // Where the lanes cannot serve, a forced MCORECOLL_ALLREDUCE=lanes takes the other staged path
-  // (the leaders' composition across nodes), auto mode the MPI library's.
-  if (c == Collective::allreduce && d.path == kAllreduceLanes)
+  // Where the lanes cannot serve, a forced MCORECOLL_ALLREDUCE=lanes (or REDUCE) takes the other
+  // staged path (the leaders' composition across nodes), auto mode the MPI library's.
+  if (d.path == kReductionLanes)
     if (const char* refusal = lanes_refusal(*d.ctx, a.op, *layout, form == Form::blocking)) {
-      if (process_config().config.forced_path[static_cast<int>(c)] == kAllreduceLanes) d.path = kAllreduceShm;
+      if (process_config().config.forced_path[static_cast<int>(c)] == kReductionLanes) d.path = kReductionShm;
       else fall_back(d, c, refusal);
     }
   // The non-blocking and persistent steps may run where MPI may not be called, and a user op
@@ -77,8 +77,8 @@ int blocking(Collective c, const Reduction& a) {
   const Decision d = route(c, a, Form::blocking, &layout);
   return blocking_call(c, d, [&] { return pmpi(c, a); }, [&] {
     const Config& config = process_config().config;
-    if (c == Collective::allreduce && d.path == kAllreduceLanes)
-      return allreduce_lanes(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, layout);
+    if (d.path == kReductionLanes)
+      return reduce_lanes(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
     if (d.ctx->node_count > 1)
       return reduce_across_nodes(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout, d.bytes);
     return reduce_shm(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);

@@ -59,7 +59,7 @@ constexpr std::uint64_t kDefaultAlltoallNodesMaxBytes = 4ull << 10;
 // exchange): allreduce 0.38-0.95x at 1-16 KiB, 0.77-1.16x at 16-256 B (noise of one TCP round
 // trip either way), 1.12-1.23x at 1 MiB; reduce 0.48-0.95x at 1-16 KiB, 0.97-1.16x at 64 KiB.
 constexpr std::uint64_t kDefaultReduceNodesMaxBytes = 16ull << 10;
-// Allreduce through the lanes (lanes/allreduce_lanes.hpp): off until measured on a cluster; on
+// Allreduce and reduce through the lanes (lanes/reduce_lanes.hpp): off until measured on a cluster; on
 // the bed, forced, see doc/multi-host.md.
 constexpr std::uint64_t kDefaultLanesMinBytes = 0;
 // Allgather across hosts, same four runs: 0.64-0.96x at blocks of 1-16 KiB but 0.73-1.30x at

@@ -78,9 +78,11 @@ bool bcast_ring_across_nodes(Collective c, const Config& config, std::uint64_t b
          config.bcast_nodes_ring_bytes > 0 && bytes <= config.bcast_nodes_ring_bytes;
 }
 
-// Across nodes, an allreduce from MCORECOLL_LANES_MIN_BYTES on takes the lanes in auto mode.
+// Across nodes, an allreduce or reduce from MCORECOLL_LANES_MIN_BYTES on takes the lanes in
+// auto mode.
 bool takes_lanes(Collective c, const Config& config, std::uint64_t bytes) {
-  return c == Collective::allreduce && config.lanes_min_bytes > 0 && bytes >= config.lanes_min_bytes;
+  return (c == Collective::allreduce || c == Collective::reduce) && config.lanes_min_bytes > 0 &&
+         bytes >= config.lanes_min_bytes;
 }
 
 }  // namespace
@@ -94,7 +96,7 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   if (forced > 0) return {forced, ""};
   if (c == Collective::barrier) return {1, ""};
   if (spans_nodes) {
-    if (takes_lanes(c, config, bytes)) return {kAllreduceLanes, ""};
+    if (takes_lanes(c, config, bytes)) return {kReductionLanes, ""};
     const NodesBound bound = nodes_bound(c, config);
     if (bytes > bound.max_bytes) return {0, bound.reason};
   }
@@ -175,7 +177,7 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
       under.push_back(b);
     }
     if (under.empty() || under.back().max_bytes < below) under.push_back({below, 0});
-    under.push_back({~0ull, kAllreduceLanes});
+    under.push_back({~0ull, kReductionLanes});
     bands = under;
   }
   if (bcast_ring_across_nodes(c, config, 0, spans_nodes)) {  // PMPI below the ring bound: the ring
@@ -208,8 +210,10 @@ const char* algorithm_words(Collective c, int path) {
   if (path == 0) return "pmpi";
   if (c == Collective::barrier) return "shm";
   if (c == Collective::bcast) return path == kBcastShm ? "shm (the ring)" : "cma (single copy)";
-  if (c == Collective::allreduce && path == kAllreduceLanes)
-    return "lanes (node reduce-scatter, the MPI library's allreduce on every lane at once, node allgather)";
+  if ((c == Collective::allreduce || c == Collective::reduce) && path == kReductionLanes)
+    return c == Collective::allreduce
+               ? "lanes (node reduce-scatter, the MPI library's allreduce on every lane at once, node allgather)"
+               : "lanes (node reduce-scatter, the MPI library's reduce on every lane at once, the root's node's allgather)";
   if (c == Collective::allreduce || c == Collective::reduce) return "shm (staged, combined in rank order)";
   if (c == Collective::allgather) return "shm (staging)";
   if (c == Collective::reduce_scatter_block || c == Collective::reduce_scatter)

@@ -23,8 +23,8 @@ constexpr int kBcastShm = 1;
 constexpr int kBcastCma = 2;
 constexpr int kAlltoallShm = 1;
 constexpr int kAlltoallCma = 2;
-constexpr int kAllreduceShm = 1;
-constexpr int kAllreduceLanes = 2;  // across nodes only (lanes/allreduce_lanes.hpp)
+constexpr int kReductionShm = 1;    // allreduce and reduce
+constexpr int kReductionLanes = 2;  // allreduce and reduce across nodes (lanes/reduce_lanes.hpp)
 
 // `bytes`: the size of the message's type signature (bcast: the whole message; alltoall: one
 // block). Ignored for barrier. `spans_nodes`: the communicator has ranks on several nodes.

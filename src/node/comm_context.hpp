@@ -179,7 +179,7 @@ class CommContext {
   // Node rank 0 of every node, when the communicator spans nodes; null on other ranks. Made by
   // the set-up (comm_context.cpp says when that is safe), or taken from a LeadersSource.
   MPI_Comm leaders_comm = MPI_COMM_NULL;
-  // The ranks of this one's node rank, one a node (lanes/allreduce_lanes.hpp): made by the
+  // The ranks of this one's node rank, one a node (lanes/reduce_lanes.hpp): made by the
   // first call that takes the lanes, freed with the context.
   MPI_Comm lanes_comm = MPI_COMM_NULL;
   int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;

@@ -17,10 +17,11 @@
  *  - alltoall: each leader gives the leaders' alltoallv the blocks its ranks send off the node;
  *  - scan, exscan: each leader but the last node's gives the leaders' exscan its node's total
  *    (one vector); the last one takes part with nothing anyone needs.
- * With MCORECOLL_ALLREDUCE=lanes on nodes of equal size, the allreduce goes through the lanes
- * (lanes/allreduce_lanes.hpp): every rank, not only the leaders, gives the MPI library's
- * allreduce on its lane its slice of the vector (node rank r: elements [r x per, (r + 1) x per),
- * per = ceil(count / ranks a node)), so that each node sends the vector once, over all its ranks.
+ * With MCORECOLL_ALLREDUCE=lanes and MCORECOLL_REDUCE=lanes on nodes of equal size, allreduce and
+ * reduce go through the lanes (lanes/reduce_lanes.hpp): every rank, not only the leaders, gives
+ * the MPI library's allreduce (reduce) on its lane its slice of the vector (node rank r: elements
+ * [r x per, (r + 1) x per), per = ceil(count / ranks a node)), so that each node sends the vector
+ * once, over all its ranks; a reduce's root node takes part with nothing anyone needs.
  * Beyond MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes (set in the environment to run it at a few), the
  * barrier, the reductions and the allgathers give the MPI library's collective among the leaders
  * their part instead: the barrier nothing, allreduce the node's partial, reduce the partial but
@@ -102,18 +103,20 @@ static struct Sent f_scatter(int r, int root) {
   return library(MCORECOLL_NETWORK_SCATTERV,
                  node_of(r) == node_of(root) ? (int64_t)(size - ranks_on(node_of(r))) * kBlock : 0);
 }
+/* Rank r's slice of the vector on its lane, in bytes (0: it has none). */
+static int64_t lane_slice(int r) {
+  const int per = (kCount + node_size - 1) / node_size, rank_in_node = r % node_size;
+  const int first = per * rank_in_node < kCount ? per * rank_in_node : kCount;
+  return (int64_t)(kCount - first < per ? kCount - first : per) * 8;
+}
 static struct Sent f_allreduce(int r, int root) {
   (void)root;
-  if (lanes) {
-    const int per = (kCount + node_size - 1) / node_size, rank_in_node = r % node_size;
-    const int first = per * rank_in_node < kCount ? per * rank_in_node : kCount;
-    const int mine = kCount - first < per ? kCount - first : per;
-    return mine > 0 ? library(MCORECOLL_NETWORK_LANE, (int64_t)mine * 8) : none();
-  }
+  if (lanes) return lane_slice(r) > 0 ? library(MCORECOLL_NETWORK_LANE, lane_slice(r)) : none();
   return direct ? messages(nodes - 1, kCount * 8) : library(MCORECOLL_NETWORK_REDUCTION, kCount * 8);
 }
 static struct Sent f_reduce(int r, int root) {
   const int here = node_of(r) == node_of(root);
+  if (lanes) return lane_slice(r) > 0 ? library(MCORECOLL_NETWORK_LANE, here ? 0 : lane_slice(r)) : none();
   return direct ? messages(here ? 0 : 1, kCount * 8) : library(MCORECOLL_NETWORK_REDUCTION, here ? 0 : kCount * 8);
 }
 /* The allreduce's composition over the whole vector of one double a rank. */
@@ -190,7 +193,7 @@ static void check(const char* name, Formula formula, int root) {
   if (rank == 0) {
     int64_t node_messages = 0, node_bytes = 0;
     for (int r = 0; r < size; r++) {
-      const int sends = is_leader(r) || (lanes && formula == f_allreduce);
+      const int sends = is_leader(r) || (lanes && (formula == f_allreduce || formula == f_reduce));
       const struct Sent want = sends ? formula(r, root) : none(), got = all[r];
       CHECK(!memcmp(&want, &got, sizeof want),
             "%s root %d, rank %d (%s of node %d): sent %lld messages of %lld bytes and %lld library calls "
@@ -226,7 +229,7 @@ int main(int argc, char** argv) {
   lanes = allreduce && !strcmp(allreduce, "lanes") && size % node_size == 0;
   if (rank == 0)
     printf("%d nodes: the leaders' %s%s\n", nodes, direct ? "messages" : "library collectives",
-           lanes ? "; the allreduce through the lanes" : "");
+           lanes ? "; allreduce and reduce through the lanes" : "");
   static const struct {
     const char* name;
     Formula formula;

@@ -257,9 +257,9 @@ TEST_CASE("across nodes an allreduce from the lanes' bound takes the lanes, and 
   const Config off = load_config({}).config;
   for (const TableRow& r : config.tables[static_cast<int>(Collective::allreduce)]) {
     INFO("allreduce row np " << r.ranks);
-    CHECK(choose_route(Collective::allreduce, config, 1 << 20, true, &r).path == kAllreduceLanes);
+    CHECK(choose_route(Collective::allreduce, config, 1 << 20, true, &r).path == kReductionLanes);
     CHECK(choose_route(Collective::allreduce, config, (1 << 20) - 1, true, &r).path == 0);  // above the nodes' bound
-    CHECK(choose_route(Collective::allreduce, config, 64 << 20, false, &r).path != kAllreduceLanes);  // one node
+    CHECK(choose_route(Collective::allreduce, config, 64 << 20, false, &r).path != kReductionLanes);  // one node
     CHECK(choose_route(Collective::allreduce, off, 64 << 20, true, &r).path == 0);  // off by default
     for (bool spans : {false, true})
       for (std::uint64_t power = 1; power <= (64ull << 20); power *= 2)
@@ -270,13 +270,29 @@ TEST_CASE("across nodes an allreduce from the lanes' bound takes the lanes, and 
   // Below the nodes' bound: the lanes take over from where they start.
   const Config low = load_config(Env{{"MCORECOLL_LANES_MIN_BYTES", "4K"}}).config;
   const TableRow r = row(2, false, "shm:64K pmpi");
-  CHECK(choose_route(Collective::allreduce, low, 4095, true, &r).path == kAllreduceShm);
-  CHECK(choose_route(Collective::allreduce, low, 4096, true, &r).path == kAllreduceLanes);
+  CHECK(choose_route(Collective::allreduce, low, 4095, true, &r).path == kReductionShm);
+  CHECK(choose_route(Collective::allreduce, low, 4096, true, &r).path == kReductionLanes);
   for (std::uint64_t power = 1; power <= (1ull << 20); power *= 2)
     for (std::uint64_t bytes : {power - 1, power, power + 1})
       CHECK(choose_route(Collective::allreduce, low, bytes, true, &r).path ==
             band_path(auto_bands(Collective::allreduce, low, true, &r), bytes));
   // Forced: every size, every placement (the call falls back where the lanes cannot serve).
   const Config forced = load_config(Env{{"MCORECOLL_ALLREDUCE", "lanes"}}).config;
-  CHECK(choose_route(Collective::allreduce, forced, 8, false, &r).path == kAllreduceLanes);
+  CHECK(choose_route(Collective::allreduce, forced, 8, false, &r).path == kReductionLanes);
+}
+
+TEST_CASE("a reduce across nodes takes the lanes from the same bound", "[table][route]") {
+  const Config config = load_config(Env{{"MCORECOLL_LANES_MIN_BYTES", "1M"}}).config;
+  for (const TableRow& r : config.tables[static_cast<int>(Collective::reduce)]) {
+    INFO("reduce row np " << r.ranks);
+    CHECK(choose_route(Collective::reduce, config, 1 << 20, true, &r).path == kReductionLanes);
+    CHECK(choose_route(Collective::reduce, config, (1 << 20) - 1, true, &r).path == 0);
+    for (std::uint64_t power = 1; power <= (64ull << 20); power *= 2)
+      for (std::uint64_t bytes : {power - 1, power, power + 1})
+        CHECK(choose_route(Collective::reduce, config, bytes, true, &r).path ==
+              band_path(auto_bands(Collective::reduce, config, true, &r), bytes));
+  }
+  // The others never.
+  const TableRow& any = config.tables[static_cast<int>(Collective::bcast)].front();
+  CHECK(choose_route(Collective::bcast, config, 4 << 20, true, &any).path != kReductionLanes);
 }

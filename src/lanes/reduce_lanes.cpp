@@ -1,4 +1,4 @@
-#include "lanes/allreduce_lanes.hpp"
+#include "lanes/reduce_lanes.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -16,10 +16,10 @@ namespace mcorecoll {
 namespace {
 
 // Kept on the communicator: every slice, in vector order (each rank's own slice reduced into
-// its place, then the others gathered around it), where the slices overrun the receive buffer
-// (the last one padded).
+// its place, then the others gathered around it), where the slices are not put straight into
+// the receive buffer; and a reduce's slice at its lane's root.
 struct LanesRooms {
-  std::vector<char> slices;
+  std::vector<char> slices, reduced;
 };
 
 // The lanes' communicator, made by the first call that takes them: every rank of the
@@ -42,33 +42,50 @@ const char* lanes_refusal(const CommContext& ctx, MPI_Op op, const ElementLayout
   return nullptr;
 }
 
-int allreduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
-                    MPI_Datatype type, MPI_Op op, const ElementLayout& layout) {
+int reduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
+                 MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout) {
   if (count == 0) return MPI_SUCCESS;
   const int n = ctx.node_size, me = ctx.node_rank;
+  const int root_node = root < 0 ? -1 : ctx.places[static_cast<std::size_t>(root)].node;
+  const bool gets_result = root < 0 || ctx.rank == root;
+  const bool node_gets_result = root < 0 || ctx.node_index == root_node;
   const int per = count / n + (count % n != 0);
   const int first = std::min(count, per * me), mine = std::min(per, count - first);
   const std::size_t slice = static_cast<std::size_t>(per) * layout.extent;
   // Slices that fill the receive buffer exactly are put there: each rank's own reduced into its
   // place (with MPI_IN_PLACE, where those elements were, staged already), the others gathered
   // around it. Else in room, copied at the end.
-  const bool exact = count % n == 0;
-  char* slices = exact ? static_cast<char*>(recvbuf)
-                       : scratch_room(ctx.kept.get<LanesRooms>().slices, slice * static_cast<std::size_t>(n));
+  LanesRooms& rooms = ctx.kept.get<LanesRooms>();
+  const bool exact = gets_result && count % n == 0;
+  char* slices = exact ? static_cast<char*>(recvbuf) : scratch_room(rooms.slices, slice * static_cast<std::size_t>(n));
   char* own = slices + slice * static_cast<std::size_t>(me);
   const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   // 1. Slice `me` of the node's partial.
   ReduceRounds node(ctx, config, input, own, count, type, op, ScatterBlock{first, mine, layout}, layout);
   run_to_end(node, ctx, config);
-  if (node.too_small()) return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, ctx.comm);
+  if (node.too_small())
+    return root < 0 ? PMPI_Allreduce(sendbuf, recvbuf, count, type, op, ctx.comm)
+                    : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, ctx.comm);
   int rc = node.rc;
-  // 2. Across the nodes on its lane (equal on the lane: one node rank, one slice).
+  // 2. Across the nodes on its lane (equal on the lane: one node rank, one slice). Its rank in
+  // the lane is its node's index. A reduce's result lands in room at the lane's root, not in
+  // place: MPICH 4.0.2's MPI_Reduce in place at a root other than 0 crashes above 2 KiB.
   const MPI_Comm lanes = lanes_of(ctx);
   if (mine > 0) {
-    count_network_elements(MCORECOLL_NETWORK_LANE, -1, mine, type);
-    const int across = PMPI_Allreduce(MPI_IN_PLACE, own, mine, type, op, lanes);
+    int across = MPI_SUCCESS;
+    const std::size_t bytes = static_cast<std::size_t>(mine) * layout.extent;
+    if (root < 0) {
+      count_network_elements(MCORECOLL_NETWORK_LANE, -1, mine, type);
+      across = PMPI_Allreduce(MPI_IN_PLACE, own, mine, type, op, lanes);
+    } else {
+      count_network_elements(MCORECOLL_NETWORK_LANE, -1, node_gets_result ? 0 : mine, type);
+      char* reduced = node_gets_result ? scratch_room(rooms.reduced, bytes) : nullptr;
+      across = PMPI_Reduce(own, reduced, mine, type, op, root_node, lanes);
+      if (node_gets_result && across == MPI_SUCCESS) std::memcpy(own, reduced, bytes);
+    }
     if (rc == MPI_SUCCESS) rc = across;
   }
+  if (!node_gets_result) return rc;
   // 3. Every slice to every rank of the node, then the vector into the receive buffer.
   AllgatherRounds gather(ctx, config, own, slices, slice);
   Waiter waiter = Waiter::for_context(ctx, config);
@@ -76,7 +93,7 @@ int allreduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf,
     int waiting_on = -1;
     return gather.advance(&waiting_on);
   }, [&] { return gather.moves(); });
-  if (!exact) std::memcpy(recvbuf, slices, layout.image_bytes(static_cast<std::size_t>(count)));
+  if (gets_result && !exact) std::memcpy(recvbuf, slices, layout.image_bytes(static_cast<std::size_t>(count)));
   return rc;
 }
 
