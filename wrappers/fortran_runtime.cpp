@@ -132,30 +132,33 @@ void fortran_cart_sub(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint*
 
 // The graphs: the MPI library's own binding makes the part (it reads MPI_UNWEIGHTED,
 // MPI_WEIGHTS_EMPTY and LOGICALs as its compiler does), inside part_made_by(), which sets it up.
+// `binding(e)` calls it with the error code's place `e`: ours, as mpi_f08's IERROR is optional.
 template <class Binding>
 void fortran_part(MPI_Fint* comm, const char* call, Binding binding, MPI_Fint* newcomm, MPI_Fint* ierr) {
   MPI_Comm made = MPI_COMM_NULL;
+  MPI_Fint e = MPI_SUCCESS;
   mcorecoll::part_made_by(PMPI_Comm_f2c(*comm), call, &made, [&] {
-    binding();
-    if (*ierr == MPI_SUCCESS) made = PMPI_Comm_f2c(*newcomm);
-    return static_cast<int>(*ierr);
+    binding(&e);
+    if (e == MPI_SUCCESS) made = PMPI_Comm_f2c(*newcomm);
+    return static_cast<int>(e);
   });
+  set_ierr(ierr, e);
 }
 
 void fortran_graph_create(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* nnodes, MPI_Fint* index,
                           MPI_Fint* edges, MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr) {
-  auto binding = [&] { self.call_fortran(comm, nnodes, index, edges, reorder, newcomm, ierr); };
-  if (mcorecoll::passing_through()) return binding();
+  auto binding = [&](MPI_Fint* e) { self.call_fortran(comm, nnodes, index, edges, reorder, newcomm, e); };
+  if (mcorecoll::passing_through()) return binding(ierr);
   fortran_part(comm, "MPI_Graph_create", binding, newcomm, ierr);
 }
 
 void fortran_dist_graph_create(mcorecoll::NextDefinition& self, MPI_Fint* comm, MPI_Fint* n, MPI_Fint* sources,
                                MPI_Fint* degrees, MPI_Fint* destinations, MPI_Fint* weights, MPI_Fint* info,
                                MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr) {
-  auto binding = [&] {
-    self.call_fortran(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm, ierr);
+  auto binding = [&](MPI_Fint* e) {
+    self.call_fortran(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm, e);
   };
-  if (mcorecoll::passing_through()) return binding();
+  if (mcorecoll::passing_through()) return binding(ierr);
   fortran_part(comm, "MPI_Dist_graph_create", binding, newcomm, ierr);
 }
 
@@ -163,11 +166,11 @@ void fortran_dist_graph_create_adjacent(mcorecoll::NextDefinition& self, MPI_Fin
                                         MPI_Fint* sources, MPI_Fint* sourceweights, MPI_Fint* outdegree,
                                         MPI_Fint* destinations, MPI_Fint* destweights, MPI_Fint* info,
                                         MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr) {
-  auto binding = [&] {
+  auto binding = [&](MPI_Fint* e) {
     self.call_fortran(comm, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder,
-                      newcomm, ierr);
+                      newcomm, e);
   };
-  if (mcorecoll::passing_through()) return binding();
+  if (mcorecoll::passing_through()) return binding(ierr);
   fortran_part(comm, "MPI_Dist_graph_create_adjacent", binding, newcomm, ierr);
 }
 

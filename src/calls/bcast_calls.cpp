@@ -1,5 +1,5 @@
 // MPI_Bcast, MPI_Ibcast and MPI_Bcast_init: routed (entry/call_decision.hpp) and checked, then
-// the shared-memory bcast (ring or single copy) or PMPI.
+// the shared-memory bcast (ring or single copy), across nodes also the lanes, or PMPI.
 #include "bcast/bcast_shm.hpp"
 #include "bcast/ibcast_shm.hpp"
 #include "decisions/config.hpp"
@@ -7,6 +7,8 @@
 #include "entry/call_decision.hpp"
 #include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
+#include "lanes/bcast_lanes.hpp"
+#include "lanes/lanes.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "node/call_areas.hpp"
 #include "node/node_setup.hpp"
@@ -26,6 +28,8 @@ Decision route_bcast(void* buffer, int count, MPI_Datatype datatype, int root, M
   // A bad root is for the MPI library to report (inter: MPI_ROOT/MPI_PROC_NULL, already PMPI).
   if (root < 0 || root >= d.ctx->size) fall_back(d, Collective::bcast, "invalid root");
   if (d.path != kPmpiPath && null_buffer(buffer, bytes, datatype)) fall_back(d, Collective::bcast, "null buffer");
+  if (d.path == kBcastLanes)
+    if (const char* refusal = lanes_refusal(*d.ctx, form == Form::blocking)) without_lanes(d, Collective::bcast, refusal);
   if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, process_config().config))
     without_single_copy(d, Collective::bcast, kBcastShm);
   return d;
@@ -40,6 +44,7 @@ std::unique_ptr<Operation> operation(const Decision& d, void* buffer, int count,
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   const Decision d = route_bcast(buffer, count, datatype, root, comm, Form::blocking);
   return blocking_call(Collective::bcast, d, [&] { return PMPI_Bcast(buffer, count, datatype, root, comm); }, [&] {
+    if (d.path == kBcastLanes) return bcast_lanes(*d.ctx, process_config().config, buffer, count, datatype, root, d.bytes);
     return bcast_shm(*d.ctx, process_config().config, buffer, count, datatype, root, d.bytes, d.path == kBcastCma);
   });
 }

@@ -45,13 +45,9 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   if (const char* refusal = staged_reduction_refusal(a.op, a.type, a.count, bytes, layout)) fall_back(d, c, refusal);
   if (d.path != kPmpiPath)
     if (const char* refusal = across_nodes_refusal(*d.ctx, a.op, *layout)) fall_back(d, c, refusal);
-  // Where the lanes cannot serve, a forced MCORECOLL_ALLREDUCE=lanes (or REDUCE) takes the other
-  // staged path (the leaders' composition across nodes), auto mode the MPI library's.
   if (d.path == kReductionLanes)
-    if (const char* refusal = lanes_refusal(*d.ctx, a.op, *layout, form == Form::blocking)) {
-      if (process_config().config.forced_path[static_cast<int>(c)] == kReductionLanes) d.path = kReductionShm;
-      else fall_back(d, c, refusal);
-    }
+    if (const char* refusal = reduction_lanes_refusal(*d.ctx, a.op, *layout, form == Form::blocking))
+      without_lanes(d, c, refusal);
   // The non-blocking and persistent steps may run where MPI may not be called, and a user op
   // or a derived type may be freed while they run: only what combine() does itself.
   if (form != Form::blocking && !(is_named(a.type) && combine_without_mpi(a.type, a.op)))

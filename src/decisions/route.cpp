@@ -78,17 +78,16 @@ bool bcast_ring_across_nodes(Collective c, const Config& config, std::uint64_t b
          config.bcast_nodes_ring_bytes > 0 && bytes <= config.bcast_nodes_ring_bytes;
 }
 
-// Across nodes, an allreduce or reduce from MCORECOLL_LANES_MIN_BYTES on takes the lanes in
-// auto mode.
+// Across nodes, a bcast, allreduce or reduce from MCORECOLL_LANES_MIN_BYTES on takes the lanes
+// in auto mode.
 bool takes_lanes(Collective c, const Config& config, std::uint64_t bytes) {
-  return (c == Collective::allreduce || c == Collective::reduce) && config.lanes_min_bytes > 0 &&
-         bytes >= config.lanes_min_bytes;
+  return lanes_path(c) != 0 && config.lanes_min_bytes > 0 && bytes >= config.lanes_min_bytes;
 }
 
 }  // namespace
 
 Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes,
-                   const TableRow* row) {
+                   const TableRow* row, bool lanes) {
   const int i = static_cast<int>(c);
   if (config.disable) return {0, "MCORECOLL_DISABLE is set"};
   const int forced = config.forced_path[i];
@@ -96,7 +95,7 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   if (forced > 0) return {forced, ""};
   if (c == Collective::barrier) return {1, ""};
   if (spans_nodes) {
-    if (takes_lanes(c, config, bytes)) return {kReductionLanes, ""};
+    if (lanes && takes_lanes(c, config, bytes)) return {lanes_path(c), ""};
     const NodesBound bound = nodes_bound(c, config);
     if (bytes > bound.max_bytes) return {0, bound.reason};
   }
@@ -177,7 +176,7 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
       under.push_back(b);
     }
     if (under.empty() || under.back().max_bytes < below) under.push_back({below, 0});
-    under.push_back({~0ull, kReductionLanes});
+    under.push_back({~0ull, lanes_path(c)});
     bands = under;
   }
   if (bcast_ring_across_nodes(c, config, 0, spans_nodes)) {  // PMPI below the ring bound: the ring
@@ -209,7 +208,10 @@ namespace {
 const char* algorithm_words(Collective c, int path) {
   if (path == 0) return "pmpi";
   if (c == Collective::barrier) return "shm";
-  if (c == Collective::bcast) return path == kBcastShm ? "shm (the ring)" : "cma (single copy)";
+  if (c == Collective::bcast)
+    return path == kBcastShm   ? "shm (the ring)"
+           : path == kBcastCma ? "cma (single copy)"
+                               : "lanes (the root's node's ring, the MPI library's bcast of a slice on every lane at once, node allgather)";
   if ((c == Collective::allreduce || c == Collective::reduce) && path == kReductionLanes)
     return c == Collective::allreduce
                ? "lanes (node reduce-scatter, the MPI library's allreduce on every lane at once, node allgather)"

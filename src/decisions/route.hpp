@@ -21,18 +21,26 @@ struct Route {
 // Path numbers of the bcast, alltoall and allreduce algorithms (see algorithm_names()).
 constexpr int kBcastShm = 1;
 constexpr int kBcastCma = 2;
+constexpr int kBcastLanes = 3;  // across nodes (lanes/bcast_lanes.hpp)
 constexpr int kAlltoallShm = 1;
 constexpr int kAlltoallCma = 2;
 constexpr int kReductionShm = 1;    // allreduce and reduce
 constexpr int kReductionLanes = 2;  // allreduce and reduce across nodes (lanes/reduce_lanes.hpp)
+// The lanes' path of collective `c` (0: it has none).
+constexpr int lanes_path(Collective c) {
+  return c == Collective::bcast ? kBcastLanes
+         : c == Collective::allreduce || c == Collective::reduce ? kReductionLanes
+                                                                 : 0;
+}
 
 // `bytes`: the size of the message's type signature (bcast: the whole message; alltoall: one
 // block). Ignored for barrier. `spans_nodes`: the communicator has ranks on several nodes.
 // `row`: the communicator's row of the collective's decision table (decision_table.hpp); auto
 // mode follows it, unless the collective's size bounds were given (Config::bounds_set) or there
 // is no row, when those bounds decide.
+// `lanes`: whether the lanes may be chosen (false: the route as if their bound were not set).
 Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes = false,
-                   const TableRow* row = nullptr);
+                   const TableRow* row = nullptr, bool lanes = true);
 
 // The size bands auto mode gives collective `c` on a communicator, as choose_route() decides
 // them (the last band's sizes and everything above go to PMPI when its path is not 0).

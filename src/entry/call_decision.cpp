@@ -180,6 +180,17 @@ void without_single_copy(Decision& d, Collective c, int copy_in_out_path) {
   else fall_back(d, c, "single copy (Cross Memory Attach) refused");
 }
 
+void without_lanes(Decision& d, Collective c, const char* reason) {
+  const Config& config = call_config();
+  if (config.forced_path[static_cast<int>(c)] > 0) {
+    d.path = 1;
+    return;
+  }
+  const int path = choose_route(c, config, d.bytes, true, d.ctx->table_rows[static_cast<int>(c)], false).path;
+  if (path == kPmpiPath) fall_back(d, c, reason);
+  else d.path = path;
+}
+
 Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   Decision d;
   // A size its communicator gives to PMPI whatever else the call says (fast_handoff.hpp): the

@@ -119,6 +119,12 @@ void fall_back(Decision& d, Collective c, const char* reason);
 // its bounds were measured for the single copy, and copy-in/copy-out loses at those sizes.
 void without_single_copy(Decision& d, Collective c, int copy_in_out_path);
 
+// The lanes refused for this call (`reason`, equal on every rank: lanes/lanes.hpp): a forced
+// MCORECOLL_<X>=lanes takes the collective's first path (the ring, or the leaders'
+// composition across nodes); auto mode the path its route gives without the lanes (the
+// leaders' composition within the nodes' bounds), else PMPI.
+void without_lanes(Decision& d, Collective c, const char* reason);
+
 // The communicator's non-blocking operations go first: a blocking call shares their state,
 // and its peers may be waiting for them before they come to it.
 void complete_earlier_operations(const Decision& d);

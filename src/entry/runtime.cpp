@@ -449,8 +449,9 @@ int part_made_by(MPI_Comm comm, const char* call, MPI_Comm* newcomm, const std::
 #if MCORECOLL_MPI_HAS_SESSIONS
 // No parent tells where its ranks sit: its members learn in one small allreduce whether it spans
 // nodes (the largest and the smallest hash of their node keys), whether operations may span
-// nodes on every one and whether each is within its count; a communicator of one node is left
-// to its set-up without waiting.
+// nodes and its leaders' communicator may be made on every one (not under Open MPI without a
+// world), and whether each is within its count; a communicator of one node is left to its
+// set-up without waiting.
 int comm_create_from_group(MPI_Group group, const char* tag, MPI_Info info, MPI_Errhandler errhandler,
                            MPI_Comm* newcomm) {
   const int rc = PMPI_Comm_create_from_group(group, tag, info, errhandler, newcomm);
@@ -463,7 +464,8 @@ int comm_create_from_group(MPI_Group group, const char* tag, MPI_Info info, MPI_
   static std::atomic<std::uint64_t> made{0};
   const bool within = made.fetch_add(1) < static_cast<std::uint64_t>(config.setup_at_split);
   const std::uint64_t node = node_hash(config);
-  std::uint64_t mine[3] = {node, ~node, within && mpi_calls_while_blocked() ? 0u : 1u}, most[3];
+  const bool may = within && mpi_calls_while_blocked() && may_create_communicators();
+  std::uint64_t mine[3] = {node, ~node, may ? 0u : 1u}, most[3];
   PMPI_Allreduce(mine, most, 3, MPI_UINT64_T, MPI_MAX, *newcomm);
   const bool spans = most[0] != ~most[1];
   if (spans && most[2] == 0) set_up_part(*newcomm, "MPI_Comm_create_from_group", config);

@@ -6,6 +6,7 @@
 
 #include "allgather/allgather_shm.hpp"
 #include "common/scratch_room.hpp"
+#include "lanes/lanes.hpp"
 #include "node/comm_context.hpp"
 #include "node/transfer_count.hpp"
 #include "node/wait.hpp"
@@ -22,20 +23,10 @@ struct LanesRooms {
   std::vector<char> slices, reduced;
 };
 
-// The lanes' communicator, made by the first call that takes them: every rank of the
-// communicator is in that call (a blocking collective, decided alike on every rank), and the
-// set-up found that communicators may be made here.
-MPI_Comm lanes_of(CommContext& ctx) {
-  if (ctx.lanes_comm == MPI_COMM_NULL) PMPI_Comm_split(ctx.comm, ctx.node_rank, ctx.node_index, &ctx.lanes_comm);
-  return ctx.lanes_comm;
-}
-
 }  // namespace
 
-const char* lanes_refusal(const CommContext& ctx, MPI_Op op, const ElementLayout& layout, bool blocking) {
-  if (ctx.node_count == 1) return "lanes: the communicator lies on one node";
-  if (!blocking) return "lanes: the blocking form only in this version";
-  if (ctx.max_node_size * ctx.node_count != ctx.size) return "lanes: nodes of different sizes";
+const char* reduction_lanes_refusal(const CommContext& ctx, MPI_Op op, const ElementLayout& layout, bool blocking) {
+  if (const char* refusal = lanes_refusal(ctx, blocking)) return refusal;
   if (!layout.contiguous || layout.data_begin != 0) return "lanes: a datatype with gaps";
   if (!ctx.nodes_in_rank_order && !commutative(op))
     return "lanes: across nodes whose ranks are not consecutive, with an op that is not commutative";
@@ -49,8 +40,8 @@ int reduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf, vo
   const int root_node = root < 0 ? -1 : ctx.places[static_cast<std::size_t>(root)].node;
   const bool gets_result = root < 0 || ctx.rank == root;
   const bool node_gets_result = root < 0 || ctx.node_index == root_node;
-  const int per = count / n + (count % n != 0);
-  const int first = std::min(count, per * me), mine = std::min(per, count - first);
+  const Slice part = slice_of(static_cast<std::uint64_t>(count), n, me);
+  const int per = static_cast<int>(part.per), first = static_cast<int>(part.first), mine = static_cast<int>(part.count);
   const std::size_t slice = static_cast<std::size_t>(per) * layout.extent;
   // Slices that fill the receive buffer exactly are put there: each rank's own reduced into its
   // place (with MPI_IN_PLACE, where those elements were, staged already), the others gathered
@@ -63,14 +54,14 @@ int reduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf, vo
   // 1. Slice `me` of the node's partial.
   ReduceRounds node(ctx, config, input, own, count, type, op, ScatterBlock{first, mine, layout}, layout);
   run_to_end(node, ctx, config);
-  if (node.too_small())
-    return root < 0 ? PMPI_Allreduce(sendbuf, recvbuf, count, type, op, ctx.comm)
-                    : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, ctx.comm);
-  int rc = node.rc;
+  // Areas too small for one element are decided per node (each node's pool): an error, with the
+  // phases still run, so that every rank makes the same calls (the 128-byte elements that
+  // across_nodes_refusal() lets through fit in the smallest area).
+  int rc = node.too_small() ? MPI_ERR_INTERN : node.rc;
   // 2. Across the nodes on its lane (equal on the lane: one node rank, one slice). Its rank in
   // the lane is its node's index. A reduce's result lands in room at the lane's root, not in
   // place: MPICH 4.0.2's MPI_Reduce in place at a root other than 0 crashes above 2 KiB.
-  const MPI_Comm lanes = lanes_of(ctx);
+  const MPI_Comm lanes = lanes_of(ctx);  // by every rank: its first making is collective
   if (mine > 0) {
     int across = MPI_SUCCESS;
     const std::size_t bytes = static_cast<std::size_t>(mine) * layout.extent;

@@ -6,7 +6,7 @@
 //     node's partial, folded in node-rank order (ReduceRounds by blocks, reduce_shm.hpp);
 //  2. each slice reduced across the nodes by the MPI library's own allreduce (reduce: reduce,
 //     to the root's node) on the slice's lane, the ranks of equal node rank
-//     (CommContext::lanes_comm, made at the first call that takes the lanes), every lane at once;
+//     (lanes.hpp), every lane at once;
 //  3. inside each node that gets the result (every node; reduce: the root's), the slices
 //     gathered (AllgatherRounds, allgather_shm.hpp).
 // Each node hands the network each byte of the vector once, spread over all its ranks (a
@@ -24,11 +24,10 @@ class CommContext;
 struct Config;
 
 // Why a reduction on `ctx` cannot take the lanes (null: it can); equal on every rank.
-const char* lanes_refusal(const CommContext& ctx, MPI_Op op, const ElementLayout& layout, bool blocking);
+const char* reduction_lanes_refusal(const CommContext& ctx, MPI_Op op, const ElementLayout& layout, bool blocking);
 
 // The three phases; `root`: a rank of the communicator (reduce), or -1 (allreduce). Collective
-// over `ctx`'s communicator. Where the node's staging areas are too small for one element
-// (every rank alike), the MPI library's call.
+// over `ctx`'s communicator.
 int reduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                  MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout);
 

@@ -40,25 +40,6 @@ const Topology& process_topology(const std::string& synthetic) {
   return *topology;
 }
 
-// Whether this process can create a communicator inside a collective call without risking a
-// deadlock with other threads that create communicators at the same time. Below
-// MPI_THREAD_MULTIPLE only one thread is inside MPI at any moment. MPICH's context-id
-// allocation is made for concurrent threads; Open MPI 4.1's is not (a new id is agreed in an
-// order that threads of different processes can see differently), and a creation of ours
-// racing the application's own hangs both.
-bool may_create_communicators() {
-#if defined(MPICH_VERSION)
-  return true;
-#else
-  int initialized = 0;
-  PMPI_Initialized(&initialized);
-  if (!initialized) return false;  // sessions: no thread level of the world model to go by
-  int level = MPI_THREAD_MULTIPLE;
-  PMPI_Query_thread(&level);
-  return level < MPI_THREAD_MULTIPLE;
-#endif
-}
-
 // Test knob: the pretend node of this process (MCORECOLL_TEST_NODE_SIZE), by rank in
 // MPI_COMM_WORLD, so that a process stays on its pretend node in every communicator (as on a
 // real node) and reordered communicators see a node's ranks non-consecutively. Under sessions
@@ -168,6 +149,25 @@ void choose_table_rows(CommContext& ctx, const Config& config) {
 }
 
 }  // namespace
+
+// Whether this process can create a communicator inside a collective call without risking a
+// deadlock with other threads that create communicators at the same time. Below
+// MPI_THREAD_MULTIPLE only one thread is inside MPI at any moment. MPICH's context-id
+// allocation is made for concurrent threads; Open MPI 4.1's is not (a new id is agreed in an
+// order that threads of different processes can see differently), and a creation of ours
+// racing the application's own hangs both.
+bool may_create_communicators() {
+#if defined(MPICH_VERSION)
+  return true;
+#else
+  int initialized = 0;
+  PMPI_Initialized(&initialized);
+  if (!initialized) return false;  // sessions: no thread level of the world model to go by
+  int level = MPI_THREAD_MULTIPLE;
+  PMPI_Query_thread(&level);
+  return level < MPI_THREAD_MULTIPLE;
+#endif
+}
 
 std::uint64_t node_hash(const Config& config) {
   const NodeKey& machine = machine_key();

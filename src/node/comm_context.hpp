@@ -45,6 +45,10 @@ struct RankRecord {
   cpu_set_t cpus;  // the CPUs it may run on
 };
 
+// Whether a set-up may make communicators here (its leaders' and lanes'): equal on every rank of
+// one MPI build and thread level.
+bool may_create_communicators();
+
 // A hash of this process's node key (pretend node included): equal on the ranks of one node,
 // different on another's but by a chance of 2^-64.
 std::uint64_t node_hash(const Config& config);

@@ -21,7 +21,9 @@
  * reduce go through the lanes (lanes/reduce_lanes.hpp): every rank, not only the leaders, gives
  * the MPI library's allreduce (reduce) on its lane its slice of the vector (node rank r: elements
  * [r x per, (r + 1) x per), per = ceil(count / ranks a node)), so that each node sends the vector
- * once, over all its ranks; a reduce's root node takes part with nothing anyone needs.
+ * once, over all its ranks; a reduce's root node takes part with nothing anyone needs. With
+ * MCORECOLL_BCAST=lanes each rank of the root's node gives its lane's bcast its slice of the
+ * message, every other node's ranks nothing anyone needs.
  * Beyond MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes (set in the environment to run it at a few), the
  * barrier, the reductions and the allgathers give the MPI library's collective among the leaders
  * their part instead: the barrier nothing, allreduce the node's partial, reduce the partial but
@@ -143,6 +145,7 @@ static struct Sent f_barrier(int r, int root) {
   return direct ? messages(nodes - 1, 0) : library(MCORECOLL_NETWORK_BARRIER, 0);
 }
 static struct Sent f_bcast(int r, int root) {
+  if (lanes) return lane_slice(r) > 0 ? library(MCORECOLL_NETWORK_LANE, node_of(r) == node_of(root) ? lane_slice(r) : 0) : none();
   return library(MCORECOLL_NETWORK_BCAST, node_of(r) == node_of(root) ? kCount * 8 : 0);
 }
 static struct Sent f_alltoall(int r, int root) {
@@ -193,7 +196,7 @@ static void check(const char* name, Formula formula, int root) {
   if (rank == 0) {
     int64_t node_messages = 0, node_bytes = 0;
     for (int r = 0; r < size; r++) {
-      const int sends = is_leader(r) || (lanes && (formula == f_allreduce || formula == f_reduce));
+      const int sends = is_leader(r) || (lanes && (formula == f_allreduce || formula == f_reduce || formula == f_bcast));
       const struct Sent want = sends ? formula(r, root) : none(), got = all[r];
       CHECK(!memcmp(&want, &got, sizeof want),
             "%s root %d, rank %d (%s of node %d): sent %lld messages of %lld bytes and %lld library calls "
@@ -229,7 +232,7 @@ int main(int argc, char** argv) {
   lanes = allreduce && !strcmp(allreduce, "lanes") && size % node_size == 0;
   if (rank == 0)
     printf("%d nodes: the leaders' %s%s\n", nodes, direct ? "messages" : "library collectives",
-           lanes ? "; allreduce and reduce through the lanes" : "");
+           lanes ? "; bcast, allreduce and reduce through the lanes" : "");
   static const struct {
     const char* name;
     Formula formula;

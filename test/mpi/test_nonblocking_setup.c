@@ -454,10 +454,10 @@ int main(int argc, char** argv) {
     }
     /* The graphs, made from the reordered split (its own count): a ring, and its neighbours
      * as a distributed graph, given by each rank's edge and adjacently, unweighted. */
-    {
+    if (size_of(split) <= 64) {
       const int sn = size_of(split), sr = rank_of(split);
       int index[64], edges[128], right = (sr + 1) % sn, left = (sr + sn - 1) % sn, one = 1;
-      for (int r = 0; r < sn && r < 64; r++) {
+      for (int r = 0; r < sn; r++) {
         index[r] = 2 * (r + 1);
         edges[2 * r] = (r + sn - 1) % sn, edges[2 * r + 1] = (r + 1) % sn;
       }

@@ -292,7 +292,32 @@ TEST_CASE("a reduce across nodes takes the lanes from the same bound", "[table][
         CHECK(choose_route(Collective::reduce, config, bytes, true, &r).path ==
               band_path(auto_bands(Collective::reduce, config, true, &r), bytes));
   }
-  // The others never.
-  const TableRow& any = config.tables[static_cast<int>(Collective::bcast)].front();
-  CHECK(choose_route(Collective::bcast, config, 4 << 20, true, &any).path != kReductionLanes);
+}
+
+TEST_CASE("a bcast across nodes takes the lanes from their bound, the ring below it", "[table][route]") {
+  for (const char* bound : {"1M", "16K"}) {  // above and below the ring's 64 KiB across nodes
+    const Config config = load_config(Env{{"MCORECOLL_LANES_MIN_BYTES", bound}}).config;
+    const std::uint64_t from = config.lanes_min_bytes;
+    for (const TableRow& r : config.tables[static_cast<int>(Collective::bcast)]) {
+      INFO("bcast row np " << r.ranks << ", lanes from " << bound);
+      CHECK(choose_route(Collective::bcast, config, from, true, &r).path == kBcastLanes);
+      CHECK(choose_route(Collective::bcast, config, from - 1, true, &r).path != kBcastLanes);
+      CHECK(choose_route(Collective::bcast, config, from, false, &r).path != kBcastLanes);  // one node
+      for (std::uint64_t power = 1; power <= (64ull << 20); power *= 2)
+        for (std::uint64_t bytes : {power - 1, power, power + 1})
+          CHECK(choose_route(Collective::bcast, config, bytes, true, &r).path ==
+                band_path(auto_bands(Collective::bcast, config, true, &r), bytes));
+    }
+  }
+}
+
+TEST_CASE("the route without the lanes is the route of no lanes' bound", "[table][route]") {
+  const Config with = load_config(Env{{"MCORECOLL_LANES_MIN_BYTES", "8K"}}).config;
+  const Config without = load_config({}).config;
+  for (Collective c : {Collective::bcast, Collective::allreduce, Collective::reduce})
+    for (const TableRow& r : with.tables[static_cast<int>(c)])
+      for (std::uint64_t power = 1; power <= (16ull << 20); power *= 2) {
+        INFO(collective_name(c) << " row np " << r.ranks << ", " << power << " bytes");
+        CHECK(choose_route(c, with, power, true, &r, false).path == choose_route(c, without, power, true, &r).path);
+      }
 }

@@ -1,0 +1,28 @@
+#include "lanes/lanes.hpp"
+
+#include <algorithm>
+
+#include "node/comm_context.hpp"
+
+namespace mcorecoll {
+
+const char* lanes_refusal(const CommContext& ctx, bool blocking) {
+  if (ctx.node_count == 1) return "lanes: the communicator lies on one node";
+  if (!blocking) return "lanes: the blocking forms only in this version";
+  if (ctx.max_node_size * ctx.node_count != ctx.size) return "lanes: nodes of different sizes";
+  return nullptr;
+}
+
+MPI_Comm lanes_of(CommContext& ctx) {
+  if (ctx.lanes_comm == MPI_COMM_NULL) PMPI_Comm_split(ctx.comm, ctx.node_rank, ctx.node_index, &ctx.lanes_comm);
+  return ctx.lanes_comm;
+}
+
+Slice slice_of(std::uint64_t total, int n, int r) {
+  const auto ranks = static_cast<std::uint64_t>(n);
+  const std::uint64_t per = total / ranks + (total % ranks != 0);
+  const std::uint64_t first = std::min(total, per * static_cast<std::uint64_t>(r));
+  return {per, first, std::min(per, total - first)};
+}
+
+}  // namespace mcorecoll

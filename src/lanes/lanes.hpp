@@ -1,0 +1,31 @@
+// The lanes of a communicator that spans nodes: the ranks of equal node rank, one a node. The
+// collectives through them (reduce_lanes.hpp, bcast_lanes.hpp) give each of a node's ranks a
+// slice of the message to carry across the network in the MPI library's own collective on its
+// lane, every lane at once, and do the rest inside the node in shared memory.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace mcorecoll {
+
+class CommContext;
+
+// Why no call on `ctx` can take the lanes (null: it can); equal on every rank. `blocking`: the
+// call's form (only the blocking forms are built).
+const char* lanes_refusal(const CommContext& ctx, bool blocking);
+
+// The lanes' communicator, made by the first call that takes the lanes: every rank of the
+// communicator is in that call (a blocking collective, decided alike on every rank), and the
+// set-up found that communicators may be made here. This rank's rank in it is its node's index.
+MPI_Comm lanes_of(CommContext& ctx);
+
+// Node rank `r`'s slice of `total` units split over `n` ranks: from `first`, `count` of them
+// (the last ones may be short or empty); `per`: every slice's room.
+struct Slice {
+  std::uint64_t per, first, count;
+};
+Slice slice_of(std::uint64_t total, int n, int r);
+
+}  // namespace mcorecoll
