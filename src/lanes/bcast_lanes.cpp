@@ -3,7 +3,6 @@
 #include <cstring>
 #include <vector>
 
-#include "allgather/allgather_shm.hpp"
 #include "common/message_bytes.hpp"
 #include "common/scratch_room.hpp"
 #include "lanes/lanes.hpp"
@@ -37,9 +36,9 @@ int bcast_lanes(CommContext& ctx, const Config& config, void* buffer, int count,
                     : scratch_room(ctx.kept.get<BcastLanesRooms>().slices, part.per * static_cast<std::uint64_t>(n));
   if (!exact && ctx.rank == root) std::memcpy(all, message.data(), bytes);
   char* own = all + part.per * static_cast<std::uint64_t>(ctx.node_rank);  // this rank's slot
-  Waiter waiter = Waiter::for_context(ctx, config);
   // 1. The whole message to the root's node.
   if (root_node && n > 1) {
+    Waiter waiter = Waiter::for_context(ctx, config);
     NodeRingSteps ring(ctx, config, &waiter);
     run_rounds(waiter, [&] {
       int waiting_on = -1;
@@ -55,13 +54,7 @@ int bcast_lanes(CommContext& ctx, const Config& config, void* buffer, int count,
     rc = PMPI_Bcast(own, static_cast<int>(part.count), MPI_BYTE, at.node, lanes);
   }
   // 3. Every slice to every rank of the other nodes.
-  if (!root_node && n > 1) {
-    AllgatherRounds gather(ctx, config, own, all, part.per);
-    run_rounds(waiter, [&] {
-      int waiting_on = -1;
-      return gather.advance(&waiting_on);
-    }, [&] { return gather.moves(); });
-  }
+  if (!root_node && n > 1) gather_slices(ctx, config, own, all, part.per);
   if (ctx.rank != root) {
     if (!exact) std::memcpy(message.data(), all, bytes);
     message.unpack();

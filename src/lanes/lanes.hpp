@@ -11,6 +11,7 @@
 namespace mcorecoll {
 
 class CommContext;
+struct Config;
 
 // Why no call on `ctx` can take the lanes (null: it can); equal on every rank. `blocking`: the
 // call's form (only the blocking forms are built).
@@ -27,5 +28,9 @@ struct Slice {
   std::uint64_t per, first, count;
 };
 Slice slice_of(std::uint64_t total, int n, int r);
+
+// The node's last phase: every rank's slot of `per` bytes (this rank's at `own`, inside `all`)
+// into `all`, slot r at r x per, on every rank of this node (AllgatherRounds, waiting politely).
+void gather_slices(CommContext& ctx, const Config& config, const char* own, char* all, std::uint64_t per);
 
 }  // namespace mcorecoll

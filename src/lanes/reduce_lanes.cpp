@@ -4,12 +4,10 @@
 #include <cstring>
 #include <vector>
 
-#include "allgather/allgather_shm.hpp"
 #include "common/scratch_room.hpp"
 #include "lanes/lanes.hpp"
 #include "node/comm_context.hpp"
 #include "node/transfer_count.hpp"
-#include "node/wait.hpp"
 #include "reduction/reduce_shm.hpp"
 #include "reduction/reduction_checks.hpp"
 
@@ -78,12 +76,7 @@ int reduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf, vo
   }
   if (!node_gets_result) return rc;
   // 3. Every slice to every rank of the node, then the vector into the receive buffer.
-  AllgatherRounds gather(ctx, config, own, slices, slice);
-  Waiter waiter = Waiter::for_context(ctx, config);
-  run_rounds(waiter, [&] {
-    int waiting_on = -1;
-    return gather.advance(&waiting_on);
-  }, [&] { return gather.moves(); });
+  gather_slices(ctx, config, own, slices, slice);
   if (gets_result && !exact) std::memcpy(recvbuf, slices, layout.image_bytes(static_cast<std::size_t>(count)));
   return rc;
 }
