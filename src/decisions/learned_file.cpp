@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -43,11 +44,37 @@ bool parse_count(const std::string& text, int* out) {
   return *out > 0;
 }
 
-bool parse_pair(const std::string& text, double out[2]) {
-  double a = 0, b = 0;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%lf/%lf%c", &a, &b, &tail) != 2 || !(a >= 0) || !(b >= 0)) return false;
-  out[0] = a, out[1] = b;
+// "a,b,c" split at `sep`; an empty part makes it invalid (false).
+bool split(const std::string& text, char sep, std::vector<std::string>* parts) {
+  parts->clear();
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t at = text.find(sep, from);
+    parts->push_back(text.substr(from, at == std::string::npos ? std::string::npos : at - from));
+    if (parts->back().empty()) return false;
+    if (at == std::string::npos) return true;
+    from = at + 1;
+  }
+}
+
+// "1.2/0.8[/0.9]": one time, microseconds, per candidate.
+bool parse_times(const std::string& text, std::vector<double>* out) {
+  std::vector<std::string> parts;
+  out->clear();
+  if (!split(text, '/', &parts) || parts.size() < 2 || parts.size() > kLearnCandidatesMost) return false;
+  for (const std::string& p : parts) {
+    double x = 0;
+    char tail = 0;
+    if (std::sscanf(p.c_str(), "%lf%c", &x, &tail) != 1 || !(x >= 0)) return false;
+    out->push_back(x);
+  }
+  return true;
+}
+
+bool parse_others(Collective c, const std::string& text, std::vector<std::string>* others) {
+  if (!split(text, ',', others) || others->size() + 1 > kLearnCandidatesMost) return false;
+  for (const std::string& o : *others)
+    if (!path_known(c, o)) return false;
   return true;
 }
 
@@ -80,24 +107,37 @@ bool parse_size_line(const std::string& text, LearnedSize* s, std::string* error
           if (value == class_name(k)) s->size_class = k, ok = true;
         break;
       case 4: s->row = value, ok = path_known(s->collective, value); break;
-      case 5: s->other = value, ok = path_known(s->collective, value); break;
+      case 5: ok = parse_others(s->collective, value, &s->others); break;
       case 6: s->path = value, ok = path_known(s->collective, value); break;
-      case 7: ok = parse_pair(value, s->mean_us); break;
-      case 8: ok = parse_pair(value, s->slowest_us); break;
+      case 7: ok = parse_times(value, &s->mean_us); break;
+      case 8: ok = parse_times(value, &s->slowest_us); break;
     }
     if (!ok) return *error = "'" + item + "' is not a valid " + fields[f], false;
     seen[f] = true;
   }
   for (int f = 0; f < 9; ++f)
     if (!seen[f]) return *error = std::string("no ") + fields[f], false;
-  if (s->row == s->other) return *error = "the row's path and the other are both " + s->row, false;
-  if (s->path != s->row && s->path != s->other)
-    return *error = "path " + s->path + " is neither the row's (" + s->row + ") nor the other (" + s->other + ")", false;
+  std::vector<std::string> all = s->others;
+  all.push_back(s->row);
+  std::sort(all.begin(), all.end());
+  if (std::adjacent_find(all.begin(), all.end()) != all.end())
+    return *error = "a candidate named twice (row=" + s->row + " other=" + others_text(*s) + ")", false;
+  if (!std::binary_search(all.begin(), all.end(), s->path))
+    return *error = "path " + s->path + " is none of the candidates (row=" + s->row + " other=" + others_text(*s) + ")",
+           false;
+  if (s->mean_us.size() != all.size() || s->slowest_us.size() != all.size())
+    return *error = "the times are not one a candidate (" + std::to_string(all.size()) + " candidates)", false;
   if (s->node_ranks > s->ranks || s->nodes > s->ranks) return *error = "a communicator of impossible shape", false;
   return true;
 }
 
 }  // namespace
+
+std::string others_text(const LearnedSize& s) {
+  std::string out;
+  for (const std::string& o : s.others) out += (out.empty() ? "" : ",") + o;
+  return out;
+}
 
 bool same_place(const LearnedSize& a, const LearnedSize& b) {
   return a.collective == b.collective && a.ranks == b.ranks && a.nodes == b.nodes && a.node_ranks == b.node_ranks &&
@@ -117,12 +157,19 @@ std::string format_learned(const LearnedKey& key, const std::vector<LearnedSize>
   out << kHeading << "\n";
   for (const auto& [name, value] : key_fields(key)) out << name << ": " << value << "\n";
   for (const LearnedSize& s : sizes) {
-    char times[128];
-    std::snprintf(times, sizeof times, "mean-us=%.3f/%.3f slowest-us=%.3f/%.3f", s.mean_us[0], s.mean_us[1],
-                  s.slowest_us[0], s.slowest_us[1]);
+    auto times = [](const std::vector<double>& us) {
+      std::string t;
+      for (double x : us) {
+        char one[32];
+        std::snprintf(one, sizeof one, "%.3f", x);
+        t += (t.empty() ? "" : "/") + std::string(one);
+      }
+      return t;
+    };
     out << "learned: " << collective_name(s.collective) << " ranks=" << s.ranks << " nodes=" << s.nodes
         << " node-ranks=" << s.node_ranks << " sizes=" << class_name(s.size_class) << " row=" << s.row
-        << " other=" << s.other << " path=" << s.path << " " << times << "\n";
+        << " other=" << others_text(s) << " path=" << s.path << " mean-us=" << times(s.mean_us)
+        << " slowest-us=" << times(s.slowest_us) << "\n";
   }
   return out.str();
 }

@@ -14,6 +14,8 @@
 //   mpi: Open MPI v4.1.4, package: Debian OpenMPI, ...
 //   mcorecoll: 0.1.0
 //   learned: allreduce ranks=2 nodes=1 node-ranks=2 sizes=1K-2K row=shm other=pmpi path=pmpi mean-us=1.20/0.80 slowest-us=1.50/0.90
+//   learned: bcast ranks=2 nodes=1 node-ranks=2 sizes=8K-16K row=shm other=pmpi,cma path=cma mean-us=2.10/2.40/1.30 slowest-us=...
+// (the others in the order they were explored; the times of the row's path first, then the others')
 // Pure: no MPI (unit-tested).
 #pragma once
 
@@ -39,10 +41,14 @@ struct LearnedSize {
   int nodes = 0;       // its nodes
   int node_ranks = 0;  // the ranks of its fullest node
   int size_class = 0;  // decisions/learning.hpp's size_class()
-  std::string row, other, path;  // the candidates (the row's, the other) and the winner, by name
-  double mean_us[2] = {0, 0};     // the mean over ranks of each rank's own time: row, other
-  double slowest_us[2] = {0, 0};  // the slowest rank's
+  std::string row, path;             // the row's path and the winner, by name
+  std::vector<std::string> others;   // the other candidates, in the order explored
+  std::vector<double> mean_us;       // the mean over ranks of each rank's own time: row, others
+  std::vector<double> slowest_us;    // the slowest rank's
 };
+
+// "pmpi,cma": the others as the file and the report write them.
+std::string others_text(const LearnedSize& s);
 
 // Same collective, communicator shape and size class.
 bool same_place(const LearnedSize& a, const LearnedSize& b);

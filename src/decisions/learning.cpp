@@ -34,10 +34,11 @@ Own own_time(const std::uint64_t* samples, int count) {
 
 Verdict judge(const Evidence& e) {
   Verdict v;
-  if (e.ranks <= 0 || e.samples <= 0) return v;
+  const int n = e.candidates;
+  if (e.ranks <= 0 || e.samples <= 0 || n < 2 || n > kLearnCandidatesMost) return v;
   const double per_rank = static_cast<double>(e.ranks), samples = static_cast<double>(e.samples);
   double spread = 0;
-  for (int x = 0; x < 2; ++x) {
+  for (int x = 0; x < n; ++x) {
     v.mean_us[x] = static_cast<double>(e.typical_ns[x]) / per_rank / 1e3;
     v.slowest_us[x] = static_cast<double>(e.slowest_ns[x]) / 1e3;
     const double fastest_us = static_cast<double>(e.fastest_ns[x]) / per_rank / 1e3;
@@ -45,9 +46,11 @@ Verdict judge(const Evidence& e) {
   }
   v.spread = spread;
   v.margin = std::max(kLearnMinMargin, spread / std::sqrt(samples));
-  const bool wins_mean = v.mean_us[1] * (1 + v.margin) < v.mean_us[0];
-  const bool wins_slowest = v.slowest_us[1] * (1 + v.margin) < v.slowest_us[0];
-  v.winner = wins_mean && wins_slowest ? 1 : 0;
+  for (int x = 1; x < n; ++x) {
+    const bool wins_mean = v.mean_us[x] * (1 + v.margin) < v.mean_us[0];
+    const bool wins_slowest = v.slowest_us[x] * (1 + v.margin) < v.slowest_us[0];
+    if (wins_mean && wins_slowest && (v.winner == 0 || v.mean_us[x] < v.mean_us[v.winner])) v.winner = x;
+  }
   return v;
 }
 

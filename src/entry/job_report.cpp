@@ -40,6 +40,13 @@ std::string number(double x) {
   return text;
 }
 
+// "[1.200, 0.800]": a JSON array of times.
+std::string numbers(const std::vector<double>& xs) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < xs.size(); ++i) out += (i ? ", " : "") + number(xs[i]);
+  return out + "]";
+}
+
 const char* kind_name(CallKind kind) {
   return kind == CallKind::nonblocking ? "non-blocking" : kind == CallKind::persistent ? "persistent" : "blocking";
 }
@@ -151,10 +158,10 @@ void write_report(const Config& config, const std::vector<StatsLine>& lines, std
     out << (first ? "\n" : ",\n") << "    {\"collective\": " << quoted(collective_name(s.collective))
         << ", \"ranks\": " << s.ranks << ", \"nodes\": " << s.nodes << ", \"node_ranks\": " << s.node_ranks
         << ", \"sizes\": " << quoted(class_name(s.size_class)) << ",\n     \"row\": " << quoted(s.row)
-        << ", \"other\": " << quoted(s.other) << ", \"path\": " << quoted(s.path)
-        << ", \"origin\": " << quoted(k.from_file ? "learned file" : "learned in this run") << ",\n     \"mean_us\": ["
-        << number(s.mean_us[0]) << ", " << number(s.mean_us[1]) << "], \"slowest_us\": [" << number(s.slowest_us[0])
-        << ", " << number(s.slowest_us[1]) << "],\n     \"calls\": {\"explored\": " << k.explored
+        << ", \"other\": " << quoted(others_text(s)) << ", \"path\": " << quoted(s.path)
+        << ", \"origin\": " << quoted(k.from_file ? "learned file" : "learned in this run") << ",\n     \"mean_us\": "
+        << numbers(s.mean_us) << ", \"slowest_us\": " << numbers(s.slowest_us)
+        << ",\n     \"calls\": {\"explored\": " << k.explored
         << ", \"after\": " << k.after << "}}";
     first = false;
   }

@@ -21,6 +21,7 @@
 #include "decisions/learning.hpp"
 #include "decisions/route.hpp"
 #include "entry/job_report.hpp"
+#include "lanes/lanes.hpp"
 #include "node/comm_context.hpp"
 #include "progress/progress.hpp"
 
@@ -39,12 +40,13 @@ using SharedCalls = std::shared_ptr<PlaceCalls>;
 // One size class of one collective on one communicator: alike on every rank, since every rank
 // makes the communicator's blocking calls of that class in the same order.
 struct ClassLearning {
-  int paths[2] = {0, 0};      // the row's, the other
+  int candidates = 0;                    // how many paths are tried
+  int paths[kLearnCandidatesMost] = {};  // the row's, then the others
   std::uint64_t calls = 0;    // the class's blocking calls so far
   int learned = -1;           // the path once agreed
   bool remembered = false;    // learned by an earlier job (the learned file)
-  std::uint64_t samples[2][kLearnSamples] = {};  // this rank's own times, ns
-  int taken[2] = {0, 0};
+  std::uint64_t samples[kLearnCandidatesMost][kLearnSamples] = {};  // this rank's own times, ns
+  int taken[kLearnCandidatesMost] = {};
   SharedCalls calls_here;  // its place's counts, once learned (null: not counted)
 };
 
@@ -108,21 +110,43 @@ struct Sample {
 };
 thread_local Sample t_sample;
 
-// The path a class's row did not give: PMPI beside an algorithm, or the collective's first
-// algorithm beside PMPI, where it has one for this communicator at a size the node machinery
-// takes. Across nodes that is the composition of node and leaders' phases, which a cluster's
-// network may favour where the rows (measured on one node, or on hosts of one machine) said
-// PMPI; it needs a collective that has one across nodes, and for the scans nodes of
-// consecutive ranks (the scans' route refuses others). Equal on every rank.
-int other_path(const CommContext& ctx, Collective c, std::uint64_t bytes, int path) {
-  if (path != kPmpiPath) return kPmpiPath;
-  if (algorithm_names(c).empty() || bytes > kMaxShmBytes) return -1;
+// Single copy is tried from a page on: below it one system call a peer costs more than the
+// two copies of copy-in/copy-out, and no row anywhere gives it less (src/decisions/rows/).
+constexpr std::uint64_t kSingleCopyLearnBytes = 4096;
+// The lanes are tried from 64 KiB on: below it a node's slices are too short to pay for the
+// node phases (doc/cost-model.md predicts their win on a cluster's network from there).
+constexpr std::uint64_t kLanesLearnBytes = 64 * 1024;
+
+// The paths a class may take beside the row's `path`, in the order they are explored, into
+// `others` (at most kLearnCandidatesMost - 1); how many. Equal on every rank: they follow
+// from the size, the communicator's shape and state every rank holds alike.
+// - PMPI beside an algorithm.
+// - The collective's first algorithm beside any other path, where it has one for this
+//   communicator at a size the node machinery takes. Across nodes that is the composition of
+//   node and leaders' phases, which a cluster's network may favour where the rows (measured on
+//   one node, or on hosts of one machine) said PMPI; it needs a collective that has one across
+//   nodes, and for the scans nodes of consecutive ranks (the scans' route refuses others).
+// - Single copy (bcast, alltoall) inside one node from kSingleCopyLearnBytes, unless its probe
+//   found it refused.
+// - The lanes (bcast, allreduce, reduce) across nodes of equal size from kLanesLearnBytes.
+int other_paths(const CommContext& ctx, Collective c, std::uint64_t bytes, int path, int* others) {
+  int n = 0;
+  auto add = [&](int p) {
+    if (p != path && n < kLearnCandidatesMost - 1) others[n++] = p;
+  };
+  add(kPmpiPath);
+  bool first = !algorithm_names(c).empty() && bytes <= kMaxShmBytes;
   if (ctx.node_count > 1) {
-    if (node_only(c)) return -1;
     const bool scan = c == Collective::scan || c == Collective::exscan;
-    if (scan && !ctx.nodes_in_rank_order) return -1;
+    first = first && !node_only(c) && !(scan && !ctx.nodes_in_rank_order);
   }
-  return 1;
+  if (first) add(1);
+  const int single_copy = c == Collective::bcast ? kBcastCma : c == Collective::alltoall ? kAlltoallCma : 0;
+  if (single_copy && ctx.node_count == 1 && bytes >= kSingleCopyLearnBytes && ctx.channel.single_copy != 0)
+    add(single_copy);
+  if (lanes_path(c) && bytes >= kLanesLearnBytes && bytes <= kMaxShmBytes && !lanes_refusal(ctx, true))
+    add(lanes_path(c));
+  return n;
 }
 
 // Every rank's samples of `cls`, agreed: the verdict, alike on every rank.
@@ -130,18 +154,23 @@ Verdict agree(CommContext& ctx, const ClassLearning& cls) {
   // The communicator's started operations go first: a peer may wait for them before it comes
   // to the agreement.
   complete_operations_on(ctx);
-  const Own a = own_time(cls.samples[0], cls.taken[0]), b = own_time(cls.samples[1], cls.taken[1]);
-  std::int64_t sums[4] = {static_cast<std::int64_t>(a.typical_ns), static_cast<std::int64_t>(b.typical_ns),
-                          static_cast<std::int64_t>(a.fastest_ns), static_cast<std::int64_t>(b.fastest_ns)};
-  std::int64_t most[2] = {sums[0], sums[1]};
-  std::int64_t summed[4] = {0, 0, 0, 0}, largest[2] = {0, 0};
+  const int n = cls.candidates;
+  // Per candidate x: sums[x] its typical time, sums[n + x] its fastest sample; most[x] its typical.
+  std::int64_t sums[2 * kLearnCandidatesMost] = {}, most[kLearnCandidatesMost] = {};
+  for (int x = 0; x < n; ++x) {
+    const Own own = own_time(cls.samples[x], cls.taken[x]);
+    sums[x] = most[x] = static_cast<std::int64_t>(own.typical_ns);
+    sums[n + x] = static_cast<std::int64_t>(own.fastest_ns);
+  }
+  std::int64_t summed[2 * kLearnCandidatesMost] = {}, largest[kLearnCandidatesMost] = {};
   // Signed: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as signed (doc/mpi-defects.md).
-  PMPI_Allreduce(sums, summed, 4, MPI_INT64_T, MPI_SUM, ctx.comm);
-  PMPI_Allreduce(most, largest, 2, MPI_INT64_T, MPI_MAX, ctx.comm);
+  PMPI_Allreduce(sums, summed, 2 * n, MPI_INT64_T, MPI_SUM, ctx.comm);
+  PMPI_Allreduce(most, largest, n, MPI_INT64_T, MPI_MAX, ctx.comm);
   Evidence e;
-  for (int x = 0; x < 2; ++x) {
+  e.candidates = n;
+  for (int x = 0; x < n; ++x) {
     e.typical_ns[x] = static_cast<std::uint64_t>(summed[x]);
-    e.fastest_ns[x] = static_cast<std::uint64_t>(summed[2 + x]);
+    e.fastest_ns[x] = static_cast<std::uint64_t>(summed[n + x]);
     e.slowest_ns[x] = static_cast<std::uint64_t>(largest[x]);
   }
   e.ranks = ctx.size;
@@ -153,29 +182,48 @@ std::string path_word(Collective c, int path) {
   return path == kPmpiPath ? "pmpi" : algorithm_names(c)[static_cast<std::size_t>(path - 1)];
 }
 
+// "1.20/0.80/0.95": one time a candidate.
+std::string times_text(const double* us, int n) {
+  std::string out;
+  for (int x = 0; x < n; ++x) {
+    char one[32];
+    std::snprintf(one, sizeof one, "%.2f", us[x]);
+    out += (x ? "/" : "") + std::string(one);
+  }
+  return out;
+}
+
+// "pmpi,cma": the candidates after the row's.
+std::string others_word(Collective c, const ClassLearning& cls) {
+  std::string out;
+  for (int x = 1; x < cls.candidates; ++x) out += (x > 1 ? "," : "") + path_word(c, cls.paths[x]);
+  return out;
+}
+
 void say_learned(const CommContext& ctx, const Config& config, Collective c, int k, const ClassLearning& cls,
                  const Verdict& v) {
   if (ctx.rank != 0 || (config.verbose < 1 && !config.stats)) return;
-  char numbers[200];
-  std::snprintf(numbers, sizeof numbers, "mean %.2f/%.2f us, slowest rank %.2f/%.2f us, margin %.2f",
-                v.mean_us[0], v.mean_us[1], v.slowest_us[0], v.slowest_us[1], v.margin);
+  char margin[32];
+  std::snprintf(margin, sizeof margin, "%.2f", v.margin);
   say("learned " + std::string(collective_name(c)) + " " + class_name(k) + " on a communicator of " +
       std::to_string(ctx.size) + " ranks: " + path_word(c, cls.learned) + " (the row's " +
-      path_word(c, cls.paths[0]) + ", the other " + path_word(c, cls.paths[1]) + ": " + numbers + "; " +
-      std::to_string(kLearnCalls) + " calls explored)");
+      path_word(c, cls.paths[0]) + ", the other " + others_word(c, cls) + ": mean " +
+      times_text(v.mean_us, cls.candidates) + " us, slowest rank " + times_text(v.slowest_us, cls.candidates) +
+      " us, margin " + margin + "; " + std::to_string(learn_calls(cls.candidates)) + " calls explored)");
 }
 
 // The path an earlier job learned for this class, where the learned file has it for the same
 // candidates (*calls: its counts); else -1.
-int remembered_path(const CommContext& ctx, Collective c, int k, const int paths[2], SharedCalls* calls) {
+int remembered_path(const CommContext& ctx, Collective c, int k, const ClassLearning& cls, SharedCalls* calls) {
   const LearnedSize here = place_of(ctx, c, k);
   const Book& b = book();  // `known` does not change after MPI_Init
+  const std::string others = others_word(c, cls);
   for (std::size_t i = 0; i < b.known.size(); ++i) {
     const LearnedSize& s = b.known[i];
-    if (same_place(s, here) && s.row == path_word(c, paths[0]) && s.other == path_word(c, paths[1])) {
-      *calls = b.known_calls[i];
-      return s.path == s.row ? paths[0] : paths[1];
-    }
+    if (!same_place(s, here) || s.row != path_word(c, cls.paths[0]) || others_text(s) != others) continue;
+    *calls = b.known_calls[i];
+    for (int x = 0; x < cls.candidates; ++x)
+      if (s.path == path_word(c, cls.paths[x])) return cls.paths[x];
   }
   return -1;
 }
@@ -185,9 +233,10 @@ int remembered_path(const CommContext& ctx, Collective c, int k, const int paths
 void remember(const CommContext& ctx, Collective c, int k, ClassLearning& cls, const Verdict& v) {
   LearnedSize s = place_of(ctx, c, k);
   s.row = path_word(c, cls.paths[0]);
-  s.other = path_word(c, cls.paths[1]);
+  for (int x = 1; x < cls.candidates; ++x) s.others.push_back(path_word(c, cls.paths[x]));
   s.path = path_word(c, cls.learned);
-  for (int x = 0; x < 2; ++x) s.mean_us[x] = v.mean_us[x], s.slowest_us[x] = v.slowest_us[x];
+  s.mean_us.assign(v.mean_us, v.mean_us + cls.candidates);
+  s.slowest_us.assign(v.slowest_us, v.slowest_us + cls.candidates);
   Book& b = book();
   std::lock_guard<std::mutex> lock(b.mutex);
   SharedCalls calls;
@@ -199,7 +248,7 @@ void remember(const CommContext& ctx, Collective c, int k, ClassLearning& cls, c
     break;
   }
   if (!calls) calls = std::make_shared<PlaceCalls>();
-  calls->explored += kLearnCalls;
+  calls->explored += learn_calls(cls.candidates);
   b.learned.push_back(s);
   b.learned_calls.push_back(calls);
   cls.calls_here = calls;
@@ -289,12 +338,12 @@ std::string describe_learned(const Config& config) {
   }
   for (const KnownSize& k : known_sizes()) {
     const LearnedSize& s = k.size;
-    char numbers[160];
-    std::snprintf(numbers, sizeof numbers, "mean %.2f/%.2f us, slowest rank %.2f/%.2f us", s.mean_us[0], s.mean_us[1],
-                  s.slowest_us[0], s.slowest_us[1]);
+    const std::string numbers = "mean " + times_text(s.mean_us.data(), static_cast<int>(s.mean_us.size())) +
+                                " us, slowest rank " +
+                                times_text(s.slowest_us.data(), static_cast<int>(s.slowest_us.size())) + " us";
     out += "  " + std::string(collective_name(s.collective)) + " " + class_name(s.size_class) + " on " +
            std::to_string(s.ranks) + " ranks, " + std::to_string(s.nodes) + " node(s), " + std::to_string(s.node_ranks) +
-           " on the fullest: " + s.path + " (the row's " + s.row + ", the other " + s.other + ": " + numbers + "; " +
+           " on the fullest: " + s.path + " (the row's " + s.row + ", the other " + others_text(s) + ": " + numbers + "; " +
            (k.from_file ? "learned file" : "learned in this run") + ")\n";
   }
   return out;
@@ -312,12 +361,12 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   std::unordered_map<std::uint32_t, ClassLearning>& classes = learning.classes;
   auto found = classes.find(key);
   if (found == classes.end()) {
-    const int other = other_path(ctx, c, bytes, path);
-    if (other < 0) return path;  // one candidate: nothing to learn
     ClassLearning fresh;
-    fresh.paths[0] = path, fresh.paths[1] = other;
+    fresh.paths[0] = path;
+    fresh.candidates = 1 + other_paths(ctx, c, bytes, path, fresh.paths + 1);
+    if (fresh.candidates < 2) return path;  // one candidate: nothing to learn
     SharedCalls calls;
-    if (const int earlier = remembered_path(ctx, c, k, fresh.paths, &calls); earlier >= 0) {
+    if (const int earlier = remembered_path(ctx, c, k, fresh, &calls); earlier >= 0) {
       fresh.learned = earlier, fresh.remembered = true;
       if (config.counted()) fresh.calls_here = calls;
       if (earlier == kPmpiPath && !config.counted() && config.verbose < 1 && k < 64)
@@ -336,7 +385,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   }
   if (form != Form::blocking) return cls.paths[0];  // the row's until the class has learned
   const std::uint64_t index = cls.calls++;
-  if (index < kLearnCalls) {
+  if (index < learn_calls(cls.candidates)) {
     const int candidate = explored_candidate(index);
     if (is_sample(index)) t_sample = {&cls, candidate};
     if (cls.paths[candidate] == kPmpiPath) *why = "learning in this run: the MPI library's path is tried in turn";

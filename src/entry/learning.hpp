@@ -1,6 +1,6 @@
 // Learning in the run, the part that needs MPI and the communicator (the schedule and the rule:
 // decisions/learning.hpp): each communicator's size classes under exploration, the timing of
-// their calls through the entry points' hook, and the ranks' agreement on the faster path.
+// their calls through the entry points' hook, and the ranks' agreement on the fastest path.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +19,8 @@ struct Config;
 
 // A call of collective `c` and `bytes` (equal on every rank) that auto mode routes to `path` on
 // `ctx`, where learning may act (MCORECOLL_LEARN=auto, no forced path, a path the node machinery
-// may take here): the path it takes. A blocking call of a class that may take two paths
-// explores and, at the class's call kLearnCalls, agrees with the other ranks (a collective of
+// may take here): the path it takes. A blocking call of a class that may take two or three paths
+// explores and, at the class's call learn_calls(n), agrees with the other ranks (a collective of
 // the MPI library on the communicator, as a set-up makes); the other forms take what the class
 // learned, once it has, else `path`. Equal on every rank. *why: the reason where it is PMPI.
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,

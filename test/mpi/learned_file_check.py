@@ -12,7 +12,10 @@ mpirun_check.py (exact statistics: --expect-printed-stats):
   concurrent two jobs at once on one directory (either may read the other's file): a whole file is
              left, which the next job takes;
   other-rank the world's other ranks are pointed at a damaged file: they do not read it (no
-             warning), rank 0's file is taken.
+             warning), rank 0's file is taken;
+  three      a bcast of 8 KiB, three candidates (the row's ring, PMPI, single copy), the first
+             two slowed: single copy is learned, written with every candidate's times, and
+             the next job takes it from the first call.
 
 Usage: learned_file_check.py --flavor F --mpirun PATH --preload LIB --program test_learning
 """
@@ -31,10 +34,13 @@ from mpirun_check import checked_job_command, verdict  # noqa: E402  (the jobs' 
 SETTINGS = ["MCORECOLL_STATS=1", "MCORECOLL_ALLREDUCE_MAX_BYTES=8", "MCORECOLL_TEST_SLOWDOWN=allreduce:pmpi:1000"]
 
 
-def job(a, directory, remembered, expect=(), reject=(), extra_env=(), background=False, exact=True):
+ALLREDUCE = ["allreduce", "pmpi", "shm", "40"]
+
+
+def job(a, directory, remembered, expect=(), reject=(), extra_env=(), background=False, exact=True, args=ALLREDUCE):
     cmd = checked_job_command(a.flavor, a.mpirun, 2, a.preload, ["MCORECOLL_LEARN_DIR=" + directory] + SETTINGS + list(extra_env),
                               ["test_learning: passed"] + list(expect), reject, ["--expect-printed-stats"] if exact else [])
-    cmd += ["--", a.program, "allreduce", "pmpi", "shm", "40"] + (["remembered"] if remembered else [])
+    cmd += ["--", a.program] + args + (["remembered"] if remembered else [])
     if background:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -108,6 +114,21 @@ def main():
         os.makedirs(other)
         open(os.path.join(other, os.path.basename(path)), "w").write("damaged\n")
         step("other-rank", job(a, d, True, reject=[r"warning"], extra_env=["TEST_OTHER_LEARN_DIR=" + other]))
+
+        d3 = os.path.join(tmp, "three")
+        three = dict(args=["bcast", "shm,pmpi,cma", "cma", "40"],
+                     extra_env=["MCORECOLL_BCAST_MAX_BYTES=8M", "MCORECOLL_BCAST_CMA_MIN_BYTES=1M", "TEST_LEARNING_DOUBLES=1024",
+                                "MCORECOLL_TEST_SLOWDOWN=bcast:shm:1000,bcast:pmpi:1000"])
+        step("three-first", job(a, d3, False, expect=[r"1 size learned in this job written"], **three))
+
+        def three_line():
+            text = open(only_file(d3)[0] or os.devnull).read()
+            line = re.search(r"learned: bcast ranks=2 nodes=1 node-ranks=2 sizes=8K-16K row=shm other=pmpi,cma path=cma "
+                             r"mean-us=[\d.]+/[\d.]+/[\d.]+ slowest-us=[\d.]+/[\d.]+/[\d.]+", text)
+            return [] if line else [f"the file does not hold the three candidates' verdict:\n{text}"]
+        failures.extend("three-first: " + f for f in three_line())
+        step("three-second", job(a, d3, True, expect=[r"learned file .*: 1 size learned by earlier jobs"],
+                                 reject=[r"learned bcast", r"warning"], **three))
     return verdict("learned_file_check", failures)
 
 

@@ -1,16 +1,19 @@
 /* Learning in the run (entry/learning.hpp): a size class's first blocking calls take the row's
- * path, then the other, and from the class's call 14 every rank takes the path the ranks
- * agreed on, in every form. The test's settings slow one path down on purpose
+ * path, then each other candidate, seven calls each, and from then on every rank takes the path
+ * the ranks agreed on, in every form. The test's settings slow one path down on purpose
  * (MCORECOLL_TEST_SLOWDOWN), or both alike; this program makes the calls, checks every result,
  * and prints the statistics the run must then show ("expect stats ...", mpirun_check.py's
- * --expect-printed-stats): the row's path on the class's calls 0-6, the other on 7-13, the expected winner from call 10 on and in the non-blocking and persistent calls
- * made after it, summed over the ranks (a rank on another path would show).
+ * --expect-printed-stats): the row's path on the class's calls 0-6, the next candidate on 7-13
+ * (and a third on 14-20), the expected winner from then on and in the non-blocking and
+ * persistent calls made after it, summed over the ranks (a rank on another path would show).
  *
- * Usage: test_learning COLLECTIVE ROW WINNER [CALLS [remembered]]
+ * Usage: test_learning COLLECTIVE CANDIDATES WINNER [CALLS [remembered]]
  *   COLLECTIVE: allreduce (256 B of doubles), bcast (256 B, the root moving) or allgatherv
- *   (blocks of 2 and 4 doubles by rank: the class of 32 B)
- *   ROW: the path the settings' row gives that size (shm or pmpi); WINNER: the path expected
- *   once learned (shm or pmpi). The same on a duplicate of the world, learned apart.
+ *   (blocks of 2 and 4 doubles by rank: the class of 32 B); TEST_LEARNING_DOUBLES in the
+ *   environment: other than 32 doubles (allreduce, bcast)
+ *   CANDIDATES: the path the settings' row gives that size (shm or pmpi), the other of the two
+ *   after it; or every candidate in the order explored, comma-separated (shm,pmpi,cma).
+ *   WINNER: the path expected once learned. The same on a duplicate of the world, learned apart.
  *   remembered: an earlier job's learned file has the class (decisions/learned_file.hpp), so
  *   every call takes WINNER from the first.
  * TEST_OTHER_LEARN_DIR in the environment: the ranks but the world's first take it as their
@@ -27,44 +30,52 @@
 #include "check.h"
 #include "persistent.h"
 
-enum { kCount = 32 }; /* doubles: 256 bytes */
-enum { kExplored = 14 }; /* decisions/learning.hpp's kLearnCalls */
+enum { kRounds = 7 }; /* decisions/learning.hpp's kLearnRounds: calls a candidate */
+enum { kPaths = 4 };
 
-static int rank, size;
+static int rank, size, count = 32; /* doubles: 256 bytes */
 static const char* collective;
-static int blocking_calls[2]; /* [0] pmpi, [1] shm: this rank's */
+static const char* path_names[kPaths] = {"pmpi", "shm", "cma", "lanes"};
+static int blocking_calls[kPaths]; /* by path_names: this rank's */
 
-static int path_index(const char* path) { return strcmp(path, "shm") == 0; }
+static int path_index(const char* path) {
+  for (int p = 0; p < kPaths; p++)
+    if (strcmp(path, path_names[p]) == 0) return p;
+  fprintf(stderr, "test_learning: no path '%s'\n", path);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+  return 0;
+}
 
 /* One call of the collective, in `form` (0 blocking, 1 non-blocking, 2 persistent: a fresh
  * request started twice), checked. */
 static int run(MPI_Comm comm, int form, int salt) {
-  double in[kCount], out[kCount];
+  double* in = malloc(sizeof(double) * (size_t)count);
+  double* out = malloc(sizeof(double) * (size_t)count);
   int me, n, starts = 0;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &n);
   const int root = salt % n, is_bcast = strcmp(collective, "bcast") == 0;
   const int is_allgatherv = strcmp(collective, "allgatherv") == 0;
-  int counts[kCount / 4], displs[kCount / 4], total = 0;
-  for (int r = 0; r < n && r < kCount / 4; r++) counts[r] = (r % 2 + 1) * 2, displs[r] = total, total += counts[r];
-  CHECK(!is_allgatherv || n <= kCount / 4, "allgatherv: at most %d ranks", kCount / 4);
-  for (int i = 0; i < kCount; i++) in[i] = me + i + salt, out[i] = -1;
+  int counts[8], displs[8], total = 0;
+  for (int r = 0; r < n && r < 8; r++) counts[r] = (r % 2 + 1) * 2, displs[r] = total, total += counts[r];
+  CHECK(!is_allgatherv || n <= 8, "allgatherv: at most %d ranks", 8);
+  for (int i = 0; i < count; i++) in[i] = me + i + salt, out[i] = -1;
   MPI_Request r = MPI_REQUEST_NULL;
   for (int round = 0; round < (form == 2 ? 2 : 1); round++) {
     if (is_bcast) {
       double* buf = me == root ? in : out;
-      if (form == 0) MPI_Bcast(buf, kCount, MPI_DOUBLE, root, comm);
-      else if (form == 1) MPI_Ibcast(buf, kCount, MPI_DOUBLE, root, comm, &r);
-      else if (round == 0) PERSISTENT_BCAST_INIT(buf, kCount, MPI_DOUBLE, root, comm, MPI_INFO_NULL, &r);
+      if (form == 0) MPI_Bcast(buf, count, MPI_DOUBLE, root, comm);
+      else if (form == 1) MPI_Ibcast(buf, count, MPI_DOUBLE, root, comm, &r);
+      else if (round == 0) PERSISTENT_BCAST_INIT(buf, count, MPI_DOUBLE, root, comm, MPI_INFO_NULL, &r);
     } else if (is_allgatherv) {
       const int own = counts[me];
       if (form == 0) MPI_Allgatherv(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, comm);
       else if (form == 1) MPI_Iallgatherv(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, comm, &r);
       else if (round == 0) PERSISTENT_ALLGATHERV_INIT(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, comm, MPI_INFO_NULL, &r);
     } else {
-      if (form == 0) MPI_Allreduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, comm);
-      else if (form == 1) MPI_Iallreduce(in, out, kCount, MPI_DOUBLE, MPI_SUM, comm, &r);
-      else if (round == 0) PERSISTENT_ALLREDUCE_INIT(in, out, kCount, MPI_DOUBLE, MPI_SUM, comm, MPI_INFO_NULL, &r);
+      if (form == 0) MPI_Allreduce(in, out, count, MPI_DOUBLE, MPI_SUM, comm);
+      else if (form == 1) MPI_Iallreduce(in, out, count, MPI_DOUBLE, MPI_SUM, comm, &r);
+      else if (round == 0) PERSISTENT_ALLREDUCE_INIT(in, out, count, MPI_DOUBLE, MPI_SUM, comm, MPI_INFO_NULL, &r);
     }
     if (form == 2) MPI_Start(&r), starts++;
     if (form != 0) MPI_Wait(&r, MPI_STATUS_IGNORE);
@@ -73,7 +84,7 @@ static int run(MPI_Comm comm, int form, int salt) {
       for (int q = 0; q < n; q++)
         for (int i = 0; i < counts[q]; i++) bad |= out[displs[q] + i] != q + i + salt;
     } else {
-      for (int i = 0; i < kCount; i++) {
+      for (int i = 0; i < count; i++) {
         const double want = is_bcast ? (me == root ? -1 : root + i + salt) : n * (n - 1) / 2.0 + n * (double)(i + salt);
         bad |= out[i] != want;
       }
@@ -81,6 +92,8 @@ static int run(MPI_Comm comm, int form, int salt) {
     CHECK(!bad, "%s form %d call %d: wrong data", collective, form, salt);
   }
   if (form == 2) MPI_Request_free(&r);
+  free(in);
+  free(out);
   return form == 2 ? starts : 1;
 }
 
@@ -92,32 +105,40 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc < 4) {
-    if (rank == 0) fprintf(stderr, "usage: test_learning allreduce|bcast|allgatherv ROW WINNER [CALLS]\n");
+    if (rank == 0) fprintf(stderr, "usage: test_learning allreduce|bcast|allgatherv CANDIDATES WINNER [CALLS]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   collective = argv[1];
-  const int row = path_index(argv[2]), winner = path_index(argv[3]);
+  if (getenv("TEST_LEARNING_DOUBLES")) count = atoi(getenv("TEST_LEARNING_DOUBLES"));
+  CHECK(count >= 32 || strcmp(collective, "allgatherv") != 0, "allgatherv: 32 doubles");
+  int candidates[3], n_candidates = 0;
+  char list[64];
+  snprintf(list, sizeof list, "%s", argv[2]);
+  for (char* name = strtok(list, ","); name && n_candidates < 3; name = strtok(NULL, ","))
+    candidates[n_candidates++] = path_index(name);
+  if (n_candidates == 1) candidates[n_candidates++] = candidates[0] == 0; /* pmpi beside shm, shm beside pmpi */
+  const int winner = path_index(argv[3]);
   const int calls = argc > 4 ? atoi(argv[4]) : 40;
-  const int explored = argc > 5 && strcmp(argv[5], "remembered") == 0 ? 0 : kExplored;
+  const int explored = argc > 5 && strcmp(argv[5], "remembered") == 0 ? 0 : kRounds * n_candidates;
   MPI_Comm dup;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   MPI_Comm comms[2] = {MPI_COMM_WORLD, dup};
   for (int c = 0; c < 2; c++) {
     for (int i = 0; i < calls; i++) {
       run(comms[c], 0, i);
-      /* The schedule: the row's path for seven calls, the other for seven, then the winner. */
-      blocking_calls[i >= explored ? winner : i < explored / 2 ? row : !row]++;
+      /* The schedule: each candidate for seven calls, the row's first, then the winner. */
+      blocking_calls[i >= explored ? winner : candidates[i / kRounds]]++;
     }
     for (int i = 0; i < 4; i++) run(comms[c], 1 + i % 2, calls + i);
   }
   MPI_Comm_free(&dup);
-  int all[2];
-  PMPI_Reduce(blocking_calls, all, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  int all[kPaths];
+  PMPI_Reduce(blocking_calls, all, kPaths, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0) {
-    const char* path[2] = {"pmpi", "shm"};
+    const char** path = path_names;
     const char* operations = getenv("TEST_OPERATIONS_PATH");
-    const int taken = operations && strcmp(operations, "pmpi") == 0 ? 0 : winner;
-    for (int p = 0; p < 2; p++)
+    const int taken = operations ? path_index(operations) : winner;
+    for (int p = 0; p < kPaths; p++)
       if (all[p]) printf("expect stats %s %s calls=%d\n", collective, path[p], all[p]);
     /* The other forms, counted apart: 2 non-blocking calls a communicator, and 2 persistent
      * requests started twice each (counted at each start on mcorecoll's path; the MPI library's

@@ -24,12 +24,14 @@ LearnedKey key() {
   return k;
 }
 
-LearnedSize size(Collective c, int k, const char* row, const char* other, const char* path) {
+// `others`: one or two names, comma-separated.
+LearnedSize size(Collective c, int k, const char* row, const std::vector<std::string>& others, const char* path) {
   LearnedSize s;
   s.collective = c;
   s.ranks = 512, s.nodes = 4, s.node_ranks = 128, s.size_class = k;
-  s.row = row, s.other = other, s.path = path;
-  s.mean_us[0] = 12.5, s.mean_us[1] = 8.25, s.slowest_us[0] = 14, s.slowest_us[1] = 9.5;
+  s.row = row, s.others = others, s.path = path;
+  s.mean_us = {12.5, 8.25}, s.slowest_us = {14, 9.5};
+  if (others.size() == 2) s.mean_us.push_back(3.125), s.slowest_us.push_back(4.5);
   return s;
 }
 
@@ -52,29 +54,31 @@ std::string joined(const std::vector<std::string>& lines) {
 }  // namespace
 
 TEST_CASE("learned file: what is written is read back, field by field") {
-  const std::vector<LearnedSize> written = {size(Collective::allreduce, 11, "shm", "pmpi", "pmpi"),
-                                            size(Collective::bcast, 0, "pmpi", "shm", "shm")};
+  const std::vector<LearnedSize> written = {size(Collective::allreduce, 11, "shm", {"pmpi"}, "pmpi"),
+                                            size(Collective::bcast, 0, "pmpi", {"shm"}, "shm"),
+                                            size(Collective::bcast, 14, "shm", {"pmpi", "cma"}, "cma")};
   const LearnedKey k = key();
   std::vector<LearnedSize> read;
   std::string error;
   REQUIRE(parse_learned(format_learned(k, written), &k, &read, &error));
-  REQUIRE(read.size() == 2);
-  for (std::size_t i = 0; i < 2; ++i) {
+  REQUIRE(read.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
     CHECK(same_place(read[i], written[i]));
     CHECK(read[i].row == written[i].row);
-    CHECK(read[i].other == written[i].other);
+    CHECK(read[i].others == written[i].others);
     CHECK(read[i].path == written[i].path);
-    CHECK(read[i].mean_us[1] == written[i].mean_us[1]);
-    CHECK(read[i].slowest_us[0] == written[i].slowest_us[0]);
+    CHECK(read[i].mean_us == written[i].mean_us);
+    CHECK(read[i].slowest_us == written[i].slowest_us);
   }
   CHECK(read[0].size_class == 11);
+  CHECK(others_text(read[2]) == "pmpi,cma");
   // Without a key to hold it to (the ranks that receive rank 0's file): the same.
   REQUIRE(parse_learned(format_learned(k, written), nullptr, &read, &error));
-  CHECK(read.size() == 2);
+  CHECK(read.size() == 3);
 }
 
 TEST_CASE("learned file: a key that differs is refused, naming the field") {
-  const std::string text = format_learned(key(), {size(Collective::allreduce, 11, "shm", "pmpi", "pmpi")});
+  const std::string text = format_learned(key(), {size(Collective::allreduce, 11, "shm", {"pmpi"}, "pmpi")});
   struct Change {
     const char* field;
     void (*apply)(LearnedKey&);
@@ -104,7 +108,7 @@ TEST_CASE("learned file: a key that differs is refused, naming the field") {
 TEST_CASE("learned file: damage anywhere is an error naming the line") {
   const LearnedKey k = key();
   const std::vector<std::string> good =
-      lines_of(format_learned(k, {size(Collective::allreduce, 11, "shm", "pmpi", "pmpi")}));
+      lines_of(format_learned(k, {size(Collective::allreduce, 11, "shm", {"pmpi"}, "pmpi")}));
   REQUIRE(good.size() == 7);
   struct Damage {
     int line;  // 1-based
@@ -119,7 +123,15 @@ TEST_CASE("learned file: damage anywhere is an error naming the line") {
       {7, "learned: allreduce ranks=512 nodes=4 node-ranks=128 sizes=1K-3K row=shm other=pmpi path=pmpi mean-us=1/2 slowest-us=1/2",
        "not a valid sizes"},
       {7, "learned: allreduce ranks=512 nodes=4 node-ranks=128 sizes=1K-2K row=shm other=shm path=shm mean-us=1/2 slowest-us=1/2",
-       "both shm"},
+       "a candidate named twice"},
+      {7, "learned: bcast ranks=512 nodes=4 node-ranks=128 sizes=1K-2K row=shm other=pmpi,shm path=shm mean-us=1/2/3 slowest-us=1/2/3",
+       "a candidate named twice"},
+      {7, "learned: bcast ranks=512 nodes=4 node-ranks=128 sizes=1K-2K row=shm other=pmpi,cma path=cma mean-us=1/2 slowest-us=1/2/3",
+       "the times are not one a candidate"},
+      {7, "learned: bcast ranks=512 nodes=4 node-ranks=128 sizes=1K-2K row=shm other=pmpi, path=shm mean-us=1/2 slowest-us=1/2",
+       "not a valid other"},
+      {7, "learned: bcast ranks=512 nodes=4 node-ranks=128 sizes=1K-2K row=shm other=pmpi path=cma mean-us=1/2 slowest-us=1/2",
+       "none of the candidates"},
       {7, "learned: allreduce ranks=512 nodes=4 sizes=1K-2K row=shm other=pmpi path=pmpi mean-us=1/2 slowest-us=1/2",
        "no node-ranks"},
       {7, "learned: allreduce ranks=512 nodes=4 node-ranks=128 sizes=1K-2K row=shm other=pmpi path=pmpi mean-us=1/x slowest-us=1/2",

@@ -42,15 +42,38 @@ TEST_CASE("size classes are powers of two") {
   CHECK(class_name(11) == "1K-2K");
 }
 
-TEST_CASE("the schedule takes the row's path, then the other, each first call a warm-up") {
-  int samples[2] = {0, 0};
-  for (std::uint64_t i = 0; i < kLearnCalls; ++i) {
-    CHECK(explored_candidate(i) == (i < kLearnCalls / 2 ? 0 : 1));
-    CHECK(is_sample(i) == (i != 0 && i != kLearnCalls / 2));
-    if (is_sample(i)) ++samples[explored_candidate(i)];
+TEST_CASE("the schedule takes the row's path, then each other, each first call a warm-up") {
+  for (int n = 2; n <= kLearnCandidatesMost; ++n) {
+    int samples[kLearnCandidatesMost] = {};
+    const std::uint64_t calls = learn_calls(n);
+    for (std::uint64_t i = 0; i < calls; ++i) {
+      CHECK(explored_candidate(i) == static_cast<int>(i * static_cast<std::uint64_t>(n) / calls));
+      CHECK(is_sample(i) == (i % (calls / static_cast<std::uint64_t>(n)) != 0));
+      if (is_sample(i)) ++samples[explored_candidate(i)];
+    }
+    for (int x = 0; x < n; ++x) CHECK(samples[x] == kLearnSamples);
   }
-  CHECK(samples[0] == kLearnSamples);
-  CHECK(samples[1] == kLearnSamples);
+}
+
+TEST_CASE("of three candidates, the fastest that wins in both measures replaces the row's") {
+  Evidence e = evidence(4, 10.0, 9.5, 12.0, 6.0, 5.8, 7.0);
+  e.candidates = 3;
+  auto third = [&](double mean, double fastest, double slowest) {
+    e.typical_ns[2] = static_cast<std::uint64_t>(mean * 1e3 * 4);
+    e.fastest_ns[2] = static_cast<std::uint64_t>(fastest * 1e3 * 4);
+    e.slowest_ns[2] = static_cast<std::uint64_t>(slowest * 1e3);
+  };
+  third(3.0, 2.9, 3.5);  // faster still
+  CHECK(judge(e).winner == 2);
+  CHECK(std::fabs(judge(e).mean_us[2] - 3.0) < 1e-3);
+  third(8.0, 7.8, 9.0);  // wins over the row, not over the second
+  CHECK(judge(e).winner == 1);
+  third(2.0, 1.9, 13.0);  // its slowest rank slower than the row's: out
+  CHECK(judge(e).winner == 1);
+  Evidence slow = evidence(2, 10.0, 9.9, 10.2, 10.1, 9.9, 10.3);
+  slow.candidates = 3;
+  slow.typical_ns[2] = 2 * 9900, slow.fastest_ns[2] = 2 * 9800, slow.slowest_ns[2] = 10000;  // 1% faster
+  CHECK(judge(slow).winner == 0);
 }
 
 TEST_CASE("a clear win in both measures replaces the row's path") {
