@@ -1,5 +1,6 @@
 // MPI_Allgather, MPI_Iallgather and MPI_Allgather_init: routed (entry/call_decision.hpp) and
-// checked, then the staged allgather (allgather_shm.hpp, iallgather_shm.hpp) or PMPI.
+// checked, then the staged allgather (allgather_shm.hpp, iallgather_shm.hpp), across nodes the
+// composition or the lanes (lanes/allgather_lanes.hpp), or PMPI.
 #include <climits>
 
 #include "allgather/allgather_across_nodes.hpp"
@@ -11,6 +12,8 @@
 #include "entry/call_decision.hpp"
 #include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
+#include "lanes/allgather_lanes.hpp"
+#include "lanes/lanes.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "node/comm_context.hpp"
 
@@ -24,6 +27,9 @@ Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendty
   if (comm == MPI_COMM_NULL || !signature_bytes(recvcount, recvtype, &block)) return handed_on(comm);
   Decision d = decide(Collective::allgather, comm, block, form);
   if (!d.ctx) return d;
+  // Before d.bytes becomes the whole: the route without the lanes is decided by the block.
+  if (d.path == kAllgatherLanes)
+    if (const char* refusal = lanes_refusal(*d.ctx, form == Form::blocking)) without_lanes(d, Collective::allgather, refusal);
   d.bytes = block * static_cast<std::uint64_t>(d.ctx->size);
   if (d.path == kPmpiPath) return d;
   if (d.bytes > kMaxShmBytes) fall_back(d, Collective::allgather, "2 GiB or more per rank");
@@ -60,6 +66,8 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
       [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
       [&] {
         const Config& config = process_config().config;
+        if (d.path == kAllgatherLanes)
+          return allgather_lanes(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block_of(d));
         if (d.ctx->node_count > 1)
           return allgather_across_nodes(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                         block_of(d));

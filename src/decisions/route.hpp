@@ -26,10 +26,12 @@ constexpr int kAlltoallShm = 1;
 constexpr int kAlltoallCma = 2;
 constexpr int kReductionShm = 1;    // allreduce and reduce
 constexpr int kReductionLanes = 2;  // allreduce and reduce across nodes (lanes/reduce_lanes.hpp)
+constexpr int kAllgatherLanes = 2;  // across nodes (lanes/allgather_lanes.hpp)
 // The lanes' path of collective `c` (0: it has none).
 constexpr int lanes_path(Collective c) {
-  return c == Collective::bcast ? kBcastLanes
+  return c == Collective::bcast                                  ? kBcastLanes
          : c == Collective::allreduce || c == Collective::reduce ? kReductionLanes
+         : c == Collective::allgather                            ? kAllgatherLanes
                                                                  : 0;
 }
 

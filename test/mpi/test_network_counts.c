@@ -50,6 +50,7 @@ enum { kMaxEvents = 4096 };
 static int rank, size, node_size, nodes;
 static int direct; /* the leaders exchange one message a pair */
 static int lanes;  /* the allreduce through the lanes: every rank sends */
+static int allgather_lanes;  /* the allgather through the lanes: every rank sends its block */
 
 static int node_of(int r) { return r / node_size; }
 static int ranks_on(int node) {
@@ -130,7 +131,11 @@ static struct Sent f_reduce_scatter(int r, int root) {
 static struct Sent node_blocks(int64_t bytes) {
   return direct ? messages(nodes - 1, bytes) : library(MCORECOLL_NETWORK_ALLGATHERV, bytes);
 }
-static struct Sent f_allgather(int r, int root) { (void)root; return node_blocks((int64_t)ranks_on(node_of(r)) * kBlock); }
+static struct Sent f_allgather(int r, int root) {
+  (void)root;
+  if (allgather_lanes) return library(MCORECOLL_NETWORK_LANE, kBlock); /* its own block, once, on its lane */
+  return node_blocks((int64_t)ranks_on(node_of(r)) * kBlock);
+}
 /* Allgatherv's blocks: of three sizes, so that a node's message is the sum of its ranks' own. */
 static int v_block(int r) { return (r % 3 + 1) * 8; }
 static struct Sent f_allgatherv(int r, int root) {
@@ -196,7 +201,8 @@ static void check(const char* name, Formula formula, int root) {
   if (rank == 0) {
     int64_t node_messages = 0, node_bytes = 0;
     for (int r = 0; r < size; r++) {
-      const int sends = is_leader(r) || (lanes && (formula == f_allreduce || formula == f_reduce || formula == f_bcast));
+      const int sends = is_leader(r) || (lanes && (formula == f_allreduce || formula == f_reduce || formula == f_bcast)) ||
+                        (allgather_lanes && formula == f_allgather);
       const struct Sent want = sends ? formula(r, root) : none(), got = all[r];
       CHECK(!memcmp(&want, &got, sizeof want),
             "%s root %d, rank %d (%s of node %d): sent %lld messages of %lld bytes and %lld library calls "
@@ -230,9 +236,12 @@ int main(int argc, char** argv) {
   direct = nodes <= (direct_max ? atoi(direct_max) : 16);
   const char* allreduce = getenv("MCORECOLL_ALLREDUCE");
   lanes = allreduce && !strcmp(allreduce, "lanes") && size % node_size == 0;
+  const char* allgather = getenv("MCORECOLL_ALLGATHER");
+  allgather_lanes = allgather && !strcmp(allgather, "lanes") && size % node_size == 0;
   if (rank == 0)
-    printf("%d nodes: the leaders' %s%s\n", nodes, direct ? "messages" : "library collectives",
-           lanes ? "; bcast, allreduce and reduce through the lanes" : "");
+    printf("%d nodes: the leaders' %s%s%s\n", nodes, direct ? "messages" : "library collectives",
+           lanes ? "; bcast, allreduce and reduce through the lanes" : "",
+           allgather_lanes ? "; allgather through the lanes" : "");
   static const struct {
     const char* name;
     Formula formula;
