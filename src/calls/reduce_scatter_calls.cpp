@@ -1,7 +1,7 @@
 // MPI_Reduce_scatter_block and MPI_Reduce_scatter, and their non-blocking and persistent forms:
 // routed (staged_reduction_route.hpp) and checked, then the staged algorithm inside one node or
 // the allreduce's composition across nodes (reduce_scatter_shm.hpp; the other forms' operation,
-// ireduce_scatter_shm.hpp) or PMPI.
+// ireduce_scatter_shm.hpp), the lanes across nodes (lanes/reduce_scatter_lanes.hpp), or PMPI.
 #include <climits>
 
 #include "calls/staged_reduction_route.hpp"
@@ -9,6 +9,8 @@
 #include "entry/call_decision.hpp"
 #include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
+#include "lanes/reduce_lanes.hpp"
+#include "lanes/reduce_scatter_lanes.hpp"
 #include "node/comm_context.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "reduction/ireduce_scatter_shm.hpp"
@@ -27,13 +29,17 @@ struct ReduceScatter {
   MPI_Datatype type;
   MPI_Op op;
   MPI_Comm comm;
+  const int* counts;  // every rank's block (MPI_Reduce_scatter's); null: every block `count`
   const void* input() const { return sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf; }
 };
 
 Decision route_reduce_scatter(Collective c, const ReduceScatter& a, Form form, ElementLayout* whole,
                               ElementLayout* block) {
   Decision d = staged_reduction_route(c, a.comm, a.total, a.type, a.op, a.input(), whole, form);
-  if (d.path != kPmpiPath)  // the allreduce's composition across nodes (reduce_across_nodes.hpp)
+  if (d.path == kReduceScatterLanes)
+    if (const char* refusal = reduction_lanes_refusal(*d.ctx, a.op, *whole, form == Form::blocking))
+      without_lanes(d, c, refusal);
+  if (d.path != kPmpiPath && d.path != kReduceScatterLanes)  // the allreduce's composition across nodes
     if (const char* refusal = across_nodes_refusal(*d.ctx, a.op, *whole)) fall_back(d, c, refusal);
   std::uint64_t block_bytes = 0;
   if (d.path != kPmpiPath && (!signature_bytes(a.count, a.type, &block_bytes) ||
@@ -52,6 +58,9 @@ int blocking(Collective c, const ReduceScatter& a, Pmpi pmpi) {
   return blocking_call(c, d, pmpi, [&] {
     if (a.total == 0) return MPI_SUCCESS;
     const Config& config = process_config().config;
+    if (d.path == kReduceScatterLanes)
+      return reduce_scatter_lanes(*d.ctx, config, a.input(), a.recvbuf, static_cast<int>(a.total), a.counts, a.count,
+                                  a.type, a.op, whole);
     if (d.ctx->node_count > 1)
       return reduce_scatter_across_nodes(*d.ctx, config, a.input(), a.recvbuf, static_cast<int>(a.total), a.first,
                                          a.count, a.type, a.op, whole, block, d.bytes);
@@ -80,7 +89,7 @@ bool block_arguments(const void* sendbuf, void* recvbuf, int recvcount, MPI_Data
   const int size = intra->size, rank = intra->rank;
   const std::uint64_t total = static_cast<std::uint64_t>(recvcount) * static_cast<std::uint64_t>(size);
   if (total > static_cast<std::uint64_t>(INT_MAX)) return false;  // also keeps rank * recvcount an int
-  *a = {sendbuf, recvbuf, total, rank * recvcount, recvcount, type, op, comm};
+  *a = {sendbuf, recvbuf, total, rank * recvcount, recvcount, type, op, comm, nullptr};
   return true;
 }
 
@@ -98,7 +107,7 @@ bool counts_arguments(const void* sendbuf, void* recvbuf, const int* recvcounts,
     total += static_cast<std::uint64_t>(recvcounts[r]);
   }
   if (total > static_cast<std::uint64_t>(INT_MAX)) return false;
-  *a = {sendbuf, recvbuf, total, static_cast<int>(first), recvcounts[rank], type, op, comm};
+  *a = {sendbuf, recvbuf, total, static_cast<int>(first), recvcounts[rank], type, op, comm, recvcounts};
   return true;
 }
 

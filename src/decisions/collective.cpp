@@ -21,13 +21,15 @@ std::string setting_name(Collective c) {
 const std::vector<std::string>& algorithm_names(Collective c) {
   // Staging (the barrier's flags, the reductions' contributions combined in rank order, the
   // allgather's one block for all, the node-only collectives' exchange), for bcast and
-  // alltoall also single copy (Cross Memory Attach), for bcast, allreduce, reduce and allgather
-  // across nodes also the lanes.
+  // alltoall also single copy (Cross Memory Attach), for bcast, allreduce, reduce, allgather and
+  // the reduce-scatters across nodes also the lanes.
   static const std::vector<std::string> staging = {"shm"};
   static const std::vector<std::string> staging_or_single_copy = {"shm", "cma"};
   static const std::vector<std::string> staging_or_lanes = {"shm", "lanes"};
   static const std::vector<std::string> ring_single_copy_or_lanes = {"shm", "cma", "lanes"};
-  if (c == Collective::allreduce || c == Collective::reduce || c == Collective::allgather) return staging_or_lanes;
+  if (c == Collective::allreduce || c == Collective::reduce || c == Collective::allgather ||
+      c == Collective::reduce_scatter_block || c == Collective::reduce_scatter)
+    return staging_or_lanes;
   if (c == Collective::bcast) return ring_single_copy_or_lanes;
   return c == Collective::alltoall ? staging_or_single_copy : staging;
 }

@@ -119,7 +119,8 @@ struct Config {
   std::uint64_t alltoall_nodes_max_bytes = 0;
   // Allreduce and reduce across nodes: largest message that takes mcorecoll's path in auto mode.
   std::uint64_t reduce_nodes_max_bytes = 0;
-  // Allreduce and reduce across nodes: messages from this size on take the lanes in auto mode (0: never).
+  // Across nodes: bcast, allreduce, reduce, the reduce-scatters (the whole vector) and allgather
+  // (one block) from this size on take the lanes in auto mode (0: never).
   std::uint64_t lanes_min_bytes = 0;
   // Bcast across nodes: messages up to this size take the ring and the leaders' pipelined bcast
   // in auto mode even where the node's decision table gives them to PMPI.

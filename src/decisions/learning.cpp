@@ -37,19 +37,22 @@ Verdict judge(const Evidence& e) {
   const int n = e.candidates;
   if (e.ranks <= 0 || e.samples <= 0 || n < 2 || n > kLearnCandidatesMost) return v;
   const double per_rank = static_cast<double>(e.ranks), samples = static_cast<double>(e.samples);
-  double spread = 0;
+  double spread[kLearnCandidatesMost] = {};
   for (int x = 0; x < n; ++x) {
     v.mean_us[x] = static_cast<double>(e.typical_ns[x]) / per_rank / 1e3;
     v.slowest_us[x] = static_cast<double>(e.slowest_ns[x]) / 1e3;
     const double fastest_us = static_cast<double>(e.fastest_ns[x]) / per_rank / 1e3;
-    if (v.mean_us[x] > 0) spread = std::max(spread, (v.mean_us[x] - fastest_us) / v.mean_us[x]);
+    if (v.mean_us[x] > 0) spread[x] = (v.mean_us[x] - fastest_us) / v.mean_us[x];
+    v.spread = std::max(v.spread, spread[x]);
   }
-  v.spread = spread;
-  v.margin = std::max(kLearnMinMargin, spread / std::sqrt(samples));
+  // Each other candidate against the row's, by the spread of those two: a noisy third does not
+  // raise the bar for the second.
   for (int x = 1; x < n; ++x) {
-    const bool wins_mean = v.mean_us[x] * (1 + v.margin) < v.mean_us[0];
-    const bool wins_slowest = v.slowest_us[x] * (1 + v.margin) < v.slowest_us[0];
-    if (wins_mean && wins_slowest && (v.winner == 0 || v.mean_us[x] < v.mean_us[v.winner])) v.winner = x;
+    const double margin = std::max(kLearnMinMargin, std::max(spread[0], spread[x]) / std::sqrt(samples));
+    const bool wins_mean = v.mean_us[x] * (1 + margin) < v.mean_us[0];
+    const bool wins_slowest = v.slowest_us[x] * (1 + margin) < v.slowest_us[0];
+    if (wins_mean && wins_slowest && (v.winner == 0 || v.mean_us[x] < v.mean_us[v.winner])) v.winner = x, v.margin = margin;
+    if (v.winner == 0) v.margin = std::max(v.margin, margin);
   }
   return v;
 }

@@ -62,16 +62,16 @@ struct Verdict {
   int winner = 0;  // 0: the row's path stands; k: candidate k replaces it
   double mean_us[kLearnCandidatesMost] = {};     // the mean over ranks of each rank's own time
   double slowest_us[kLearnCandidatesMost] = {};  // the slowest rank's own time
-  double spread = 0;                             // the samples' spread, relative
-  double margin = 0;                             // the win another needed, relative
+  double spread = 0;  // the samples' largest spread, relative
+  double margin = 0;  // the win the winner needed, relative (the row standing: the largest asked)
 };
 
 // The rule: another candidate replaces the row's only when it wins in both measures (the mean
 // over ranks of each rank's own time, the slowest rank's) by more than the uncertainty of those
-// times: the samples' spread (how far each candidate's typical time lies above its fastest
-// samples, relative, the largest of them) over the square root of the samples, as a standard
-// error is, and at least kLearnMinMargin. Of several that do, the one of the least mean (on a
-// tie the earlier). Where the evidence is unclear, the row stands.
+// times: the samples' spread (how far a candidate's typical time lies above its fastest
+// samples, relative, the larger of the two compared) over the square root of the samples, as a
+// standard error is, and at least kLearnMinMargin. Of several that do, the one of the least mean
+// (on a tie the earlier). Where the evidence is unclear, the row stands.
 Verdict judge(const Evidence& e);
 
 }  // namespace mcorecoll

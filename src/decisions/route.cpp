@@ -78,8 +78,8 @@ bool bcast_ring_across_nodes(Collective c, const Config& config, std::uint64_t b
          config.bcast_nodes_ring_bytes > 0 && bytes <= config.bcast_nodes_ring_bytes;
 }
 
-// Across nodes, a bcast, allreduce or reduce from MCORECOLL_LANES_MIN_BYTES on takes the lanes
-// in auto mode.
+// Across nodes, a bcast, allreduce, reduce, allgather (by block) or reduce-scatter from
+// MCORECOLL_LANES_MIN_BYTES on takes the lanes in auto mode.
 bool takes_lanes(Collective c, const Config& config, std::uint64_t bytes) {
   return lanes_path(c) != 0 && config.lanes_min_bytes > 0 && bytes >= config.lanes_min_bytes;
 }
@@ -217,9 +217,13 @@ const char* algorithm_words(Collective c, int path) {
                ? "lanes (node reduce-scatter, the MPI library's allreduce on every lane at once, node allgather)"
                : "lanes (node reduce-scatter, the MPI library's reduce on every lane at once, the root's node's allgather)";
   if (c == Collective::allreduce || c == Collective::reduce) return "shm (staged, combined in rank order)";
-  if (c == Collective::allgather) return "shm (staging)";
+  if (c == Collective::allgather)
+    return path == kAllgatherLanes ? "lanes (the MPI library's allgather on every lane at once, node gathers)"
+                                   : "shm (staging)";
   if (c == Collective::reduce_scatter_block || c == Collective::reduce_scatter)
-    return "shm (the staged allreduce, combined in rank order)";
+    return path == kReduceScatterLanes
+               ? "lanes (node reduce-scatter by lanes, the MPI library's reduce-scatter on every lane at once)"
+               : "shm (the staged allreduce, combined in rank order)";
   if (c == Collective::scan || c == Collective::exscan) return "shm (staged, each prefix folded in rank order)";
   if (node_only(c)) return "shm (staging)";
   return path == kAlltoallShm ? "shm (staging)" : "cma (single copy)";

@@ -27,11 +27,13 @@ constexpr int kAlltoallCma = 2;
 constexpr int kReductionShm = 1;    // allreduce and reduce
 constexpr int kReductionLanes = 2;  // allreduce and reduce across nodes (lanes/reduce_lanes.hpp)
 constexpr int kAllgatherLanes = 2;  // across nodes (lanes/allgather_lanes.hpp)
+constexpr int kReduceScatterLanes = 2;  // both reduce-scatters across nodes (lanes/reduce_scatter_lanes.hpp)
 // The lanes' path of collective `c` (0: it has none).
 constexpr int lanes_path(Collective c) {
   return c == Collective::bcast                                  ? kBcastLanes
          : c == Collective::allreduce || c == Collective::reduce ? kReductionLanes
          : c == Collective::allgather                            ? kAllgatherLanes
+         : c == Collective::reduce_scatter_block || c == Collective::reduce_scatter ? kReduceScatterLanes
                                                                  : 0;
 }
 

@@ -127,8 +127,10 @@ constexpr std::uint64_t kLanesLearnBytes = 64 * 1024;
 //   one node, or on hosts of one machine) said PMPI; it needs a collective that has one across
 //   nodes, and for the scans nodes of consecutive ranks (the scans' route refuses others).
 // - Single copy (bcast, alltoall) inside one node from kSingleCopyLearnBytes, unless its probe
-//   found it refused.
-// - The lanes (bcast, allreduce, reduce) across nodes of equal size from kLanesLearnBytes.
+//   found it refused (not probed yet, on a communicator's first calls: a candidate, whose calls
+//   go to PMPI where the probe then refuses it).
+// - The lanes (bcast, allreduce, reduce, allgather by block, the reduce-scatters) across nodes
+//   of equal size from kLanesLearnBytes.
 int other_paths(const CommContext& ctx, Collective c, std::uint64_t bytes, int path, int* others) {
   int n = 0;
   auto add = [&](int p) {

@@ -51,6 +51,7 @@ static int rank, size, node_size, nodes;
 static int direct; /* the leaders exchange one message a pair */
 static int lanes;  /* the allreduce through the lanes: every rank sends */
 static int allgather_lanes;  /* the allgather through the lanes: every rank sends its block */
+static int reduce_scatter_lanes; /* reduce_scatter_block through the lanes: every rank its lane's blocks */
 
 static int node_of(int r) { return r / node_size; }
 static int ranks_on(int node) {
@@ -125,6 +126,7 @@ static struct Sent f_reduce(int r, int root) {
 /* The allreduce's composition over the whole vector of one double a rank. */
 static struct Sent f_reduce_scatter(int r, int root) {
   (void)r, (void)root;
+  if (reduce_scatter_lanes) return library(MCORECOLL_NETWORK_LANE, (int64_t)nodes * 8); /* one double of each node */
   return direct ? messages(nodes - 1, (int64_t)size * 8) : library(MCORECOLL_NETWORK_REDUCTION, (int64_t)size * 8);
 }
 /* Each leader's node bytes to every other leader, or into the leaders' allgatherv. */
@@ -202,7 +204,7 @@ static void check(const char* name, Formula formula, int root) {
     int64_t node_messages = 0, node_bytes = 0;
     for (int r = 0; r < size; r++) {
       const int sends = is_leader(r) || (lanes && (formula == f_allreduce || formula == f_reduce || formula == f_bcast)) ||
-                        (allgather_lanes && formula == f_allgather);
+                        (allgather_lanes && formula == f_allgather) || (reduce_scatter_lanes && formula == f_reduce_scatter);
       const struct Sent want = sends ? formula(r, root) : none(), got = all[r];
       CHECK(!memcmp(&want, &got, sizeof want),
             "%s root %d, rank %d (%s of node %d): sent %lld messages of %lld bytes and %lld library calls "
@@ -238,10 +240,13 @@ int main(int argc, char** argv) {
   lanes = allreduce && !strcmp(allreduce, "lanes") && size % node_size == 0;
   const char* allgather = getenv("MCORECOLL_ALLGATHER");
   allgather_lanes = allgather && !strcmp(allgather, "lanes") && size % node_size == 0;
+  const char* reduce_scatter = getenv("MCORECOLL_REDUCE_SCATTER_BLOCK");
+  reduce_scatter_lanes = reduce_scatter && !strcmp(reduce_scatter, "lanes") && size % node_size == 0;
   if (rank == 0)
-    printf("%d nodes: the leaders' %s%s%s\n", nodes, direct ? "messages" : "library collectives",
+    printf("%d nodes: the leaders' %s%s%s%s\n", nodes, direct ? "messages" : "library collectives",
            lanes ? "; bcast, allreduce and reduce through the lanes" : "",
-           allgather_lanes ? "; allgather through the lanes" : "");
+           allgather_lanes ? "; allgather through the lanes" : "",
+           reduce_scatter_lanes ? "; reduce_scatter_block through the lanes" : "");
   static const struct {
     const char* name;
     Formula formula;

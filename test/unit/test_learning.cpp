@@ -70,6 +70,13 @@ TEST_CASE("of three candidates, the fastest that wins in both measures replaces 
   CHECK(judge(e).winner == 1);
   third(2.0, 1.9, 13.0);  // its slowest rank slower than the row's: out
   CHECK(judge(e).winner == 1);
+  // A noisy third (its fastest sample far below its mean) does not raise the bar for the second,
+  // which wins by 20% with samples that agree.
+  Evidence quiet = evidence(2, 10.0, 9.8, 10.5, 8.0, 7.9, 8.3);
+  quiet.candidates = 3;
+  quiet.typical_ns[2] = 2 * 9000, quiet.fastest_ns[2] = 2 * 1000, quiet.slowest_ns[2] = 9500;
+  CHECK(judge(quiet).winner == 1);
+  CHECK(judge(quiet).margin < 0.1);
   Evidence slow = evidence(2, 10.0, 9.9, 10.2, 10.1, 9.9, 10.3);
   slow.candidates = 3;
   slow.typical_ns[2] = 2 * 9900, slow.fastest_ns[2] = 2 * 9800, slow.slowest_ns[2] = 10000;  // 1% faster
