@@ -36,11 +36,13 @@ struct ReduceScatter {
 Decision route_reduce_scatter(Collective c, const ReduceScatter& a, Form form, ElementLayout* whole,
                               ElementLayout* block) {
   Decision d = staged_reduction_route(c, a.comm, a.total, a.type, a.op, a.input(), whole, form);
+  // Across nodes (the allreduce's composition and the lanes alike: their node phases stage
+  // elements of up to 128 bytes in every node's areas).
+  if (d.path != kPmpiPath)
+    if (const char* refusal = across_nodes_refusal(*d.ctx, a.op, *whole)) fall_back(d, c, refusal);
   if (d.path == kReduceScatterLanes)
     if (const char* refusal = reduction_lanes_refusal(*d.ctx, a.op, *whole, form == Form::blocking))
       without_lanes(d, c, refusal);
-  if (d.path != kPmpiPath && d.path != kReduceScatterLanes)  // the allreduce's composition across nodes
-    if (const char* refusal = across_nodes_refusal(*d.ctx, a.op, *whole)) fall_back(d, c, refusal);
   std::uint64_t block_bytes = 0;
   if (d.path != kPmpiPath && (!signature_bytes(a.count, a.type, &block_bytes) ||
                                !element_layout(a.type, a.count, static_cast<std::size_t>(block_bytes), block) ||

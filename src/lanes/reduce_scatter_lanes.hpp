@@ -9,8 +9,9 @@
 //  2. those reduce-scattered across the nodes by the MPI library's own reduce-scatter on the
 //     lane (lanes.hpp), every lane at once: each rank gets the total of its own block.
 // Each node hands the network the vector once, spread over all its ranks. Blocking forms only;
-// nodes of equal size; contiguous types; across nodes whose ranks are not consecutive,
-// commutative ops only (reduction_lanes_refusal(), reduce_lanes.hpp).
+// nodes of equal size; contiguous types (reduction_lanes_refusal(), reduce_lanes.hpp) of
+// elements up to 128 bytes, and across nodes whose ranks are not consecutive commutative ops
+// only (across_nodes_refusal(), reduction_checks.hpp).
 #pragma once
 
 #include <mpi.h>
