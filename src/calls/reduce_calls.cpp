@@ -33,6 +33,18 @@ struct Reduction {
   MPI_Comm comm;
 };
 
+// The node algorithm a call inside one node takes, named (decisions/route.hpp), so that the
+// statistics and learning see which ran: `shm` the node's choice, lines and tree that choice
+// where a line is too small. Across nodes each names the leaders' composition.
+void name_node_algorithm(Decision& d, const Reduction& a, const ElementLayout& layout) {
+  if (d.path != kReductionShm && !node_reduction(d.path)) return;
+  if (d.ctx->node_count > 1) {
+    d.path = kReductionShm;
+    return;
+  }
+  d.path = node_algorithm(d.path, layout, a.count, d.ctx->node_size, process_config().config);
+}
+
 // Everything decided here is equal on every rank: the standard has them all pass the same
 // count, datatype, op and root.
 Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layout) {
@@ -58,6 +70,7 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   if (d.path != kPmpiPath && ((gets_result && null_buffer(a.recvbuf, bytes, a.type)) ||
                                (a.sendbuf != MPI_IN_PLACE && null_buffer(a.sendbuf, bytes, a.type))))
     fall_back(d, c, "null buffer");
+  name_node_algorithm(d, a, *layout);
   return d;
 }
 
@@ -77,7 +90,7 @@ int blocking(Collective c, const Reduction& a) {
       return reduce_lanes(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
     if (d.ctx->node_count > 1)
       return reduce_across_nodes(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout, d.bytes);
-    return reduce_shm(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
+    return reduce_shm(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout, d.path);
   });
 }
 
@@ -87,7 +100,7 @@ std::unique_ptr<Operation> make_operation(const Reduction& a, const Decision& d,
   if (d.ctx->node_count > 1)
     return make_ireduce_across_nodes(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout,
                                      d.bytes);
-  return make_ireduce(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
+  return make_ireduce(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout, d.path);
 }
 
 // The non-blocking (`info` unused) or persistent form.

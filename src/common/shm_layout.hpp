@@ -23,5 +23,6 @@ constexpr std::size_t kSlotBytes = kLineBytes - 8;
 // (node/record_lines.hpp).
 constexpr int kReduceLines = 4;
 constexpr std::size_t kReduceRecordBytes = 2 * kLineBytes;
+constexpr std::size_t kReduceLineBytes = kReduceRecordBytes - 8;  // a record's data
 
 }  // namespace mcorecoll

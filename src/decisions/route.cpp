@@ -116,6 +116,15 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   return {1, ""};
 }
 
+int node_reduction_choice(std::size_t image, int node_size, const Config& config) {
+  const bool flat = node_size <= config.reduce_flat_max;
+  if (image <= kReduceLineBytes) return flat ? kReductionLines : kReductionTree;
+  // On a node past the flat fold, folding everything reads n contributions for one: a slice of
+  // a line already pays.
+  const std::size_t slice_min = flat ? kSliceMinBytes : kLineBytes;
+  return image >= static_cast<std::size_t>(node_size) * slice_min ? kReductionSlices : kReductionFold;
+}
+
 std::uint64_t pmpi_below(Collective c, const Config& config, bool spans_nodes, const TableRow* row) {
   const int forced = config.forced_path[static_cast<int>(c)];
   if (config.disable || forced == 0) return kEverySize;
@@ -216,7 +225,13 @@ const char* algorithm_words(Collective c, int path) {
     return c == Collective::allreduce
                ? "lanes (node reduce-scatter, the MPI library's allreduce on every lane at once, node allgather)"
                : "lanes (node reduce-scatter, the MPI library's reduce on every lane at once, the root's node's allgather)";
-  if (c == Collective::allreduce || c == Collective::reduce) return "shm (staged, combined in rank order)";
+  if (c == Collective::allreduce || c == Collective::reduce)
+    return path == kReductionLines    ? "lines (every rank's record line folded in rank order)"
+           : path == kReductionTree   ? "tree (the record lines folded over a tree of consecutive ranks)"
+           : path == kReductionFold   ? "fold (staged rounds folded whole in rank order)"
+           : path == kReductionSlices ? "slices (staged rounds reduce-scattered by slices in rank order, then gathered)"
+                                      : "shm (inside a node the node's choice: lines or tree, then fold, then slices; "
+                                        "across nodes the leaders' composition)";
   if (c == Collective::allgather)
     return path == kAllgatherLanes ? "lanes (the MPI library's allgather on every lane at once, node gathers)"
                                    : "shm (staging)";

@@ -131,12 +131,26 @@ constexpr std::uint64_t kLanesLearnBytes = 64 * 1024;
 //   go to PMPI where the probe then refuses it).
 // - The lanes (bcast, allreduce, reduce, allgather by block, the reduce-scatters) across nodes
 //   of equal size from kLanesLearnBytes.
-int other_paths(const CommContext& ctx, Collective c, std::uint64_t bytes, int path, int* others) {
+// - Allreduce and reduce inside one node, beside a node algorithm (the node's choice `shm`
+//   stands for the one it takes at this size): the other of its kind, lines or tree, fold or
+//   slices (decisions/route.hpp), in place of the first algorithm. Judged by the signature's
+//   bytes: a type with gaps may take fold where both were meant, then both time one algorithm.
+int other_paths(const CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path,
+                int* others) {
   int n = 0;
   auto add = [&](int p) {
     if (p != path && n < kLearnCandidatesMost - 1) others[n++] = p;
   };
   add(kPmpiPath);
+  const bool reduction = c == Collective::allreduce || c == Collective::reduce;
+  if (reduction && ctx.node_count == 1 && (path == kReductionShm || node_reduction(path))) {
+    const bool line = path == kReductionLines || path == kReductionTree;
+    const int taken = path == kReductionShm || (line && bytes > kReduceLineBytes)
+                          ? node_reduction_choice(bytes, ctx.node_size, config)
+                          : path;
+    add(node_reduction_sibling(taken));
+    return n;
+  }
   bool first = !algorithm_names(c).empty() && bytes <= kMaxShmBytes;
   if (ctx.node_count > 1) {
     const bool scan = c == Collective::scan || c == Collective::exscan;
@@ -365,7 +379,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   if (found == classes.end()) {
     ClassLearning fresh;
     fresh.paths[0] = path;
-    fresh.candidates = 1 + other_paths(ctx, c, bytes, path, fresh.paths + 1);
+    fresh.candidates = 1 + other_paths(ctx, config, c, bytes, path, fresh.paths + 1);
     if (fresh.candidates < 2) return path;  // one candidate: nothing to learn
     SharedCalls calls;
     if (const int earlier = remembered_path(ctx, c, k, fresh, &calls); earlier >= 0) {

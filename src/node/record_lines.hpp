@@ -22,8 +22,6 @@
 
 namespace mcorecoll {
 
-constexpr std::size_t kReduceLineBytes = kReduceRecordBytes - 8;
-
 struct LineCall {
   std::uint64_t seq = 0;  // 0: none yet
   int line = 0;           // seq mod kReduceLines: the record

@@ -17,8 +17,9 @@ namespace mcorecoll {
 class CommContext;
 struct Config;
 
+// `algorithm`: ReduceRounds'.
 std::unique_ptr<Operation> make_ireduce(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf,
                                         int count, MPI_Datatype type, MPI_Op op, int root,
-                                        const ElementLayout& layout);
+                                        const ElementLayout& layout, int algorithm);
 
 }  // namespace mcorecoll

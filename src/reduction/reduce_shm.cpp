@@ -58,8 +58,15 @@ bool lease_reduction_rounds(CommContext& ctx, const Config& config, const Elemen
   return true;
 }
 
+int node_algorithm(int algorithm, const ElementLayout& layout, int count, int node_size, const Config& config) {
+  const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
+  const bool line = algorithm == kReductionLines || algorithm == kReductionTree;
+  if (node_reduction(algorithm) && !(line && image > kReduceLineBytes)) return algorithm;
+  return node_reduction_choice(image, node_size, config);
+}
+
 ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
-                           MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout)
+                           MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout, int algorithm)
     : ctx_(ctx), config_(config),
       mine_(static_cast<const char*>(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf)),
       recv_(static_cast<char*>(recvbuf)), count_(count), type_(type), op_(op), root_(root), layout_(layout),
@@ -68,22 +75,19 @@ ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* s
       // A contiguous result is folded straight into the receive buffer (its staged copy is
       // taken before); otherwise in scratch, then delivered data byte by data byte.
       fold_in_place_(layout.contiguous && layout.data_begin == 0),
-      use_lines_(layout.image_bytes(static_cast<std::size_t>(count)) <= kReduceLineBytes),
-      tree_radix_(use_lines_ && ctx.node_size > config.reduce_flat_max ? config.reduce_tree_radix : 0),
-      slice_min_(ctx.node_size > config.reduce_flat_max ? kLineBytes : kSliceMinBytes) {}
+      algorithm_(node_algorithm(algorithm, layout, count, ctx.node_size, config)) {}
 
 ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int count,
                            MPI_Datatype type, MPI_Op op, const ScatterBlock& block, const ElementLayout& layout)
     : ReduceRounds(ctx, config, input, recvbuf, count, type, op, -1, layout) {
   block_ = block;
-  use_lines_ = false;
-  tree_radix_ = 0;
+  algorithm_ = kReductionFold;  // each rank folds its block (fold_block())
 }
 
 bool ReduceRounds::advance(bool may_call_mpi, int* waiting_on) {
   if (count_ == 0) return true;
-  if (tree_radix_ > 0) return tree_line_step(may_call_mpi, waiting_on);
-  if (use_lines_) return line_step(may_call_mpi, waiting_on);
+  if (algorithm_ == kReductionTree) return tree_line_step(may_call_mpi, waiting_on);
+  if (algorithm_ == kReductionLines) return line_step(may_call_mpi, waiting_on);
   if (stage_ == Stage::lease) {
     if (!lease_reduction_rounds(ctx_, config_, layout_, count_, &staging_, &per_round_, waiting_on)) return false;
     if (per_round_ == 0) {
@@ -146,7 +150,7 @@ bool ReduceRounds::line_step(bool may_call_mpi, int* waiting_on) {
 // call exactly once and reads a call's lines before it posts the next: record_lines.hpp's reuse
 // rule holds.
 bool ReduceRounds::tree_line_step(bool may_call_mpi, int* waiting_on) {
-  const int n = ctx_.node_size, me = ctx_.node_rank, radix = tree_radix_;
+  const int n = ctx_.node_size, me = ctx_.node_rank, radix = config_.reduce_tree_radix;
   const std::size_t bytes = layout_.image_bytes(static_cast<std::size_t>(count_));
   if (stage_ == Stage::lease) {
     if (!record_ready(ctx_, line_, waiting_on)) return false;
@@ -210,7 +214,6 @@ bool ReduceRounds::stage_round() {
               layout_.image_bytes(static_cast<std::size_t>(k_)));
   shm.post(ctx_.node_rank).store(round_.seq, std::memory_order_release);
   count_post(ctx_, shm.post(ctx_.node_rank), round_.seq);
-  slices_ = static_cast<std::size_t>(k_) * layout_.extent >= static_cast<std::size_t>(ctx_.node_size) * slice_min_;
   stage_ = Stage::fold;
   ++moves_;
   return true;
@@ -220,7 +223,8 @@ bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
   if (block_) return fold_block(may_call_mpi, waiting_on);
   NodeShm& shm = *ctx_.channel.shm;
   const int n = ctx_.node_size, me = ctx_.node_rank;
-  if (!slices_ && !gets_result_) {
+  const bool slices = algorithm_ == kReductionSlices;
+  if (!slices && !gets_result_) {
     end_round();
     return true;
   }
@@ -231,7 +235,7 @@ bool ReduceRounds::fold_round(bool may_call_mpi, int* waiting_on) {
   }
   if (needs_mpi_ && !may_call_mpi) return false;
   const std::size_t at = static_cast<std::size_t>(first_) * layout_.extent;
-  if (!slices_) {
+  if (!slices) {
     char* acc = fold_in_place_ ? recv_ + at : scratch_for(ctx_, layout_, k_);
     const std::size_t image = layout_.image_bytes(static_cast<std::size_t>(k_));
     int folded = fold(n, k_, layout_, type_, op_, acc,
@@ -339,8 +343,8 @@ void run_to_end(ReduceRounds& rounds, CommContext& ctx, const Config& config) {
 }
 
 int reduce_shm(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
-               MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout) {
-  ReduceRounds rounds(ctx, config, sendbuf, recvbuf, count, type, op, root, layout);
+               MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout, int algorithm) {
+  ReduceRounds rounds(ctx, config, sendbuf, recvbuf, count, type, op, root, layout, algorithm);
   run_to_end(rounds, ctx, config);
   if (rounds.too_small())  // a fallback staging area too small for one element: every rank alike
     return root < 0 ? PMPI_Allreduce(sendbuf, recvbuf, count, type, op, ctx.comm)

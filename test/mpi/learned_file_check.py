@@ -34,7 +34,7 @@ from mpirun_check import checked_job_command, verdict  # noqa: E402  (the jobs' 
 SETTINGS = ["MCORECOLL_STATS=1", "MCORECOLL_ALLREDUCE_MAX_BYTES=8", "MCORECOLL_TEST_SLOWDOWN=allreduce:pmpi:1000"]
 
 
-ALLREDUCE = ["allreduce", "pmpi", "shm", "40"]
+ALLREDUCE = ["allreduce", "pmpi,shm=fold", "shm=fold", "40"]
 
 
 def job(a, directory, remembered, expect=(), reject=(), extra_env=(), background=False, exact=True, args=ALLREDUCE):

@@ -12,7 +12,9 @@
  *   (blocks of 2 and 4 doubles by rank: the class of 32 B); TEST_LEARNING_DOUBLES in the
  *   environment: other than 32 doubles (allreduce, bcast)
  *   CANDIDATES: the path the settings' row gives that size (shm or pmpi), the other of the two
- *   after it; or every candidate in the order explored, comma-separated (shm,pmpi,cma).
+ *   after it; or every candidate in the order explored, comma-separated (shm,pmpi,cma). A
+ *   candidate the statistics name otherwise is written NAME=COUNTED: allreduce's shm inside a
+ *   node is the node's choice, counted as the algorithm it takes (shm=fold).
  *   WINNER: the path expected once learned. The same on a duplicate of the world, learned apart.
  *   remembered: an earlier job's learned file has the class (decisions/learned_file.hpp), so
  *   every call takes WINNER from the first.
@@ -31,14 +33,16 @@
 #include "persistent.h"
 
 enum { kRounds = 7 }; /* decisions/learning.hpp's kLearnRounds: calls a candidate */
-enum { kPaths = 4 };
+enum { kPaths = 8 };
 
 static int rank, size, count = 32; /* doubles: 256 bytes */
 static const char* collective;
-static const char* path_names[kPaths] = {"pmpi", "shm", "cma", "lanes"};
+static const char* path_names[kPaths] = {"pmpi", "shm", "cma", "lanes", "lines", "tree", "fold", "slices"};
 static int blocking_calls[kPaths]; /* by path_names: this rank's */
 
+/* "shm=fold": the path learning names shm, counted as the algorithm it takes at this size. */
 static int path_index(const char* path) {
+  if (strchr(path, '=')) path = strchr(path, '=') + 1;
   for (int p = 0; p < kPaths; p++)
     if (strcmp(path, path_names[p]) == 0) return p;
   fprintf(stderr, "test_learning: no path '%s'\n", path);

@@ -14,7 +14,8 @@
  * its marker, and send buffers must not change. Under pretend nodes (MCORECOLL_TEST_NODE_SIZE)
  * the reference folds each node's ranks, then the nodes in order (reference()). A node of more
  * ranks than MCORECOLL_REDUCE_FLAT_MAX folds a contribution of one record line over its tree of
- * consecutive ranks: the reference follows that bracketing (fold_node()), and the scans
+ * consecutive ranks (or on any node where MCORECOLL_ALLREDUCE and MCORECOLL_REDUCE force `tree`;
+ * never where they force `lines`): the reference follows that bracketing (fold_node()), and the scans
  * their binary indexed tree's (scan_reference()). The non-blocking
  * and persistent forms are checked bitwise across nodes too where they take the library's path
  * (Open MPI: its progress hook), loosely elsewhere (the MPI library's order).
@@ -701,6 +702,11 @@ int main(int argc, char** argv) {
   exact = argc > 1 && strcmp(argv[1], "exact") == 0;
   if (getenv("MCORECOLL_REDUCE_FLAT_MAX")) flat_max = atoi(getenv("MCORECOLL_REDUCE_FLAT_MAX"));
   if (getenv("MCORECOLL_REDUCE_TREE_RADIX")) radix = atoi(getenv("MCORECOLL_REDUCE_TREE_RADIX"));
+  /* The node algorithms forced by name (decisions/route.hpp), on one node: the tree at every
+   * node size, lines flat at every node size (both only where a line holds the contribution). */
+  const char* named = getenv("MCORECOLL_ALLREDUCE");
+  if (named && strcmp(named, "tree") == 0) flat_max = 0;
+  if (named && strcmp(named, "lines") == 0) flat_max = 1 << 30;
   const int bitwise = exact;
   trace = getenv("TEST_TRACE") != NULL;
   /* Hosts whose ranks are not consecutive: no fold in rank order across them (commutative ops

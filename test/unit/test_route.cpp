@@ -88,3 +88,47 @@ TEST_CASE("a forced bcast algorithm ignores the size bounds", "[route]") {
   const Config c = load_config(Env{{"MCORECOLL_BCAST", "shm"}, {"MCORECOLL_BCAST_MAX_BYTES", "1K"}}).config;
   CHECK(choose_route(Collective::bcast, c, 1 << 30).path == kBcastShm);
 }
+
+TEST_CASE("the reductions' node algorithms are named in settings and rows", "[route]") {
+  for (const char* name : {"lines", "tree", "fold", "slices"}) {
+    const Config c = load_config(Env{{"MCORECOLL_ALLREDUCE", name}, {"MCORECOLL_REDUCE", name}}).config;
+    const int forced = c.forced_path[static_cast<int>(Collective::allreduce)];
+    CHECK(node_reduction(forced));
+    CHECK(algorithm_names(Collective::allreduce)[static_cast<std::size_t>(forced - 1)] == name);
+    CHECK(choose_route(Collective::allreduce, c, 1 << 20).path == forced);
+    CHECK(choose_route(Collective::reduce, c, 8).path == forced);
+  }
+  CHECK(algorithm_names(Collective::allreduce)[kReductionLines - 1] == "lines");
+  CHECK(algorithm_names(Collective::reduce)[kReductionTree - 1] == "tree");
+  CHECK(algorithm_names(Collective::allreduce)[kReductionFold - 1] == "fold");
+  CHECK(algorithm_names(Collective::reduce)[kReductionSlices - 1] == "slices");
+  CHECK_FALSE(node_reduction(kReductionShm));
+  CHECK_FALSE(node_reduction(kReductionLanes));
+  // Other collectives have no such names.
+  CHECK(load_config(Env{{"MCORECOLL_ALLGATHER", "slices"}}).errors.size() > 0);
+}
+
+TEST_CASE("the node's choice of reduction: a line, then fold, then slices; the tree past the flat fold", "[route]") {
+  Config c = load_config({}).config;
+  c.reduce_flat_max = 16;
+  // A line holds kReduceLineBytes: flat up to 16 ranks, the tree beyond.
+  CHECK(node_reduction_choice(8, 2, c) == kReductionLines);
+  CHECK(node_reduction_choice(kReduceLineBytes, 16, c) == kReductionLines);
+  CHECK(node_reduction_choice(kReduceLineBytes, 17, c) == kReductionTree);
+  // Past a line: fold until every rank's slice reaches kSliceMinBytes (kLineBytes past the flat fold).
+  CHECK(node_reduction_choice(kReduceLineBytes + 1, 2, c) == kReductionFold);
+  CHECK(node_reduction_choice(2 * kSliceMinBytes - 1, 2, c) == kReductionFold);
+  CHECK(node_reduction_choice(2 * kSliceMinBytes, 2, c) == kReductionSlices);
+  CHECK(node_reduction_choice(16 * kSliceMinBytes - 1, 16, c) == kReductionFold);
+  CHECK(node_reduction_choice(64 * kLineBytes - 1, 64, c) == kReductionFold);
+  CHECK(node_reduction_choice(64 * kLineBytes, 64, c) == kReductionSlices);
+  c.reduce_flat_max = 0;  // every node folds small contributions over the tree
+  CHECK(node_reduction_choice(8, 2, c) == kReductionTree);
+}
+
+TEST_CASE("each node algorithm's sibling is the other of its kind", "[route]") {
+  CHECK(node_reduction_sibling(kReductionLines) == kReductionTree);
+  CHECK(node_reduction_sibling(kReductionTree) == kReductionLines);
+  CHECK(node_reduction_sibling(kReductionFold) == kReductionSlices);
+  CHECK(node_reduction_sibling(kReductionSlices) == kReductionFold);
+}
