@@ -37,4 +37,8 @@ const std::vector<std::string>& algorithm_names(Collective c) {
   return c == Collective::alltoall ? staging_or_single_copy : staging;
 }
 
+std::string path_name(Collective c, int path) {
+  return path == kPmpiPath ? "pmpi" : algorithm_names(c).at(static_cast<std::size_t>(path - 1));
+}
+
 }  // namespace mcorecoll

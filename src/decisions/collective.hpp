@@ -43,5 +43,7 @@ constexpr int kPmpiPath = 0;  // path index 0 is pmpi; algorithm k is path k + 1
 // Names of the shared-memory algorithms of one collective, in the order the router prefers
 // them for growing sizes. "pmpi" is not one of them: it is always available.
 const std::vector<std::string>& algorithm_names(Collective c);
+// A path's name: "pmpi", or its algorithm's.
+std::string path_name(Collective c, int path);
 
 }  // namespace mcorecoll

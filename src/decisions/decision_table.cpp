@@ -9,10 +9,6 @@
 namespace mcorecoll {
 namespace {
 
-std::string path_name(Collective c, int path) {
-  return path == 0 ? "pmpi" : algorithm_names(c)[static_cast<std::size_t>(path - 1)];
-}
-
 // 4096 -> "4K", 16777216 -> "16M"; other counts in bytes.
 std::string short_bytes(std::uint64_t bytes) {
   const char* suffixes = "KMGT";

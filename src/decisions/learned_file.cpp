@@ -139,6 +139,16 @@ std::string others_text(const LearnedSize& s) {
   return out;
 }
 
+std::string times_text(const double* us, std::size_t n, int decimals) {
+  std::string out;
+  for (std::size_t x = 0; x < n; ++x) {
+    char one[32];
+    std::snprintf(one, sizeof one, "%.*f", decimals, us[x]);
+    out += (x ? "/" : "") + std::string(one);
+  }
+  return out;
+}
+
 bool same_place(const LearnedSize& a, const LearnedSize& b) {
   return a.collective == b.collective && a.ranks == b.ranks && a.nodes == b.nodes && a.node_ranks == b.node_ranks &&
          a.size_class == b.size_class;
@@ -157,15 +167,7 @@ std::string format_learned(const LearnedKey& key, const std::vector<LearnedSize>
   out << kHeading << "\n";
   for (const auto& [name, value] : key_fields(key)) out << name << ": " << value << "\n";
   for (const LearnedSize& s : sizes) {
-    auto times = [](const std::vector<double>& us) {
-      std::string t;
-      for (double x : us) {
-        char one[32];
-        std::snprintf(one, sizeof one, "%.3f", x);
-        t += (t.empty() ? "" : "/") + std::string(one);
-      }
-      return t;
-    };
+    auto times = [](const std::vector<double>& us) { return times_text(us.data(), us.size(), 3); };
     out << "learned: " << collective_name(s.collective) << " ranks=" << s.ranks << " nodes=" << s.nodes
         << " node-ranks=" << s.node_ranks << " sizes=" << class_name(s.size_class) << " row=" << s.row
         << " other=" << others_text(s) << " path=" << s.path << " mean-us=" << times(s.mean_us)

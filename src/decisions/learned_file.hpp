@@ -19,6 +19,7 @@
 // Pure: no MPI (unit-tested).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,8 @@ struct LearnedSize {
 
 // "pmpi,cma": the others as the file and the report write them.
 std::string others_text(const LearnedSize& s);
+// "1.200/0.800/0.950": one time a candidate, with `decimals` digits after the point.
+std::string times_text(const double* us, std::size_t n, int decimals);
 
 // Same collective, communicator shape and size class.
 bool same_place(const LearnedSize& a, const LearnedSize& b);

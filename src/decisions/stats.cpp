@@ -23,10 +23,6 @@ const char* const* g_forwarded_names = nullptr;
 int g_forwarded_count = 0;
 thread_local Counter* t_last = nullptr;  // the counter of this thread's call in progress
 
-std::string path_name(Collective c, int path) {
-  return path == kPmpiPath ? "pmpi" : algorithm_names(c).at(static_cast<std::size_t>(path - 1));
-}
-
 // A counter's cell in the reduction at MPI_Finalize: calls, bytes and time summed, the time's
 // most and least over the ranks, the size classes joined.
 constexpr std::size_t kCellFields = 6;

@@ -194,25 +194,10 @@ Verdict agree(CommContext& ctx, const ClassLearning& cls) {
   return judge(e);
 }
 
-std::string path_word(Collective c, int path) {
-  return path == kPmpiPath ? "pmpi" : algorithm_names(c)[static_cast<std::size_t>(path - 1)];
-}
-
-// "1.20/0.80/0.95": one time a candidate.
-std::string times_text(const double* us, int n) {
-  std::string out;
-  for (int x = 0; x < n; ++x) {
-    char one[32];
-    std::snprintf(one, sizeof one, "%.2f", us[x]);
-    out += (x ? "/" : "") + std::string(one);
-  }
-  return out;
-}
-
 // "pmpi,cma": the candidates after the row's.
 std::string others_word(Collective c, const ClassLearning& cls) {
   std::string out;
-  for (int x = 1; x < cls.candidates; ++x) out += (x > 1 ? "," : "") + path_word(c, cls.paths[x]);
+  for (int x = 1; x < cls.candidates; ++x) out += (x > 1 ? "," : "") + path_name(c, cls.paths[x]);
   return out;
 }
 
@@ -222,9 +207,10 @@ void say_learned(const CommContext& ctx, const Config& config, Collective c, int
   char margin[32];
   std::snprintf(margin, sizeof margin, "%.2f", v.margin);
   say("learned " + std::string(collective_name(c)) + " " + class_name(k) + " on a communicator of " +
-      std::to_string(ctx.size) + " ranks: " + path_word(c, cls.learned) + " (the row's " +
-      path_word(c, cls.paths[0]) + ", the other " + others_word(c, cls) + ": mean " +
-      times_text(v.mean_us, cls.candidates) + " us, slowest rank " + times_text(v.slowest_us, cls.candidates) +
+      std::to_string(ctx.size) + " ranks: " + path_name(c, cls.learned) + " (the row's " +
+      path_name(c, cls.paths[0]) + ", the other " + others_word(c, cls) + ": mean " +
+      times_text(v.mean_us, static_cast<std::size_t>(cls.candidates), 2) + " us, slowest rank " +
+      times_text(v.slowest_us, static_cast<std::size_t>(cls.candidates), 2) +
       " us, margin " + margin + "; " + std::to_string(learn_calls(cls.candidates)) + " calls explored)");
 }
 
@@ -236,10 +222,10 @@ int remembered_path(const CommContext& ctx, Collective c, int k, const ClassLear
   const std::string others = others_word(c, cls);
   for (std::size_t i = 0; i < b.known.size(); ++i) {
     const LearnedSize& s = b.known[i];
-    if (!same_place(s, here) || s.row != path_word(c, cls.paths[0]) || others_text(s) != others) continue;
+    if (!same_place(s, here) || s.row != path_name(c, cls.paths[0]) || others_text(s) != others) continue;
     *calls = b.known_calls[i];
     for (int x = 0; x < cls.candidates; ++x)
-      if (s.path == path_word(c, cls.paths[x])) return cls.paths[x];
+      if (s.path == path_name(c, cls.paths[x])) return cls.paths[x];
   }
   return -1;
 }
@@ -248,9 +234,9 @@ int remembered_path(const CommContext& ctx, Collective c, int k, const ClassLear
 // place's counts go on.
 void remember(const CommContext& ctx, Collective c, int k, ClassLearning& cls, const Verdict& v) {
   LearnedSize s = place_of(ctx, c, k);
-  s.row = path_word(c, cls.paths[0]);
-  for (int x = 1; x < cls.candidates; ++x) s.others.push_back(path_word(c, cls.paths[x]));
-  s.path = path_word(c, cls.learned);
+  s.row = path_name(c, cls.paths[0]);
+  for (int x = 1; x < cls.candidates; ++x) s.others.push_back(path_name(c, cls.paths[x]));
+  s.path = path_name(c, cls.learned);
   s.mean_us.assign(v.mean_us, v.mean_us + cls.candidates);
   s.slowest_us.assign(v.slowest_us, v.slowest_us + cls.candidates);
   Book& b = book();
@@ -354,9 +340,9 @@ std::string describe_learned(const Config& config) {
   }
   for (const KnownSize& k : known_sizes()) {
     const LearnedSize& s = k.size;
-    const std::string numbers = "mean " + times_text(s.mean_us.data(), static_cast<int>(s.mean_us.size())) +
+    const std::string numbers = "mean " + times_text(s.mean_us.data(), s.mean_us.size(), 2) +
                                 " us, slowest rank " +
-                                times_text(s.slowest_us.data(), static_cast<int>(s.slowest_us.size())) + " us";
+                                times_text(s.slowest_us.data(), s.slowest_us.size(), 2) + " us";
     out += "  " + std::string(collective_name(s.collective)) + " " + class_name(s.size_class) + " on " +
            std::to_string(s.ranks) + " ranks, " + std::to_string(s.nodes) + " node(s), " + std::to_string(s.node_ranks) +
            " on the fullest: " + s.path + " (the row's " + s.row + ", the other " + others_text(s) + ": " + numbers + "; " +
