@@ -142,7 +142,7 @@ int allgather_shm(CommContext& ctx, const Config& config, const void* sendbuf, i
   AllgatherRounds rounds(ctx, config, sides.out(), sides.recv.data(), block);
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
-  for (unsigned polls = 0; !rounds.advance(&waiting_on);) waiter.backoff(polls);
+  run_rounds(waiter, [&] { return rounds.advance(&waiting_on); }, [&] { return rounds.moves(); });
   sides.recv.unpack();
   return MPI_SUCCESS;
 }

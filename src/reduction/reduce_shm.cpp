@@ -339,7 +339,7 @@ void ReduceRounds::end_round() {
 void run_to_end(ReduceRounds& rounds, CommContext& ctx, const Config& config) {
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
-  for (unsigned polls = 0; !rounds.advance(true, &waiting_on);) waiter.backoff(polls);
+  run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
 }
 
 int reduce_shm(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
