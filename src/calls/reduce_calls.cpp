@@ -42,7 +42,8 @@ void name_node_algorithm(Decision& d, const Reduction& a, const ElementLayout& l
     d.path = kReductionShm;
     return;
   }
-  d.path = node_algorithm(d.path, layout, a.count, d.ctx->node_size, process_config().config);
+  d.path = node_reduction_taken(d.path, layout.image_bytes(static_cast<std::size_t>(a.count)), d.ctx->node_size,
+                                process_config().config);
 }
 
 // Everything decided here is equal on every rank: the standard has them all pass the same

@@ -125,6 +125,12 @@ int node_reduction_choice(std::size_t image, int node_size, const Config& config
   return image >= static_cast<std::size_t>(node_size) * slice_min ? kReductionSlices : kReductionFold;
 }
 
+int node_reduction_taken(int algorithm, std::size_t image, int node_size, const Config& config) {
+  const bool line = algorithm == kReductionLines || algorithm == kReductionTree;
+  if (node_reduction(algorithm) && !(line && image > kReduceLineBytes)) return algorithm;
+  return node_reduction_choice(image, node_size, config);
+}
+
 std::uint64_t pmpi_below(Collective c, const Config& config, bool spans_nodes, const TableRow* row) {
   const int forced = config.forced_path[static_cast<int>(c)];
   if (config.disable || forced == 0) return kEverySize;

@@ -49,6 +49,9 @@ constexpr std::size_t kSliceMinBytes = 2048;
 // a record line where it fits (the tree beyond MCORECOLL_REDUCE_FLAT_MAX ranks), else slices
 // where every rank's slice reaches a least size, else fold.
 int node_reduction_choice(std::size_t image, int node_size, const Config& config);
+// The algorithm `algorithm` (kReductionShm or a node reduction) takes for a contribution of
+// `image` bytes: the node's choice for shm, and for lines and tree where a line cannot hold it.
+int node_reduction_taken(int algorithm, std::size_t image, int node_size, const Config& config);
 // The other algorithm of its kind (lines and tree, fold and slices): what learning tries beside it.
 constexpr int node_reduction_sibling(int path) {
   return path == kReductionLines ? kReductionTree

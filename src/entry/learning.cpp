@@ -144,11 +144,7 @@ int other_paths(const CommContext& ctx, const Config& config, Collective c, std:
   add(kPmpiPath);
   const bool reduction = c == Collective::allreduce || c == Collective::reduce;
   if (reduction && ctx.node_count == 1 && (path == kReductionShm || node_reduction(path))) {
-    const bool line = path == kReductionLines || path == kReductionTree;
-    const int taken = path == kReductionShm || (line && bytes > kReduceLineBytes)
-                          ? node_reduction_choice(bytes, ctx.node_size, config)
-                          : path;
-    add(node_reduction_sibling(taken));
+    add(node_reduction_sibling(node_reduction_taken(path, bytes, ctx.node_size, config)));
     return n;
   }
   bool first = !algorithm_names(c).empty() && bytes <= kMaxShmBytes;

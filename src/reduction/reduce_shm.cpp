@@ -58,13 +58,6 @@ bool lease_reduction_rounds(CommContext& ctx, const Config& config, const Elemen
   return true;
 }
 
-int node_algorithm(int algorithm, const ElementLayout& layout, int count, int node_size, const Config& config) {
-  const std::size_t image = layout.image_bytes(static_cast<std::size_t>(count));
-  const bool line = algorithm == kReductionLines || algorithm == kReductionTree;
-  if (node_reduction(algorithm) && !(line && image > kReduceLineBytes)) return algorithm;
-  return node_reduction_choice(image, node_size, config);
-}
-
 ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                            MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout, int algorithm)
     : ctx_(ctx), config_(config),
@@ -75,7 +68,8 @@ ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* s
       // A contiguous result is folded straight into the receive buffer (its staged copy is
       // taken before); otherwise in scratch, then delivered data byte by data byte.
       fold_in_place_(layout.contiguous && layout.data_begin == 0),
-      algorithm_(node_algorithm(algorithm, layout, count, ctx.node_size, config)) {}
+      algorithm_(node_reduction_taken(algorithm, layout.image_bytes(static_cast<std::size_t>(count)), ctx.node_size,
+                                      config)) {}
 
 ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int count,
                            MPI_Datatype type, MPI_Op op, const ScatterBlock& block, const ElementLayout& layout)

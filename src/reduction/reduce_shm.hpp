@@ -51,17 +51,12 @@ struct ScatterBlock {
 bool lease_reduction_rounds(CommContext& ctx, const Config& config, const ElementLayout& layout, int count,
                             StagingAreas* staging, int* per_round, int* waiting_on);
 
-// The algorithm a call of `count` elements laid out as `layout` takes, for `algorithm` one of
-// decisions/route.hpp's node reductions or kReductionShm: the node's choice for `shm`
-// (node_reduction_choice()), and for lines and tree where the contribution's image is more
-// than a line holds. Equal on every rank (the same count and type).
-int node_algorithm(int algorithm, const ElementLayout& layout, int count, int node_size, const Config& config);
-
 // One activation's rounds. `root`: the rank that gets the result, or -1 for every rank
 // (allreduce). `sendbuf` may be MPI_IN_PLACE where the standard allows it. The communicator
 // lies on one node; `layout` is element_layout()'s answer for the call. `algorithm`: one of
 // decisions/route.hpp's node reductions (kReductionLines ...), or kReductionShm, as
-// node_algorithm() takes them.
+// node_reduction_taken() takes them for the contribution's image (equal on every rank: the
+// same count and type).
 class ReduceRounds {
  public:
   ReduceRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,

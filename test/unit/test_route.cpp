@@ -126,6 +126,23 @@ TEST_CASE("the node's choice of reduction: a line, then fold, then slices; the t
   CHECK(node_reduction_choice(8, 2, c) == kReductionTree);
 }
 
+TEST_CASE("a named node algorithm is taken as named, but lines and tree only where a line holds it", "[route]") {
+  Config c = load_config({}).config;
+  c.reduce_flat_max = 16;
+  for (int named : {kReductionLines, kReductionTree, kReductionFold, kReductionSlices}) {
+    CHECK(node_reduction_taken(named, 8, 2, c) == named);
+    CHECK(node_reduction_taken(named, kReduceLineBytes, 32, c) == named);
+  }
+  CHECK(node_reduction_taken(kReductionLines, kReduceLineBytes + 1, 2, c) == kReductionFold);
+  CHECK(node_reduction_taken(kReductionTree, 1 << 20, 2, c) == kReductionSlices);
+  CHECK(node_reduction_taken(kReductionFold, 1 << 20, 2, c) == kReductionFold);
+  CHECK(node_reduction_taken(kReductionSlices, 8, 2, c) == kReductionSlices);
+  // shm: the node's choice.
+  CHECK(node_reduction_taken(kReductionShm, 8, 2, c) == kReductionLines);
+  CHECK(node_reduction_taken(kReductionShm, 8, 17, c) == kReductionTree);
+  CHECK(node_reduction_taken(kReductionShm, 1 << 20, 2, c) == kReductionSlices);
+}
+
 TEST_CASE("each node algorithm's sibling is the other of its kind", "[route]") {
   CHECK(node_reduction_sibling(kReductionLines) == kReductionTree);
   CHECK(node_reduction_sibling(kReductionTree) == kReductionLines);
