@@ -1,8 +1,9 @@
 // Learning in the run (MCORECOLL_LEARN=auto): where a size class of a collective may take more
 // than one path on a communicator (the path its row gives; PMPI or the collective's first
-// algorithm; single copy or the lanes where they serve), the class's first blocking calls take
-// each candidate in turn, each rank timing its own calls, and at a call fixed in advance the
-// ranks agree on the fastest from every rank's times;
+// algorithm; single copy or the lanes where they serve), the class's first calls take each
+// candidate in turn (its blocking calls; inside one node its non-blocking ones too), each rank
+// timing its own calls, and at a call fixed in advance the ranks agree on the fastest from
+// every rank's times;
 // from then on every rank takes it, in every form. The schedule runs by the class's call count,
 // equal on every rank, never by a clock. Pure: the schedule and the rule (entry/learning.cpp
 // times the calls and makes the agreement).

@@ -9,9 +9,14 @@
 
 #include <mpi.h>
 
+#include <memory>
+
+#include "common/hook_flags.hpp"
 #include "decisions/collective.hpp"
 #include "decisions/stats.hpp"
 #include "entry/call_decision.hpp"
+#include "entry/learning.hpp"
+#include "progress/timed_operation.hpp"
 
 namespace mcorecoll {
 
@@ -22,9 +27,34 @@ int blocking_call(Collective c, const Decision& d, Pmpi pmpi, Run run) {
   return d.path == kPmpiPath ? pmpi() : run();
 }
 
+// A non-blocking call that is one of a class's samples while it explores (entry/learning.hpp):
+// timed from its decision to the end of its steps, on either path (the MPI library's request
+// wrapped as an operation of the engine's). False for any other call.
+template <typename Pmpi, typename MakeOperation>
+[[gnu::cold, gnu::noinline]] bool sampled_call(const Decision& d, MPI_Request* request, Pmpi pmpi,
+                                               MakeOperation operation, int* rc) {
+  SampleSlot slot;
+  if (!take_operation_sample(&slot)) return false;
+  if (d.path != kPmpiPath) {
+    *rc = post(d, std::make_unique<TimedOperation>(operation(), slot), request);
+    return true;
+  }
+  *rc = pmpi();
+  if (*rc != MPI_SUCCESS || *request == MPI_REQUEST_NULL || !d.ctx) {
+    drop_operation_sample(slot);
+    return true;
+  }
+  *rc = post(d, std::make_unique<TimedOperation>(std::make_unique<LibraryOperation>(*d.ctx, *request), slot), request);
+  return true;
+}
+
 template <typename Pmpi, typename MakeOperation>
 int nonblocking_call(Collective c, const Decision& d, MPI_Request* request, Pmpi pmpi, MakeOperation operation) {
   if (d.count) count_call(c, d.path, d.bytes, CallKind::nonblocking);
+  if (call_hooks() & kHookLearning) [[unlikely]] {
+    int rc = MPI_SUCCESS;
+    if (sampled_call(d, request, pmpi, operation, &rc)) return rc;
+  }
   return d.path == kPmpiPath ? pmpi() : post(d, operation(), request);
 }
 

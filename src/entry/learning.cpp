@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "common/hook_flags.hpp"
 #include "common/log.hpp"
+#include "common/clock.hpp"
 #include "decisions/config.hpp"
 #include "decisions/learned_file.hpp"
 #include "decisions/learning.hpp"
@@ -23,6 +25,8 @@
 #include "entry/job_report.hpp"
 #include "lanes/lanes.hpp"
 #include "node/comm_context.hpp"
+#include "node/node_shm.hpp"
+#include "node/wait.hpp"
 #include "progress/progress.hpp"
 
 namespace mcorecoll {
@@ -37,16 +41,33 @@ struct PlaceCalls {
 };
 using SharedCalls = std::shared_ptr<PlaceCalls>;
 
+// Where a class's ranks stand in agreeing without waiting (its call learn_calls() was
+// non-blocking): turn() below.
+enum class Turn {
+  none,     // not agreeing that way
+  post,     // this rank's times go into its line once its samples are in
+  posted,   // they are: waits for every node rank's
+  holding,  // judged: each call on the row's path published until the switch is known
+};
+
 // One size class of one collective on one communicator: alike on every rank, since every rank
-// makes the communicator's blocking calls of that class in the same order.
+// makes the communicator's calls of that class in the same order.
 struct ClassLearning {
+  Collective collective = Collective::barrier;
+  int size_class = 0;
   int candidates = 0;                    // how many paths are tried
   int paths[kLearnCandidatesMost] = {};  // the row's, then the others
-  std::uint64_t calls = 0;    // the class's blocking calls so far
+  std::uint64_t calls = 0;    // the class's calls so far that follow the schedule
   int learned = -1;           // the path once agreed
+  std::uint64_t learned_from = 0;  // the class's first call on it (before: the row's)
   bool remembered = false;    // learned by an earlier job (the learned file)
-  std::uint64_t samples[kLearnCandidatesMost][kLearnSamples] = {};  // this rank's own times, ns
-  int taken[kLearnCandidatesMost] = {};
+  // This rank's own times, ns, by candidate and sample (0: none, or not yet): each call's
+  // place is fixed by its index, so that a non-blocking one ends in any order, on any thread.
+  std::uint64_t samples[kLearnCandidatesMost][kLearnSamples] = {};
+  std::atomic<int> pending{0};  // non-blocking samples whose operations have not ended
+  Turn turn = Turn::none;
+  std::uint64_t turn_number = 0;  // the communicator's agreements without waiting, from 0
+  Verdict verdict;                // once judged (Turn::holding)
   SharedCalls calls_here;  // its place's counts, once learned (null: not counted)
 };
 
@@ -91,6 +112,10 @@ void end_exploring() {
 
 struct Learning {
   std::unordered_map<std::uint32_t, ClassLearning> classes;  // by collective and size class
+  // Classes agreeing without waiting, in turn order (one turn at a time uses the node's
+  // learning line), and the turns handed out so far: alike on every rank.
+  std::deque<ClassLearning*> agreeing;
+  std::uint64_t turns = 0;
   // Per collective: the sizes below this its row gives the MPI library, where a rank may hand
   // a call on without deciding (entry/fast_handoff.hpp), by its own state: only the ranks that
   // decide would count such calls, so they are never explored. kUnknown until looked up.
@@ -103,10 +128,11 @@ struct Learning {
   }
 };
 
-// The sample this thread's call in progress takes (null: none).
+// The sample this thread's call in progress takes (slot.ns null: none); `operation`: a
+// non-blocking call's, timed by its operation (entry/call_forms.hpp).
 struct Sample {
-  ClassLearning* cls = nullptr;
-  int candidate = 0;
+  SampleSlot slot;
+  bool operation = false;
 };
 thread_local Sample t_sample;
 
@@ -161,23 +187,21 @@ int other_paths(const CommContext& ctx, const Config& config, Collective c, std:
   return n;
 }
 
-// Every rank's samples of `cls`, agreed: the verdict, alike on every rank.
-Verdict agree(CommContext& ctx, const ClassLearning& cls) {
-  // The communicator's started operations go first: a peer may wait for them before it comes
-  // to the agreement.
-  complete_operations_on(ctx);
-  const int n = cls.candidates;
-  // Per candidate x: sums[x] its typical time, sums[n + x] its fastest sample; most[x] its typical.
-  std::int64_t sums[2 * kLearnCandidatesMost] = {}, most[kLearnCandidatesMost] = {};
-  for (int x = 0; x < n; ++x) {
-    const Own own = own_time(cls.samples[x], cls.taken[x]);
-    sums[x] = most[x] = static_cast<std::int64_t>(own.typical_ns);
-    sums[n + x] = static_cast<std::int64_t>(own.fastest_ns);
-  }
-  std::int64_t summed[2 * kLearnCandidatesMost] = {}, largest[kLearnCandidatesMost] = {};
-  // Signed: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as signed (doc/mpi-defects.md).
-  PMPI_Allreduce(sums, summed, 2 * n, MPI_INT64_T, MPI_SUM, ctx.comm);
-  PMPI_Allreduce(most, largest, n, MPI_INT64_T, MPI_MAX, ctx.comm);
+// This rank's own time on candidate x from the samples it has; *missing set where it has none
+// (a non-blocking sample whose call failed before its operation was made).
+Own own_on(const ClassLearning& cls, int x, bool* missing) {
+  std::uint64_t present[kLearnSamples];
+  int n = 0;
+  for (const std::uint64_t t : cls.samples[x])
+    if (t) present[n++] = t;
+  if (!n) *missing = true;
+  return own_time(present, n);
+}
+
+// The verdict from every rank's times: summed[x] their typical times on candidate x,
+// summed[n + x] their fastest, largest[x] the slowest rank's typical. Where some rank had no
+// sample of some candidate the row stands.
+Verdict judged(const std::int64_t* summed, const std::int64_t* largest, int n, int ranks, bool missing) {
   Evidence e;
   e.candidates = n;
   for (int x = 0; x < n; ++x) {
@@ -185,9 +209,35 @@ Verdict agree(CommContext& ctx, const ClassLearning& cls) {
     e.fastest_ns[x] = static_cast<std::uint64_t>(summed[n + x]);
     e.slowest_ns[x] = static_cast<std::uint64_t>(largest[x]);
   }
-  e.ranks = ctx.size;
+  e.ranks = ranks;
   e.samples = kLearnSamples;
-  return judge(e);
+  Verdict v = judge(e);
+  if (missing) v.winner = 0;
+  return v;
+}
+
+// Every rank's samples of `cls`, agreed in its blocking call learn_calls(): the verdict, alike
+// on every rank.
+Verdict agree(CommContext& ctx, const ClassLearning& cls) {
+  // The communicator's started operations go first: a peer may wait for them before it comes
+  // to the agreement, and their samples end.
+  complete_operations_on(ctx);
+  const int n = cls.candidates;
+  // Per candidate x: sums[x] its typical time, sums[n + x] its fastest sample; most[x] its
+  // typical, most[n] whether a candidate had no sample.
+  std::int64_t sums[2 * kLearnCandidatesMost] = {}, most[kLearnCandidatesMost + 1] = {};
+  bool missing = false;
+  for (int x = 0; x < n; ++x) {
+    const Own own = own_on(cls, x, &missing);
+    sums[x] = most[x] = static_cast<std::int64_t>(own.typical_ns);
+    sums[n + x] = static_cast<std::int64_t>(own.fastest_ns);
+  }
+  most[n] = missing ? 1 : 0;
+  std::int64_t summed[2 * kLearnCandidatesMost] = {}, largest[kLearnCandidatesMost + 1] = {};
+  // Signed: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as signed (doc/mpi-defects.md).
+  PMPI_Allreduce(sums, summed, 2 * n, MPI_INT64_T, MPI_SUM, ctx.comm);
+  PMPI_Allreduce(most, largest, n + 1, MPI_INT64_T, MPI_MAX, ctx.comm);
+  return judged(summed, largest, n, ctx.size, largest[n] != 0);
 }
 
 // "pmpi,cma": the candidates after the row's.
@@ -207,7 +257,11 @@ void say_learned(const CommContext& ctx, const Config& config, Collective c, int
       path_name(c, cls.paths[0]) + ", the other " + others_word(c, cls) + ": mean " +
       times_text(v.mean_us, static_cast<std::size_t>(cls.candidates), 2) + " us, slowest rank " +
       times_text(v.slowest_us, static_cast<std::size_t>(cls.candidates), 2) +
-      " us, margin " + margin + "; " + std::to_string(learn_calls(cls.candidates)) + " calls explored)");
+      " us, margin " + margin + "; " + std::to_string(learn_calls(cls.candidates)) + " calls explored" +
+      (cls.learned_from > learn_calls(cls.candidates)
+           ? ", agreed without waiting: from the class's call " + std::to_string(cls.learned_from)
+           : std::string()) +
+      ")");
 }
 
 // The path an earlier job learned for this class, where the learned file has it for the same
@@ -250,6 +304,116 @@ void remember(const CommContext& ctx, Collective c, int k, ClassLearning& cls, c
   b.learned.push_back(s);
   b.learned_calls.push_back(calls);
   cls.calls_here = calls;
+}
+
+// The class has learned, by either agreement: from its call `from` on, every rank takes the
+// verdict's path.
+void learn(CommContext& ctx, const Config& config, ClassLearning& cls, const Verdict& v, std::uint64_t from) {
+  cls.learned = cls.paths[v.winner];
+  cls.learned_from = from;
+  cls.turn = Turn::none;
+  end_exploring();
+  remember(ctx, cls.collective, cls.size_class, cls, v);
+  if (!config.counted()) cls.calls_here.reset();  // nothing reports it
+  say_learned(ctx, config, cls.collective, cls.size_class, cls, v);
+}
+
+// Agreeing without waiting (a class whose call learn_calls() is non-blocking, on a communicator
+// inside one node): the ranks cannot meet in a collective, so they agree through the node's
+// learning line (node/node_shm.hpp), one class at a time in the order of their turns. Each rank
+// posts its own times in its line once its samples' operations have ended; once every rank has
+// posted, each judges the same times by the same rule; the switch call is agreed as a set-up's
+// is (node/setup_window.hpp): a rank that judged publishes every call it takes on the row's
+// path, and the last to judge closes the line at one past the latest published. A rank's next
+// turn starts only after it knows the switch of the last, so the lines are never overwritten
+// while read.
+constexpr int kTurnShift = 48;
+constexpr std::uint64_t kTurnClosed = 1ull << 63;
+constexpr std::uint64_t kTurnCall = (1ull << kTurnShift) - 1;
+constexpr std::uint64_t kTurnsMost = (1ull << (63 - kTurnShift)) - 1;  // the turn's bits never wrap
+
+// Publishes call `call` of turn `t`'s class as taken on the row's path; `close`: closes the turn
+// at one past the latest call published. Returns the switch call once closed, else 0.
+std::uint64_t publish(std::atomic<std::uint64_t>& state, std::uint64_t t, std::uint64_t call, bool close) {
+  std::uint64_t s = state.load(std::memory_order_acquire);
+  for (;;) {
+    const bool ours = (s & ~kTurnClosed) >> kTurnShift == t;  // else the last turn's, closed
+    if (ours && (s & kTurnClosed)) return s & kTurnCall;
+    const std::uint64_t latest = ours ? std::max(s & kTurnCall, call) : call;
+    const std::uint64_t next = t << kTurnShift | (close ? kTurnClosed | (latest + 1) : latest);
+    if (next == s) return 0;
+    if (state.compare_exchange_weak(s, next, std::memory_order_acq_rel)) return close ? latest + 1 : 0;
+  }
+}
+
+// Moves `cls`'s turn on as far as it goes without waiting; true once it has learned.
+bool step_turn(CommContext& ctx, const Config& config, ClassLearning& cls) {
+  NodeShm& shm = *ctx.channel.shm;
+  NodeShm::LearnLine& line = shm.learn_line();
+  const std::uint64_t t = cls.turn_number, ranks = static_cast<std::uint64_t>(ctx.node_size);
+  const int n = cls.candidates;
+  constexpr int K = kLearnCandidatesMost;
+  static_assert(1 + 2 * K <= NodeShm::kLearnTimesWords, "a rank's times fit its words");
+  if (cls.turn == Turn::post) {
+    if (cls.pending.load(std::memory_order_acquire) > 0) return false;
+    std::atomic<std::uint64_t>* mine = shm.learn_times(ctx.node_rank);
+    bool missing = false;
+    for (int x = 0; x < n; ++x) {
+      const Own own = own_on(cls, x, &missing);  // none: 0, which the judges read as missing
+      mine[1 + x].store(own.typical_ns, std::memory_order_relaxed);
+      mine[1 + K + x].store(own.fastest_ns, std::memory_order_relaxed);
+    }
+    mine[0].store(t + 1, std::memory_order_release);
+    line.posted.fetch_add(1, std::memory_order_acq_rel);
+    cls.turn = Turn::posted;
+  }
+  if (cls.turn == Turn::posted) {
+    if (line.posted.load(std::memory_order_acquire) < (t + 1) * ranks) return false;
+    std::int64_t summed[2 * K] = {}, largest[K] = {};
+    bool missing = false;
+    for (int r = 0; r < ctx.node_size; ++r) {
+      std::atomic<std::uint64_t>* times = shm.learn_times(r);
+      missing = missing || times[0].load(std::memory_order_acquire) != t + 1;
+      for (int x = 0; x < n; ++x) {
+        const auto typical = static_cast<std::int64_t>(times[1 + x].load(std::memory_order_relaxed));
+        missing = missing || typical == 0;
+        summed[x] += typical;
+        summed[n + x] += static_cast<std::int64_t>(times[1 + K + x].load(std::memory_order_relaxed));
+        largest[x] = std::max(largest[x], typical);
+      }
+    }
+    cls.verdict = judged(summed, largest, n, ctx.size, missing);
+    // The calls taken on the row's path before judging, published before this rank counts
+    // itself: the closer, the last to count itself, closes past them.
+    publish(line.state, t, cls.calls - 1, false);
+    if (line.holders.fetch_add(1, std::memory_order_acq_rel) + 1 == (t + 1) * ranks)
+      publish(line.state, t, cls.calls - 1, true);
+    cls.turn = Turn::holding;
+  }
+  const std::uint64_t state = line.state.load(std::memory_order_acquire);
+  if ((state & ~kTurnClosed) >> kTurnShift != t || !(state & kTurnClosed)) return false;
+  learn(ctx, config, cls, cls.verdict, state & kTurnCall);
+  return true;
+}
+
+// The communicator's turns, moved on in order as far as they go without waiting.
+void advance_turns(CommContext& ctx, const Config& config, Learning& learning) {
+  while (!learning.agreeing.empty() && step_turn(ctx, config, *learning.agreeing.front()))
+    learning.agreeing.pop_front();
+}
+
+// A blocking call, or a persistent initialization, of a class in its turn: it may wait, as a
+// set-up does, until the switch is known. Every rank makes this call with all its earlier
+// calls published, so the switch comes at the class's next call or before.
+void await_turn(CommContext& ctx, const Config& config, Learning& learning, const ClassLearning& cls) {
+  Waiter waiter = Waiter::for_context(ctx, config);
+  unsigned polls = 0;
+  for (;;) {
+    complete_operations_on(ctx);  // the samples' operations end, and peers' waits on ours
+    advance_turns(ctx, config, learning);
+    if (cls.learned >= 0) return;
+    waiter.backoff(polls);
+  }
 }
 
 std::string sizes_word(std::size_t n) { return std::to_string(n) + (n == 1 ? " size" : " sizes"); }
@@ -356,59 +520,93 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   if (bytes < below) return path;
   const int k = size_class(bytes);
   const std::uint32_t key = static_cast<std::uint32_t>(c) << 8 | static_cast<std::uint32_t>(k);
-  std::unordered_map<std::uint32_t, ClassLearning>& classes = learning.classes;
-  auto found = classes.find(key);
-  if (found == classes.end()) {
-    ClassLearning fresh;
-    fresh.paths[0] = path;
-    fresh.candidates = 1 + other_paths(ctx, config, c, bytes, path, fresh.paths + 1);
-    if (fresh.candidates < 2) return path;  // one candidate: nothing to learn
+  auto found = learning.classes.find(key);
+  if (found == learning.classes.end()) {
+    int paths[kLearnCandidatesMost] = {path};
+    const int candidates = 1 + other_paths(ctx, config, c, bytes, path, paths + 1);
+    if (candidates < 2) return path;  // one candidate: nothing to learn
+    ClassLearning& fresh = learning.classes[key];
+    fresh.collective = c;
+    fresh.size_class = k;
+    fresh.candidates = candidates;
+    std::copy(paths, paths + candidates, fresh.paths);
     SharedCalls calls;
     if (const int earlier = remembered_path(ctx, c, k, fresh, &calls); earlier >= 0) {
       fresh.learned = earlier, fresh.remembered = true;
       if (config.counted()) fresh.calls_here = calls;
-      if (earlier == kPmpiPath && !config.counted() && config.verbose < 1 && k < 64)
-        ctx.learned_pmpi[static_cast<int>(c)] |= 1ull << k;
+    } else {
+      begin_exploring();
     }
-    found = classes.emplace(key, fresh).first;
-    if (!fresh.remembered) begin_exploring();
+    found = learning.classes.find(key);
   }
   ClassLearning& cls = found->second;
-  if (cls.learned >= 0) {
-    if (cls.calls_here) cls.calls_here->after.fetch_add(1, std::memory_order_relaxed);
-    if (cls.learned == kPmpiPath)
-      *why = cls.remembered ? "learned by an earlier job (the learned file): the MPI library's path was the faster at this size"
-                            : "learned in this run: the MPI library's path was the faster at this size";
-    return cls.learned;
+  if (!learning.agreeing.empty()) advance_turns(ctx, config, learning);
+  if (cls.learned < 0 && cls.turn != Turn::none && form != Form::nonblocking) await_turn(ctx, config, learning, cls);
+  // The calls that follow the schedule: the blocking ones, and the non-blocking ones where the
+  // ranks can agree without waiting (inside one node, through its shared memory). Which those
+  // are changes only at a blocking call (the one that makes the shared memory), alike on every
+  // rank. A persistent initialization takes what the class has learned, or the row's path.
+  const bool agrees_without_waiting = ctx.node_count == 1 && ctx.channel.shm;
+  const bool scheduled = form == Form::blocking || (form == Form::nonblocking && agrees_without_waiting);
+  std::uint64_t index = scheduled ? cls.calls++ : cls.calls;
+  if (cls.learned < 0 && scheduled) {
+    const std::uint64_t agreement = learn_calls(cls.candidates);
+    if (index < agreement) {
+      const int candidate = explored_candidate(index);
+      if (is_sample(index)) {
+        Sample& sample = t_sample;
+        sample.slot.ns = &cls.samples[candidate][index % kLearnRounds - 1];
+        sample.operation = form == Form::nonblocking;
+        sample.slot.pending = sample.operation ? &cls.pending : nullptr;
+        if (sample.operation) cls.pending.fetch_add(1, std::memory_order_relaxed);
+        sample.slot.start_ns = monotonic_ns();
+      }
+      if (cls.paths[candidate] == kPmpiPath) *why = "learning in this run: the MPI library's path is tried in turn";
+      return cls.paths[candidate];
+    }
+    if (index == agreement && form == Form::blocking) {
+      learn(ctx, config, cls, agree(ctx, cls), index);
+    } else if (index == agreement && learning.turns < kTurnsMost) {
+      cls.turn = Turn::post;
+      cls.turn_number = learning.turns++;
+      learning.agreeing.push_back(&cls);
+      advance_turns(ctx, config, learning);
+    } else if (index == agreement) {
+      learn(ctx, config, cls, Verdict{}, index);  // turns run out: the row stands
+    } else if (cls.turn == Turn::holding && &cls == learning.agreeing.front()) {
+      if (const std::uint64_t at = publish(ctx.channel.shm->learn_line().state, cls.turn_number, index, false)) {
+        learn(ctx, config, cls, cls.verdict, at);  // closed since advance_turns() looked
+        learning.agreeing.pop_front();
+      }
+    }
   }
-  if (form != Form::blocking) return cls.paths[0];  // the row's until the class has learned
-  const std::uint64_t index = cls.calls++;
-  if (index < learn_calls(cls.candidates)) {
-    const int candidate = explored_candidate(index);
-    if (is_sample(index)) t_sample = {&cls, candidate};
-    if (cls.paths[candidate] == kPmpiPath) *why = "learning in this run: the MPI library's path is tried in turn";
-    return cls.paths[candidate];
+  if (cls.learned < 0 || index < cls.learned_from) return cls.paths[0];
+  if (cls.calls_here) cls.calls_here->after.fetch_add(1, std::memory_order_relaxed);
+  if (cls.learned == kPmpiPath) {
+    // Handed on from now on without deciding, like the sizes below the row's first band: every
+    // size of the class goes to PMPI and nothing here would be counted (fast_handoff.hpp).
+    if (!config.counted() && config.verbose < 1 && k < 64) ctx.learned_pmpi[static_cast<int>(c)] |= 1ull << k;
+    *why = cls.remembered ? "learned by an earlier job (the learned file): the MPI library's path was the faster at this size"
+                          : "learned in this run: the MPI library's path was the faster at this size";
   }
-  const Verdict v = agree(ctx, cls);
-  cls.learned = cls.paths[v.winner];
-  end_exploring();
-  remember(ctx, c, k, cls, v);
-  if (!config.counted()) cls.calls_here.reset();  // nothing reports it
-  else cls.calls_here->after.fetch_add(1, std::memory_order_relaxed);  // this call takes it
-  // Handed on from now on without deciding, like the sizes below the row's first band: every
-  // size of the class goes to PMPI and nothing here would be counted (fast_handoff.hpp).
-  if (cls.learned == kPmpiPath && !config.counted() && config.verbose < 1 && k < 64)
-    ctx.learned_pmpi[static_cast<int>(c)] |= 1ull << k;
-  say_learned(ctx, config, c, k, cls, v);
-  if (cls.learned == kPmpiPath) *why = "learned in this run: the MPI library's path was the faster at this size";
   return cls.learned;
 }
 
 void end_learning_sample(std::uint64_t ns) {
-  Sample s = t_sample;
+  const Sample s = t_sample;
   t_sample = Sample{};
-  if (!s.cls || s.cls->taken[s.candidate] >= kLearnSamples) return;
-  s.cls->samples[s.candidate][s.cls->taken[s.candidate]++] = ns;
+  if (!s.slot.ns) return;
+  if (s.operation) drop_operation_sample(s.slot);
+  else *s.slot.ns = std::max<std::uint64_t>(1, ns);
 }
+
+bool take_operation_sample(SampleSlot* slot) {
+  if (!t_sample.operation || !t_sample.slot.ns) return false;
+  *slot = t_sample.slot;
+  t_sample = Sample{};
+  return true;
+}
+
+void drop_operation_sample(const SampleSlot& slot) { slot.pending->fetch_sub(1, std::memory_order_release); }
 
 }  // namespace mcorecoll

@@ -11,6 +11,7 @@
 #include "decisions/collective.hpp"
 #include "decisions/learned_file.hpp"
 #include "entry/call_decision.hpp"
+#include "progress/timed_operation.hpp"
 
 namespace mcorecoll {
 
@@ -19,10 +20,13 @@ struct Config;
 
 // A call of collective `c` and `bytes` (equal on every rank) that auto mode routes to `path` on
 // `ctx`, where learning may act (MCORECOLL_LEARN=auto, no forced path, a path the node machinery
-// may take here): the path it takes. A blocking call of a class that may take two or three paths
-// explores and, at the class's call learn_calls(n), agrees with the other ranks (a collective of
-// the MPI library on the communicator, as a set-up makes); the other forms take what the class
-// learned, once it has, else `path`. Equal on every rank. *why: the reason where it is PMPI.
+// may take here): the path it takes. The calls of a class that may take two or three paths
+// explore (its blocking calls, and its non-blocking ones on a communicator inside one node) and,
+// at the class's call learn_calls(n), the ranks agree: a blocking call by a collective of the
+// MPI library on the communicator, as a set-up makes; a non-blocking one without waiting,
+// through the node's shared memory, on a switch call a few calls later (learning.cpp). The
+// other calls take what the class learned, once it has, else `path`. Equal on every rank.
+// *why: the reason where it is PMPI.
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,
                  const char** why);
 
@@ -52,7 +56,15 @@ std::vector<KnownSize> known_sizes();
 std::string describe_learned(const Config& config);
 
 // The entry points' hook at the end of a call (call_hooks.cpp): its time on this rank, where
-// the call was one of a class's samples.
+// the call was a blocking one of a class's samples; a non-blocking sample whose call made no
+// operation (it failed first) is dropped.
 void end_learning_sample(std::uint64_t ns);
+
+// A non-blocking call that is one of a class's samples (learned_path() made it one, on this
+// thread): where its time goes, once (entry/call_forms.hpp times its operation); false for any
+// other call.
+bool take_operation_sample(SampleSlot* slot);
+// A sample taken whose operation was not made (the MPI library's call failed): none.
+void drop_operation_sample(const SampleSlot& slot);
 
 }  // namespace mcorecoll

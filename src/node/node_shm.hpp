@@ -101,6 +101,14 @@ class NodeShm {
   std::atomic<std::uint64_t>& bell_slot(int r) { return (&line(r, 8))[kLeaseKinds]; }
   // Reductions: node rank r has combined its slice of the round (reduction/reduce_shm.hpp).
   std::atomic<std::uint64_t>& reduced(int r) { return (&line(r, 8))[kLeaseKinds + 1]; }
+  // Learning in the run, a class agreeing without waiting (entry/learning.cpp): node rank r's
+  // own times on the candidates, kLearnTimesWords words after a tag (the class's turn, plus
+  // one, stored last), written by r only.
+  static constexpr int kLearnTimesWords = 7;
+  std::atomic<std::uint64_t>* learn_times(int r) {
+    static_assert((kLeaseKinds + 2 + 1 + kLearnTimesWords) * 8 <= kLineBytes, "the times fit the line");
+    return &(&line(r, 8))[kLeaseKinds + 2];
+  }
   // Bcast, small messages: the relay area of node rank r, leader of a group (socket) that the
   // source is not in. Its flag (the ring chunk it holds, plus one), then kRelayBytes of data
   // from the same line on, in r's own page, so that its group reads it locally.
@@ -124,6 +132,23 @@ class NodeShm {
   SwitchLine& switch_line() {
     static_assert(kLeaseKinds * kLineBytes <= kCommonBytes - kLineBytes, "the lease lines leave the last line free");
     return *reinterpret_cast<SwitchLine*>(common() + kCommonBytes - kLineBytes);
+  }
+
+  // Learning in the run: where the node ranks agree, without waiting, on what a class of the
+  // communicator learned (entry/learning.cpp), one class at a time, by turns; the counts only
+  // grow (turn t ends with (t + 1) posts and holders a node rank). In the line after the lease
+  // lines.
+  struct LearnLine {
+    std::atomic<std::uint64_t> posted;   // node ranks that posted their times
+    std::atomic<std::uint64_t> holders;  // node ranks that judged them
+    // The turn (bits 48-62), closed (bit 63), and the switch call once closed, else the
+    // latest call any holder published as taking the row's path (bits 0-47).
+    std::atomic<std::uint64_t> state;
+  };
+  LearnLine& learn_line() {
+    static_assert((kLeaseKinds + 1) * kLineBytes <= kCommonBytes - (2 * kLinesPerDup + 1) * kLineBytes,
+                  "the learning line lies before the duplicates' lines");
+    return *reinterpret_cast<LearnLine*>(common() + static_cast<std::size_t>(kLeaseKinds) * kLineBytes);
   }
 
   // A duplicate set up at its MPI_Comm_dup (node/dup_setup.hpp): where the node ranks of the
