@@ -513,6 +513,12 @@ std::string describe_learned(const Config& config) {
 
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,
                  const char** why) {
+  // A sample no call took (an entry point without the hook): dropped, so that its class does
+  // not wait for it.
+  if (t_sample.slot.ns) [[unlikely]] {
+    if (t_sample.operation) drop_operation_sample(t_sample.slot);
+    t_sample = Sample{};
+  }
   Learning& learning = ctx.kept.get<Learning>();
   std::uint64_t& below = learning.handed_on_below[static_cast<int>(c)];
   if (below == Learning::kUnknown)

@@ -30,6 +30,11 @@ class TimedOperation final : public Operation {
  public:
   TimedOperation(std::unique_ptr<Operation> inner, SampleSlot slot)
       : Operation(inner->context()), inner_(std::move(inner)), slot_(slot) {}
+  // Gone without ending its steps (the engine refused it at its start): no time, and the
+  // learner waits for it no longer.
+  ~TimedOperation() override {
+    if (slot_.ns) slot_.pending->fetch_sub(1, std::memory_order_release);
+  }
   void begin() override { inner_->begin(); }
   bool step(bool may_call_mpi) override {
     const bool over = inner_->step(may_call_mpi);
