@@ -323,28 +323,10 @@ void learn(CommContext& ctx, const Config& config, ClassLearning& cls, const Ver
 // learning line (node/node_shm.hpp), one class at a time in the order of their turns. Each rank
 // posts its own times in its line once its samples' operations have ended; once every rank has
 // posted, each judges the same times by the same rule; the switch call is agreed as a set-up's
-// is (node/setup_window.hpp): a rank that judged publishes every call it takes on the row's
-// path, and the last to judge closes the line at one past the latest published. A rank's next
-// turn starts only after it knows the switch of the last, so the lines are never overwritten
-// while read.
-constexpr int kTurnShift = 48;
-constexpr std::uint64_t kTurnClosed = 1ull << 63;
-constexpr std::uint64_t kTurnCall = (1ull << kTurnShift) - 1;
-constexpr std::uint64_t kTurnsMost = (1ull << (63 - kTurnShift)) - 1;  // the turn's bits never wrap
-
-// Publishes call `call` of turn `t`'s class as taken on the row's path; `close`: closes the turn
-// at one past the latest call published. Returns the switch call once closed, else 0.
-std::uint64_t publish(std::atomic<std::uint64_t>& state, std::uint64_t t, std::uint64_t call, bool close) {
-  std::uint64_t s = state.load(std::memory_order_acquire);
-  for (;;) {
-    const bool ours = (s & ~kTurnClosed) >> kTurnShift == t;  // else the last turn's, closed
-    if (ours && (s & kTurnClosed)) return s & kTurnCall;
-    const std::uint64_t latest = ours ? std::max(s & kTurnCall, call) : call;
-    const std::uint64_t next = t << kTurnShift | (close ? kTurnClosed | (latest + 1) : latest);
-    if (next == s) return 0;
-    if (state.compare_exchange_weak(s, next, std::memory_order_acq_rel)) return close ? latest + 1 : 0;
-  }
-}
+// is (node/setup_window.hpp, publish_switch()): a rank that judged publishes every call it
+// takes on the row's path, and the last to judge closes the line at one past the latest
+// published. A rank's next turn starts only after it knows the switch of the last, so the lines
+// are never overwritten while read.
 
 // Moves `cls`'s turn on as far as it goes without waiting; true once it has learned.
 bool step_turn(CommContext& ctx, const Config& config, ClassLearning& cls) {
@@ -385,14 +367,14 @@ bool step_turn(CommContext& ctx, const Config& config, ClassLearning& cls) {
     cls.verdict = judged(summed, largest, n, ctx.size, missing);
     // The calls taken on the row's path before judging, published before this rank counts
     // itself: the closer, the last to count itself, closes past them.
-    publish(line.state, t, cls.calls - 1, false);
+    publish_switch(line.state, t, cls.calls - 1, false);
     if (line.holders.fetch_add(1, std::memory_order_acq_rel) + 1 == (t + 1) * ranks)
-      publish(line.state, t, cls.calls - 1, true);
+      publish_switch(line.state, t, cls.calls - 1, true);
     cls.turn = Turn::holding;
   }
   const std::uint64_t state = line.state.load(std::memory_order_acquire);
-  if ((state & ~kTurnClosed) >> kTurnShift != t || !(state & kTurnClosed)) return false;
-  learn(ctx, config, cls, cls.verdict, state & kTurnCall);
+  if (switch_turn(state) != t || !(state & kSwitchClosed)) return false;
+  learn(ctx, config, cls, cls.verdict, state & kSwitchCall);
   return true;
 }
 
@@ -572,7 +554,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
     }
     if (index == agreement && form == Form::blocking) {
       learn(ctx, config, cls, agree(ctx, cls), index);
-    } else if (index == agreement && learning.turns < kTurnsMost) {
+    } else if (index == agreement && learning.turns < kSwitchTurnsMost) {
       cls.turn = Turn::post;
       cls.turn_number = learning.turns++;
       learning.agreeing.push_back(&cls);
@@ -580,7 +562,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
     } else if (index == agreement) {
       learn(ctx, config, cls, Verdict{}, index);  // turns run out: the row stands
     } else if (cls.turn == Turn::holding && &cls == learning.agreeing.front()) {
-      if (const std::uint64_t at = publish(ctx.channel.shm->learn_line().state, cls.turn_number, index, false)) {
+      if (const std::uint64_t at = publish_switch(ctx.channel.shm->learn_line().state, cls.turn_number, index, false)) {
         learn(ctx, config, cls, cls.verdict, at);  // closed since advance_turns() looked
         learning.agreeing.pop_front();
       }

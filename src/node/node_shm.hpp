@@ -33,6 +33,31 @@ inline bool reached(std::uint64_t value, std::uint64_t target) {
   return static_cast<std::int64_t>(value - target) >= 0;
 }
 
+// A switch agreed without waiting (node/setup_window.hpp; learning's turns, entry/learning.cpp):
+// in one word, the turn (bits 48-62; a set-up's is always 0), closed (bit 63), and the switch
+// call once closed, else the latest call any rank has published as taken before the switch (bits
+// 0-47). publish_switch() publishes `call` for turn `turn` (a word holding an earlier turn is that
+// turn's, closed: every rank knew its switch before any published for the next); `close`: closes
+// the turn at one past the latest call published. Returns the switch call once the turn is
+// closed, else 0.
+constexpr std::uint64_t kSwitchClosed = 1ull << 63;
+constexpr int kSwitchTurnShift = 48;
+constexpr std::uint64_t kSwitchCall = (1ull << kSwitchTurnShift) - 1;
+constexpr std::uint64_t kSwitchTurnsMost = (1ull << (63 - kSwitchTurnShift)) - 1;  // the turn's bits never wrap
+inline std::uint64_t switch_turn(std::uint64_t state) { return (state & ~kSwitchClosed) >> kSwitchTurnShift; }
+inline std::uint64_t publish_switch(std::atomic<std::uint64_t>& state, std::uint64_t turn, std::uint64_t call,
+                                    bool close) {
+  std::uint64_t s = state.load(std::memory_order_acquire);
+  for (;;) {
+    const bool ours = switch_turn(s) == turn;
+    if (ours && (s & kSwitchClosed)) return s & kSwitchCall;
+    const std::uint64_t latest = ours ? std::max(s & kSwitchCall, call) : call;
+    const std::uint64_t next = turn << kSwitchTurnShift | (close ? kSwitchClosed | (latest + 1) : latest);
+    if (next == s) return 0;
+    if (state.compare_exchange_weak(s, next, std::memory_order_acq_rel)) return close ? latest + 1 : 0;
+  }
+}
+
 // What a segment holds beyond its control pages and slots.
 struct SegmentExtras {
   std::size_t stage_bytes = 0;         // per rank: fixed staging for the leaders' exchange, or 0
@@ -122,13 +147,12 @@ class NodeShm {
   // A set-up made without waiting (node/setup_window.hpp): where its node ranks agree on the
   // call from which they take mcorecoll's paths, in the common page's last line.
   struct SwitchLine {
-    // Closed (kSwitchClosed set): the low bits are that call. Open: the latest call any node
-    // rank has published as going to the MPI library.
+    // publish_switch()'s word, of turn 0 (closed: the switch call; open: the latest call any
+    // node rank has published as going to the MPI library).
     std::atomic<std::uint64_t> state;
     std::atomic<std::uint64_t> attached;  // node ranks that have taken their view
     std::atomic<std::uint64_t> refused;   // of them, those that may not use single copy
   };
-  static constexpr std::uint64_t kSwitchClosed = 1ull << 63;
   SwitchLine& switch_line() {
     static_assert(kLeaseKinds * kLineBytes <= kCommonBytes - kLineBytes, "the lease lines leave the last line free");
     return *reinterpret_cast<SwitchLine*>(common() + kCommonBytes - kLineBytes);
@@ -141,8 +165,8 @@ class NodeShm {
   struct LearnLine {
     std::atomic<std::uint64_t> posted;   // node ranks that posted their times
     std::atomic<std::uint64_t> holders;  // node ranks that judged them
-    // The turn (bits 48-62), closed (bit 63), and the switch call once closed, else the
-    // latest call any holder published as taking the row's path (bits 0-47).
+    // publish_switch()'s word: the turn, and its switch call once closed, else the latest call
+    // any node rank that judged published as taking the row's path.
     std::atomic<std::uint64_t> state;
   };
   LearnLine& learn_line() {

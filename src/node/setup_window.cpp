@@ -52,19 +52,6 @@ bool arrive(CommContext& ctx, const Config& config, SetUpWindow& w) {
   return usable;
 }
 
-// Publishes `call` as one that goes to the MPI library; the closer closes the line at one past
-// the latest call published. Returns the switch call once the line is closed, else 0.
-std::uint64_t publish(SwitchLine& line, std::uint64_t call, bool close) {
-  std::uint64_t state = line.state.load();
-  for (;;) {
-    if (state & NodeShm::kSwitchClosed) return state & ~NodeShm::kSwitchClosed;
-    const std::uint64_t latest = std::max(state, call);
-    const std::uint64_t next = close ? NodeShm::kSwitchClosed | (latest + 1) : latest;
-    if (next == state) return 0;
-    if (line.state.compare_exchange_weak(state, next)) return close ? latest + 1 : 0;
-  }
-}
-
 // This rank's view of the segment, its single-copy verdict and its count in the switch line.
 // `published` (a call that went to the MPI library) is published before the rank counts
 // itself: the closer, the last to count itself, then closes the line past it. Published after,
@@ -78,7 +65,7 @@ void attach(CommContext& ctx, const Config& config, SetUpWindow& w, std::uint64_
   announce_bell(ctx);
   SwitchLine& line = ctx.channel.shm->switch_line();
   if (ctx.node_rank != 0 && copy_refused(news)) line.refused.fetch_add(1);
-  publish(line, published, false);
+  publish_switch(line.state, 0, published, false);
   w.closer = line.attached.fetch_add(1) + 1 == static_cast<std::uint64_t>(ctx.node_size);
   if (config.test_window_pause_us > 0 && !w.closer) usleep(static_cast<useconds_t>(config.test_window_pause_us));
 }
@@ -91,14 +78,14 @@ std::uint64_t published_call(std::uint64_t call, bool may_wait) { return may_wai
 // A rank with its view and no switch yet: what its call `call` learns or tells.
 std::uint64_t agree(CommContext& ctx, const Config& config, SetUpWindow& w, std::uint64_t call, bool may_wait) {
   SwitchLine& line = ctx.channel.shm->switch_line();
-  std::uint64_t at = publish(line, published_call(call, may_wait), w.closer);
+  std::uint64_t at = publish_switch(line.state, 0, published_call(call, may_wait), w.closer);
   w.closer = false;  // closed now, if it was this rank's to close
   if (at || !may_wait) return at;
   Waiter waiter = Waiter::for_context(ctx, config);
   unsigned polls = 0;
   std::uint64_t state = line.state.load();
-  for (; !(state & NodeShm::kSwitchClosed); state = line.state.load()) waiter.backoff(polls);
-  return state & ~NodeShm::kSwitchClosed;
+  for (; !(state & kSwitchClosed); state = line.state.load()) waiter.backoff(polls);
+  return state & ~kSwitchClosed;
 }
 
 }  // namespace

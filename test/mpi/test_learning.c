@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "switch_call.h"
 #include "persistent.h"
 
 enum { kRounds = 7 }; /* decisions/learning.hpp's kLearnRounds: calls a candidate */
@@ -110,16 +111,6 @@ static int run(MPI_Comm comm, int form, int salt) {
   return form == 2 ? starts : 1;
 }
 
-/* The call from which mcorecoll's paths are taken on `comm` where it was set up without waiting,
- * as mcorecoll_describe() names it; else 0. Collective. */
-static long switch_call(MPI_Comm comm) {
-  int (*describe)(MPI_Comm, char*, int) = (int (*)(MPI_Comm, char*, int))dlsym(RTLD_DEFAULT, "mcorecoll_describe");
-  if (!describe) return 0;
-  static char text[1 << 16];
-  describe(comm, text, sizeof text);
-  const char* at = strstr(text, "mcorecoll's paths from its call ");
-  return at ? atol(at + strlen("mcorecoll's paths from its call ")) : 0;
-}
 
 int main(int argc, char** argv) {
   const char* other_dir = getenv("TEST_OTHER_LEARN_DIR");

@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "switch_call.h"
 #include "complete.h"
 
 enum {
@@ -77,16 +78,6 @@ static int size_of(MPI_Comm comm) {
   return n;
 }
 
-/* The call from which mcorecoll's paths are taken on `comm`, as mcorecoll_describe() names it
- * (0: not set up without waiting). Collective. */
-static long switch_call(MPI_Comm comm) {
-  int (*describe)(MPI_Comm, char*, int) = (int (*)(MPI_Comm, char*, int))dlsym(RTLD_DEFAULT, "mcorecoll_describe");
-  if (!describe) return 0;
-  static char text[1 << 16];
-  describe(comm, text, sizeof text);
-  const char* at = strstr(text, "mcorecoll's paths from its call ");
-  return at ? atol(at + strlen("mcorecoll's paths from its call ")) : 0;
-}
 
 /* The buffers of calls whose requests were freed: nothing tells when those complete (MPI promises
  * no order of completion), so they are freed after MPI_Finalize, which completes everything. */
