@@ -99,15 +99,21 @@ LearnedSize place_of(const CommContext& ctx, Collective c, int k) {
   return s;
 }
 
-// Classes exploring in this process: while any is, the entry points time their calls.
-std::atomic<int> g_exploring{0};
+// Classes exploring in this process: while any is, the entry points time their calls. Counted
+// and the hook switched under one lock: threads of MPI_THREAD_MULTIPLE that begin and end
+// classes at once must never leave the hook off while one explores (its non-blocking samples
+// would wait for a hook that never takes them).
+std::mutex g_exploring_mutex;
+int g_exploring = 0;
 
 void begin_exploring() {
-  if (g_exploring.fetch_add(1) == 0) enable_call_hook(kHookLearning);
+  std::lock_guard<std::mutex> lock(g_exploring_mutex);
+  if (g_exploring++ == 0) enable_call_hook(kHookLearning);
 }
 
 void end_exploring() {
-  if (g_exploring.fetch_sub(1) == 1) disable_call_hook(kHookLearning);
+  std::lock_guard<std::mutex> lock(g_exploring_mutex);
+  if (--g_exploring == 0) disable_call_hook(kHookLearning);
 }
 
 struct Learning {

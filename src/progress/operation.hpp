@@ -31,6 +31,11 @@ class Operation {
   virtual bool step(bool may_call_mpi) = 0;
   // The local end of an activation (unpacking), after step() said true; may call MPI.
   virtual void finish() {}
+  // Its steps share nothing with the communicator's other operations (a request of the MPI
+  // library's, which only tests it): the operations queued behind it step on while it waits,
+  // so that a step it may not take (one that would call MPI, from the progress helper below
+  // MPI_THREAD_MULTIPLE) holds up none of theirs.
+  virtual bool independent() const { return false; }
 
   CommContext& context() const { return ctx_; }
   int rc = MPI_SUCCESS;  // the error the request reports

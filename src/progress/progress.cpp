@@ -157,11 +157,13 @@ void enqueue(Record* r) {
   g_queued.fetch_add(1, std::memory_order_release);
 }
 
-// Steps the queue's first operations while they end their steps. True when one did.
+// Steps the queue's first operations while they end their steps, and past an independent
+// one that waits (operation.hpp). True when one ended.
 bool advance(CommContext& ctx, bool may_call_mpi) {
   bool ended = false;
   CommQueue& queue = queue_of(ctx);
-  while (Record* r = queue.head) {
+  Record* before = nullptr;  // the independent one waiting last passed, if any
+  for (Record* r = queue.head; r;) {
     Operation& op = *r->op;
     op.waiting_on = -1;
     if (!op.step(may_call_mpi)) {
@@ -170,13 +172,15 @@ bool advance(CommContext& ctx, bool may_call_mpi) {
       if (op.waiting_on >= 0 && r->stalled >= kFirstRing && (r->stalled - kFirstRing) % kRingEvery == 0 &&
           monotonic_ns() - r->stalled_since_ns >= kRingAfterNs)
         ring(ctx, op.waiting_on);
-      break;
+      if (!op.independent()) break;
+      before = r;
+      r = r->next;
+      continue;
     }
-    queue.head = r->next;
-    if (!queue.head) {
-      queue.tail = nullptr;
-      leave_busy(ctx);
-    }
+    Record* after = r->next;
+    (before ? before->next : queue.head) = after;
+    if (queue.tail == r) queue.tail = before;
+    if (!queue.head) leave_busy(ctx);
     r->next = nullptr;
     r->rc = op.rc;
     r->state = RecordState::stepped;
@@ -185,6 +189,7 @@ bool advance(CommContext& ctx, bool may_call_mpi) {
     g_unsettled_n.fetch_add(1, std::memory_order_relaxed);
     g_queued.fetch_sub(1, std::memory_order_release);
     ended = true;
+    r = after;
   }
   return ended;
 }

@@ -36,7 +36,9 @@ class TimedOperation final : public Operation {
     if (slot_.ns) slot_.pending->fetch_sub(1, std::memory_order_release);
   }
   void begin() override { inner_->begin(); }
+  bool independent() const override { return inner_->independent(); }
   bool step(bool may_call_mpi) override {
+    inner_->waiting_on = -1;
     const bool over = inner_->step(may_call_mpi);
     rc = inner_->rc;
     waiting_on = inner_->waiting_on;
@@ -64,6 +66,7 @@ class LibraryOperation final : public Operation {
   LibraryOperation(CommContext& ctx, MPI_Request request) : Operation(ctx), request_(request) {}
   void begin() override {}
   bool step(bool may_call_mpi) override { return may_call_mpi && test_request(request_); }
+  bool independent() const override { return true; }
 
  private:
   MPI_Request request_;
