@@ -108,7 +108,13 @@ def main():
         for k, j in enumerate(jobs):
             out, _ = j.communicate()
             step(f"concurrent-{k}", (j.returncode, out))
-        step("after-concurrent", job(a, d2, True, reject=[r"warning"]), lambda: [only_file(d2)[1]])
+        # The file they leave is whole and taken from the first call, with nothing explored. Not
+        # which path it names: two jobs of two ranks on two CPUs measure under twice their load
+        # (in CI, Debian 13's MPICH: one communicator measured its shared-memory path at 1.4 ms
+        # against the MPI library's slowed 1.0 ms, and learned PMPI).
+        step("after-concurrent", job(a, d2, True, expect=[r"learned file .*: 1 size learned by earlier jobs"],
+                                     reject=[r"warning", r"learned allreduce"], exact=False),
+             lambda: [only_file(d2)[1]])
 
         other = os.path.join(tmp, "other")
         os.makedirs(other)
