@@ -519,7 +519,8 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
     int paths[kLearnCandidatesMost] = {path};
     const int candidates = 1 + other_paths(ctx, config, c, bytes, path, paths + 1);
     if (candidates < 2) return path;  // one candidate: nothing to learn
-    ClassLearning& fresh = learning.classes[key];
+    found = learning.classes.try_emplace(key).first;
+    ClassLearning& fresh = found->second;
     fresh.collective = c;
     fresh.size_class = k;
     fresh.candidates = candidates;
@@ -531,7 +532,6 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
     } else {
       begin_exploring();
     }
-    found = learning.classes.find(key);
   }
   ClassLearning& cls = found->second;
   if (!learning.agreeing.empty()) advance_turns(ctx, config, learning);
@@ -552,8 +552,9 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
         sample.slot.ns = &cls.samples[candidate][index % kLearnRounds - 1];
         sample.operation = form == Form::nonblocking;
         sample.slot.pending = sample.operation ? &cls.pending : nullptr;
+        // A blocking call's time is the entry points' hook's; an operation's runs from here.
+        sample.slot.start_ns = sample.operation ? monotonic_ns() : 0;
         if (sample.operation) cls.pending.fetch_add(1, std::memory_order_relaxed);
-        sample.slot.start_ns = monotonic_ns();
       }
       if (cls.paths[candidate] == kPmpiPath) *why = "learning in this run: the MPI library's path is tried in turn";
       return cls.paths[candidate];
