@@ -95,7 +95,13 @@ int allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
       [&] {
         return pmpi_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
       },
-      [&] { return make_operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); });
+      [&] { return make_operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); },
+      [=] {
+        return start_call(sendbuf, recvbuf, [=, send = keep_type(sendtype, sendbuf != MPI_IN_PLACE),
+                                             receive = keep_type(recvtype)](MPI_Request* started) {
+          return iallgather(sendbuf, sendcount, send->type(), recvbuf, recvcount, receive->type(), comm, started);
+        });
+      });
 }
 
 }  // namespace mcorecoll

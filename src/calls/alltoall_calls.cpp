@@ -105,6 +105,12 @@ int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
           staging_areas(*d.ctx, process_config().config, waiter, block_of(d));
         }
         return operation(d, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      },
+      [=] {
+        return start_call(sendbuf, recvbuf, [=, send = keep_type(sendtype, sendbuf != MPI_IN_PLACE),
+                                             receive = keep_type(recvtype)](MPI_Request* started) {
+          return ialltoall(sendbuf, sendcount, send->type(), recvbuf, recvcount, receive->type(), comm, started);
+        });
       });
 }
 

@@ -35,7 +35,8 @@ int ibarrier(MPI_Comm comm, MPI_Request* request) {
 int barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   const Decision d = route_barrier(comm, Form::persistent);
   return persistent_call(Collective::barrier, d, request, [&] { return pmpi_barrier_init(comm, info, request); },
-                         [&] { return make_ibarrier(*d.ctx, process_config().config); });
+                         [&] { return make_ibarrier(*d.ctx, process_config().config); },
+                         [comm] { return start_call(nullptr, nullptr, [comm](MPI_Request* r) { return ibarrier(comm, r); }); });
 }
 
 }  // namespace mcorecoll

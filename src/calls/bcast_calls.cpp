@@ -70,6 +70,11 @@ int bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Com
           ring_cells(ctx, process_config().config, waiter, d.bytes);
         }
         return operation(d, buffer, count, datatype, root);
+      },
+      [=] {
+        return start_call(buffer, nullptr, [=, type = keep_type(datatype)](MPI_Request* started) {
+          return ibcast(buffer, count, type->type(), root, comm, started);
+        });
       });
 }
 

@@ -162,7 +162,14 @@ int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
         return pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                                 request);
       },
-      [&] { return make_gather_operation(d, root, sendbuf, sendcount, sendtype, block, recvbuf, recvcount, recvtype); });
+      [&] { return make_gather_operation(d, root, sendbuf, sendcount, sendtype, block, recvbuf, recvcount, recvtype); },
+      [&] {
+        const bool is_root = d.ctx->rank == root;
+        return start_call(sendbuf, recvbuf, [=, send = keep_type(sendtype, !is_root || sendbuf != MPI_IN_PLACE),
+                                             receive = keep_type(recvtype, is_root)](MPI_Request* started) {
+          return igather(sendbuf, sendcount, send->type(), recvbuf, recvcount, receive->type(), root, comm, started);
+        });
+      });
 }
 
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,

@@ -118,7 +118,14 @@ int with_operation(Form form, Collective c, const Reduction& a, MPI_Info info, M
         return all ? PMPI_Iallreduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, request)
                    : PMPI_Ireduce(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, a.comm, request);
       },
-      [&] { return make_operation(a, d, layout); });
+      [&] { return make_operation(a, d, layout); },
+      [&] {
+        // A predefined op and type: nothing the application may free while the request lives.
+        if (!is_named(a.type) || !combine_without_mpi(a.type, a.op)) return ReissuedOperation::Issue();
+        return start_call(a.sendbuf, a.recvbuf, [c, a](MPI_Request* started) {
+          return with_operation(Form::nonblocking, c, a, MPI_INFO_NULL, started);
+        });
+      });
 }
 
 }  // namespace

@@ -76,10 +76,20 @@ template <typename Pmpi>
 int with_operation(Form form, Collective c, const ReduceScatter& a, MPI_Request* request, Pmpi pmpi) {
   ElementLayout whole, block;
   const Decision d = route_reduce_scatter(c, a, form, &whole, &block);
-  return operation_call(form, c, d, request, pmpi, [&] {
-    return make_ireduce_scatter(*d.ctx, process_config().config, a.input(), a.recvbuf, static_cast<int>(a.total),
-                                a.first, a.count, a.type, a.op, whole, block, d.bytes);
-  });
+  return operation_call(
+      form, c, d, request, pmpi,
+      [&] {
+        return make_ireduce_scatter(*d.ctx, process_config().config, a.input(), a.recvbuf, static_cast<int>(a.total),
+                                    a.first, a.count, a.type, a.op, whole, block, d.bytes);
+      },
+      [&] {
+        // A predefined op and type: nothing the application may free while the request lives.
+        if (!is_named(a.type) || !combine_without_mpi(a.type, a.op)) return ReissuedOperation::Issue();
+        return start_call(a.sendbuf, a.recvbuf, [a](MPI_Request* started) {
+          return a.counts ? ireduce_scatter(a.sendbuf, a.recvbuf, a.counts, a.type, a.op, a.comm, started)
+                          : ireduce_scatter_block(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, started);
+        });
+      });
 }
 
 // The arguments of MPI_Reduce_scatter_block; false where the MPI library must judge them (an

@@ -55,6 +55,17 @@ int blocking(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Da
 }
 
 // The non-blocking or persistent form (`form`).
+// A persistent start made as the non-blocking call (entry/reissued_operation.hpp), where nothing
+// it names may be freed by the application: a predefined op and type.
+ReissuedOperation::Issue scan_start(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                                    MPI_Op op, MPI_Comm comm) {
+  if (!is_named(type) || !combine_without_mpi(type, op)) return {};
+  return start_call(sendbuf, recvbuf, [=](MPI_Request* started) {
+    return c == Collective::scan ? iscan(sendbuf, recvbuf, count, type, op, comm, started)
+                                 : iexscan(sendbuf, recvbuf, count, type, op, comm, started);
+  });
+}
+
 template <typename Pmpi>
 int with_operation(Form form, Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                    MPI_Op op, MPI_Comm comm, MPI_Request* request, Pmpi pmpi) {
@@ -66,7 +77,7 @@ int with_operation(Form form, Collective c, const void* sendbuf, void* recvbuf, 
                                      count, type, op, layout);
     return make_iscan(*d.ctx, process_config().config, c == Collective::exscan, sendbuf, recvbuf, count, type, op,
                       layout);
-  });
+  }, [&] { return scan_start(c, sendbuf, recvbuf, count, type, op, comm); });
 }
 
 }  // namespace

@@ -147,6 +147,14 @@ int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
       },
       [&] {
         return make_scatter_operation(d, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
+      },
+      [&] {
+        const bool is_root = d.ctx->rank == root;
+        return start_call(sendbuf, recvbuf, [=, send = keep_type(sendtype, is_root),
+                                             receive = keep_type(recvtype, !is_root || recvbuf != MPI_IN_PLACE)](
+                                                MPI_Request* started) {
+          return iscatter(sendbuf, sendcount, send->type(), recvbuf, recvcount, receive->type(), root, comm, started);
+        });
       });
 }
 

@@ -9,7 +9,7 @@
 namespace mcorecoll {
 
 bool is_named(MPI_Datatype type) {
-  int integers, addresses, types, combiner;
+  int integers = 0, addresses = 0, types = 0, combiner = -1;  // -1: not a type the library knows
   PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner);
   return combiner == MPI_COMBINER_NAMED;
 }

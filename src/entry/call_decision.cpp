@@ -170,6 +170,7 @@ bool null_buffer(const void* buffer, std::uint64_t bytes, MPI_Datatype type) {
 }
 
 void fall_back(Decision& d, Collective c, const char* reason) {
+  d.explores = false;  // its samples would time the MPI library's path as another
   if (d.path == kPmpiPath) return;
   d.path = kPmpiPath;
   say_why_pmpi(c, call_config(), d.ctx->comm, reason);
@@ -253,7 +254,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
     // Learning in the run (entry/learning.hpp): the row's path, or the other while the class
     // explores, or the one its ranks agreed on; equal on every rank.
     const char* why = route.reason;
-    route.path = learned_path(ctx, config, c, bytes, route.path, form, &why);
+    route.path = learned_path(ctx, config, c, bytes, route.path, form, &why, &d.explores);
     route.reason = why;
   }
   if (route.path != kPmpiPath && !ctx.channel.shm) {
@@ -424,9 +425,31 @@ void complete_earlier_operations(const Decision& d) {
   if (d.ctx) complete_operations_on(*d.ctx);
 }
 
+namespace {
+// The start issue_start() makes on this thread: where its operation goes (null: none).
+thread_local std::unique_ptr<Operation>* t_start_made = nullptr;
+}  // namespace
+
 int post(const Decision&, std::unique_ptr<Operation> op, MPI_Request* request) {
+  if (t_start_made) [[unlikely]] {
+    *t_start_made = std::move(op);
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+  }
   return post_operation(std::move(op), call_config(), request);
 }
+
+int issue_start(const std::function<int(MPI_Request*)>& issue, std::unique_ptr<Operation>* made, MPI_Request* request) {
+  made->reset();
+  *request = MPI_REQUEST_NULL;
+  struct Capture {  // undone however the call ends: the thread's next call posts its own
+    explicit Capture(std::unique_ptr<Operation>* into) { t_start_made = into; }
+    ~Capture() { t_start_made = nullptr; }
+  } capture{made};
+  return issue(request);
+}
+
+bool issuing_start() { return t_start_made != nullptr; }
 
 int make_persistent(Collective c, const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request) {
   return make_persistent_request(std::move(op), call_config(), request, {c, d.path, d.bytes, d.count});

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "decisions/collective.hpp"
@@ -39,6 +40,9 @@ struct Decision {
   // The ranks' agreement on device memory (call_decision.cpp): -1 not made, 0 none on any
   // rank, 1 some rank's buffer is device memory.
   int device_vote = -1;
+  // Learning in the run (entry/learning.hpp): this call's size class still explores. Equal on
+  // every rank; read by a persistent initialization (entry/reissued_operation.hpp).
+  bool explores = false;
 };
 
 // Signature bytes of `count` elements of `type`, or false for arguments PMPI must judge
@@ -134,5 +138,13 @@ int post(const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request)
 // A persistent initialization on a shared-memory path (whatever its areas need is taken by
 // the caller first, so that the starts find it held).
 int make_persistent(Collective c, const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request);
+
+// A start of a persistent request made as its collective's non-blocking call
+// (entry/reissued_operation.hpp): `issue` makes that call, on this thread, and the operation it
+// would post comes back in *made instead (none where it took the MPI library's path: then its
+// request is in *request). Its count in the statistics is a persistent call's.
+int issue_start(const std::function<int(MPI_Request*)>& issue, std::unique_ptr<Operation>* made, MPI_Request* request);
+// Whether this thread's call is such a start (issue_start()).
+bool issuing_start();
 
 }  // namespace mcorecoll

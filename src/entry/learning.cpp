@@ -25,6 +25,7 @@
 #include "entry/job_report.hpp"
 #include "lanes/lanes.hpp"
 #include "node/comm_context.hpp"
+#include "node/node_setup.hpp"
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "progress/progress.hpp"
@@ -500,7 +501,7 @@ std::string describe_learned(const Config& config) {
 }
 
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,
-                 const char** why) {
+                 const char** why, bool* explores) {
   // A sample no call took (an entry point without the hook): dropped, so that its class does
   // not wait for it.
   if (t_sample.slot.ns) [[unlikely]] {
@@ -536,6 +537,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   ClassLearning& cls = found->second;
   if (!learning.agreeing.empty()) advance_turns(ctx, config, learning);
   if (cls.learned < 0 && cls.turn != Turn::none && form != Form::nonblocking) await_turn(ctx, config, learning, cls);
+  *explores = cls.learned < 0;
   // The calls that follow the schedule: the blocking ones, and the non-blocking ones where the
   // ranks can agree without waiting (inside one node, through its shared memory). Which those
   // are changes only at a blocking call (the one that makes the shared memory), alike on every
@@ -585,6 +587,11 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
                           : "learned in this run: the MPI library's path was the faster at this size";
   }
   return cls.learned;
+}
+
+bool agrees_without_waiting(CommContext& ctx, const Config& config) {
+  // The agreement needs the node's shared memory, which a row's PMPI path did not make.
+  return ctx.node_count == 1 && ensure_shm(ctx, config);
 }
 
 void end_learning_sample(std::uint64_t ns) {

@@ -27,8 +27,16 @@ struct Config;
 // through the node's shared memory, on a switch call a few calls later (learning.cpp). The
 // other calls take what the class learned, once it has, else `path`. Equal on every rank.
 // *why: the reason where it is PMPI.
+// *explores: whether the class still explores after this call (a blocking call or persistent
+// initialization waited for a pending agreement first), equal on every rank.
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,
-                 const char** why);
+                 const char** why, bool* explores);
+
+// At a persistent initialization whose class explores (Decision::explores): whether its ranks
+// can agree without waiting on `ctx` (inside one node, through its shared memory, made here
+// where the row's path had not made it: collective). Then each start of the request is made as
+// a non-blocking call of the class (entry/reissued_operation.hpp). Equal on every rank.
+bool agrees_without_waiting(CommContext& ctx, const Config& config);
 
 // Inside MPI_Init, on every rank of the world, once its set-up is made: the world's rank 0
 // reads the learned file of this job's key (decisions/learned_file.hpp; a damaged, foreign or

@@ -114,8 +114,12 @@ void tell_fate(const CommContext& ctx) {
 
 int delete_context(MPI_Comm, int, void* attr, void*) {
   CommContext* ctx = static_cast<CommContext*>(attr);
-  if (live(ctx)) tell_fate(*ctx);  // else gone at MPI_Finalize already
-  release(ctx);
+  // Called from inside the engine where an operation's request of the MPI library held the
+  // communicator's last reference (MPICH): the release waits until the engine is left.
+  after_engine([ctx] {
+    if (live(ctx)) tell_fate(*ctx);  // else gone at MPI_Finalize already
+    release(ctx);
+  });
   return MPI_SUCCESS;
 }
 
@@ -127,6 +131,7 @@ void settle() {
   static std::atomic<bool> settled{false};
   if (settled.exchange(true)) return;
   complete_all_operations();
+  run_deferred();
   std::set<CommContext*> left;
   {
     std::lock_guard<std::mutex> lock(g_mutex);

@@ -130,7 +130,10 @@ int wait(MPI_Request* request, MPI_Status* status) {
   for (unsigned polls = 0;; progress_backoff(polls)) {
     const One got = complete_one(request, status, &rc);
     if (got == One::not_ours) return PMPI_Wait(request, status);
-    if (got == One::completed) return rc;
+    if (got == One::completed) {
+      run_deferred();  // what completing it left (progress.hpp)
+      return rc;
+    }
     progress_operations();
   }
 }
@@ -144,6 +147,7 @@ int test(MPI_Request* request, int* flag, MPI_Status* status) {
   const One got = complete_one(request, status, &rc);
   if (got == One::completed) {
     *flag = 1;
+    run_deferred();  // what completing it left (progress.hpp)
     return rc;
   }
   progress_operations();
@@ -347,16 +351,37 @@ int request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
 
 int request_free(MPI_Request* request) {
   if (handles_out() != 0) {
-    EngineLock lock;
-    if (Record* r = find_record(*request)) return free_record(r, request);
+    int rc = MPI_SUCCESS;
+    bool ours = false;
+    {
+      EngineLock lock;
+      if (Record* r = find_record(*request)) ours = true, rc = free_record(r, request);
+    }
+    if (ours) {
+      run_deferred();  // what freeing it left (progress.hpp)
+      return rc;
+    }
   }
   return PMPI_Request_free(request);
 }
 
 int start(MPI_Request* request) {
   if (handles_out() != 0) {
-    EngineLock lock;
-    if (Record* r = find_record(*request)) return start_record(r);
+    Operation* remade = nullptr;
+    {
+      EngineLock lock;
+      Record* r = find_record(*request);
+      if (r && !r->op->remade()) return start_record(r);
+      if (r && r->state != RecordState::inactive) return MPI_ERR_REQUEST;
+      if (r) remade = r->op.get();
+    }
+    if (remade) {
+      run_deferred();
+      if (const int rc = remade->prepare(); rc != MPI_SUCCESS) return rc;
+      EngineLock lock;
+      Record* r = find_record(*request);
+      return r ? start_record(r) : MPI_ERR_REQUEST;
+    }
   }
   return PMPI_Start(request);
 }

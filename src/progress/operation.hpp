@@ -36,6 +36,12 @@ class Operation {
   // so that a step it may not take (one that would call MPI, from the progress helper below
   // MPI_THREAD_MULTIPLE) holds up none of theirs.
   virtual bool independent() const { return false; }
+  // A persistent operation whose every activation is made anew at its MPI_Start (a request of
+  // a class still learning: entry/reissued_operation.hpp): prepare() makes it there, in the
+  // application's thread and outside the engine's lock, since it routes and issues a call as
+  // the application would; begin() follows. An error leaves the request inactive.
+  virtual bool remade() const { return false; }
+  virtual int prepare() { return MPI_SUCCESS; }
 
   CommContext& context() const { return ctx_; }
   int rc = MPI_SUCCESS;  // the error the request reports

@@ -401,6 +401,39 @@ bool kept_for_persistent_requests(CommContext& ctx) {
   return true;
 }
 
+namespace {
+std::mutex g_deferred_mutex;
+std::vector<std::function<void()>> g_deferred;  // after_engine()'s, under g_deferred_mutex
+std::atomic<bool> g_any_deferred{false};
+}  // namespace
+
+void after_engine(std::function<void()> work) {
+  if (!held_here()) {
+    work();
+    return;
+  }
+  std::lock_guard<std::mutex> lock(g_deferred_mutex);
+  g_deferred.push_back(std::move(work));
+  g_any_deferred.store(true, std::memory_order_release);
+}
+
+void run_deferred() {
+  while (g_any_deferred.load(std::memory_order_acquire) && !held_here()) {
+    std::vector<std::function<void()>> work;
+    {
+      std::lock_guard<std::mutex> lock(g_deferred_mutex);
+      work.swap(g_deferred);
+      g_any_deferred.store(false, std::memory_order_relaxed);
+    }
+    for (auto& w : work) w();
+  }
+}
+
+bool context_released(CommContext& ctx) {
+  EngineLock lock;
+  return queue_of(ctx).released;
+}
+
 bool progress_operations(bool may_call_mpi, bool settle) {
   if (held_here()) return false;
   settle = settle && may_call_mpi;

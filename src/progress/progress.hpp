@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "decisions/collective.hpp"
@@ -67,6 +68,17 @@ void complete_operations_on(const CommContext& ctx);
 // is marked to go with the last of them (set_released_context_deleter()), and true; false
 // where none does (the caller lets it go now).
 bool kept_for_persistent_requests(CommContext& ctx);
+// Work that must not run while this thread holds the engine's lock: at once outside it, else
+// once the application's thread has left it (run_deferred()). A request of the MPI library's
+// that an operation completes or frees there may free its communicator (MPICH frees a
+// communicator the application freed with its last request), and the communicator's callback
+// releases its context, which takes the lock.
+void after_engine(std::function<void()> work);
+// The work after_engine() left, done; called where the application's thread has left the lock.
+void run_deferred();
+// Whether ctx's communicator was freed and its context is kept for its persistent requests:
+// no call may name the communicator any more.
+bool context_released(CommContext& ctx);
 // A context goes: out of the engine's lists (its operations are complete).
 void forget_context(CommContext& ctx);
 // Who deletes the context of a freed communicator once its last persistent request went (the
