@@ -8,9 +8,10 @@
  *   overlap  100 * (1 - (total - compute) / pure), at least 0: the share of the collective that
  *            moved while the rank computed
  * Each figure is the median over --rounds rounds (default 7) of the slowest rank's mean per
- * call, the two sides alternating A B B A between rounds so that drift hits both alike. The
- * mcorecoll line also gives vs_blocking (its pure / its blocking) and vs_mpi (its pure / the
- * MPI library's pure), the medians of the per-round ratios.
+ * call, the two sides alternating A B B A between rounds so that drift hits both alike; pure
+ * also as pure_mean_us, the mean over ranks of each rank's own mean. The mcorecoll line also
+ * gives vs_blocking (its pure / its blocking), vs_mpi (its pure / the MPI library's pure) and
+ * vs_mpi_mean (the same of pure_mean_us), the medians of the per-round ratios.
  * The program asks for MPI_THREAD_MULTIPLE (--thread single: MPI_THREAD_SINGLE, which communicators
  * across nodes need under Open MPI 4.1); mcorecoll's progress mode is MCORECOLL_PROGRESS.
  * allreduce and reduce (root 0) are of MPI_DOUBLE with MPI_SUM (BYTES / 8 of them), allgather
@@ -210,9 +211,10 @@ static void blocking(op_t op, int lib, size_t bytes) {
 
 static void wait_for(int lib, MPI_Request* r) { lib ? MPI_Wait(r, MPI_STATUS_IGNORE) : PMPI_Wait(r, MPI_STATUS_IGNORE); }
 
-/* Mean microseconds per call over `iters`, the slowest rank's. `what`: 0 blocking, 1 start +
- * wait, 2 start + compute(`work`) + wait; *cpu gets the mean compute time. */
-static double timed(op_t op, int lib, size_t bytes, int iters, int what, double work, double* cpu) {
+/* Mean microseconds per call over `iters`, the slowest rank's; *mean (where given) the mean
+ * over ranks of each rank's own. `what`: 0 blocking, 1 start + wait, 2 start + compute(`work`)
+ * + wait; *cpu gets the mean compute time. */
+static double timed(op_t op, int lib, size_t bytes, int iters, int what, double work, double* cpu, double* mean) {
   PMPI_Barrier(MPI_COMM_WORLD);
   double computing = 0;
   const double t0 = now();
@@ -230,8 +232,12 @@ static double timed(op_t op, int lib, size_t bytes, int iters, int what, double 
     }
     wait_for(lib, &r);
   }
-  double mine = (now() - t0) / iters * 1e6, slowest = 0;
+  double mine = (now() - t0) / iters * 1e6, slowest = 0, sum = 0;
   PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (mean) {
+    PMPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    *mean = sum / nranks;
+  }
   if (cpu) *cpu = computing / iters * 1e6;
   return slowest;
 }
@@ -288,7 +294,8 @@ int main(int argc, char** argv) {
   memset(sendbuf, 1, span + 1);
   memset(recvbuf, 2, span + 1);
   if (rank == 0)
-    printf("op,form,bytes,ranks,progress,side,blocking_us,pure_us,total_us,compute_us,overlap_pct,vs_blocking,vs_mpi\n");
+    printf("op,form,bytes,ranks,progress,side,blocking_us,pure_us,total_us,compute_us,overlap_pct,vs_blocking,vs_mpi,"
+           "pure_mean_us,vs_mpi_mean\n");
   if (op == kBarrier) min = max = 0;
   if ((op == kAllreduce || op == kReduce || op == kScan) && min < 8) min = 8;
   if (op == kReduceScatterBlock && min < 8 * (size_t)size) min = 8 * (size_t)size;
@@ -299,17 +306,18 @@ int main(int argc, char** argv) {
     if (persistent)
       for (int lib = 0; lib <= 1; lib++) init_persistent(op, lib, bytes);
     double block[2][kMaxRounds], pure[2][kMaxRounds], total[2][kMaxRounds], cpu[2][kMaxRounds];
-    double vs_blocking[kMaxRounds], vs_mpi[kMaxRounds];
-    for (int lib = 0; lib <= 1; lib++) timed(op, lib, bytes, n / 10 + 1, 1, 0, NULL); /* warm up */
+    double pure_mean[2][kMaxRounds], vs_blocking[kMaxRounds], vs_mpi[kMaxRounds], vs_mpi_mean[kMaxRounds];
+    for (int lib = 0; lib <= 1; lib++) timed(op, lib, bytes, n / 10 + 1, 1, 0, NULL, NULL); /* warm up */
     for (int r = 0; r < rounds; r++) {
       for (int k = 0; k < 2; k++) {
         const int lib = (r % 2) ^ k;  /* A B, then B A */
-        block[lib][r] = with_blocking ? timed(op, lib, bytes, n, 0, 0, NULL) : 0;
-        pure[lib][r] = timed(op, lib, bytes, n, 1, 0, NULL);
-        total[lib][r] = timed(op, lib, bytes, n, 2, pure[lib][r] * 1e-6, &cpu[lib][r]);
+        block[lib][r] = with_blocking ? timed(op, lib, bytes, n, 0, 0, NULL, NULL) : 0;
+        pure[lib][r] = timed(op, lib, bytes, n, 1, 0, NULL, &pure_mean[lib][r]);
+        total[lib][r] = timed(op, lib, bytes, n, 2, pure[lib][r] * 1e-6, &cpu[lib][r], NULL);
       }
       vs_blocking[r] = with_blocking ? pure[1][r] / block[1][r] : 0;
       vs_mpi[r] = pure[1][r] / pure[0][r];
+      vs_mpi_mean[r] = pure_mean[1][r] / pure_mean[0][r];
     }
     for (int lib = 0; lib <= 1; lib++) {
       const double b = median(block[lib], rounds), p = median(pure[lib], rounds), t = median(total[lib], rounds),
@@ -319,8 +327,10 @@ int main(int argc, char** argv) {
       if (rank == 0) {
         printf("%s,%s,%zu,%d,%s,%s,%.3f,%.3f,%.3f,%.3f,%.1f", names[op], persistent ? "persistent" : "nonblocking",
                bytes, size, progress ? progress : "auto", lib ? "mcorecoll" : "pmpi", b, p, t, c, overlap);
-        if (lib) printf(",%.3f,%.3f\n", median(vs_blocking, rounds), median(vs_mpi, rounds));
-        else printf(",,\n");
+        const double m = median(pure_mean[lib], rounds);
+        if (lib) printf(",%.3f,%.3f,%.3f,%.3f\n", median(vs_blocking, rounds), median(vs_mpi, rounds), m,
+                        median(vs_mpi_mean, rounds));
+        else printf(",,,%.3f,\n", m);
       }
     }
     if (persistent)
