@@ -170,7 +170,7 @@ bool null_buffer(const void* buffer, std::uint64_t bytes, MPI_Datatype type) {
 }
 
 void fall_back(Decision& d, Collective c, const char* reason) {
-  d.explores = false;  // its samples would time the MPI library's path as another
+  d.explores = d.settled = false;  // its samples would time the MPI library's path as another
   if (d.path == kPmpiPath) return;
   d.path = kPmpiPath;
   say_why_pmpi(c, call_config(), d.ctx->comm, reason);
@@ -254,7 +254,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
     // Learning in the run (entry/learning.hpp): the row's path, or the other while the class
     // explores, or the one its ranks agreed on; equal on every rank.
     const char* why = route.reason;
-    route.path = learned_path(ctx, config, c, bytes, route.path, form, &why, &d.explores);
+    route.path = learned_path(ctx, config, c, bytes, route.path, form, &why, &d.explores, &d.settled);
     route.reason = why;
   }
   if (route.path != kPmpiPath && !ctx.channel.shm) {
@@ -427,29 +427,36 @@ void complete_earlier_operations(const Decision& d) {
 
 namespace {
 // The start issue_start() makes on this thread: where its operation goes (null: none).
-thread_local std::unique_ptr<Operation>* t_start_made = nullptr;
+thread_local IssuedStart* t_start_made = nullptr;
 }  // namespace
 
 int post(const Decision&, std::unique_ptr<Operation> op, MPI_Request* request) {
   if (t_start_made) [[unlikely]] {
-    *t_start_made = std::move(op);
+    t_start_made->op = std::move(op);
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
   }
   return post_operation(std::move(op), call_config(), request);
 }
 
-int issue_start(const std::function<int(MPI_Request*)>& issue, std::unique_ptr<Operation>* made, MPI_Request* request) {
-  made->reset();
+int issue_start(const std::function<int(MPI_Request*)>& issue, IssuedStart* made, MPI_Request* request) {
+  *made = IssuedStart{};
   *request = MPI_REQUEST_NULL;
   struct Capture {  // undone however the call ends: the thread's next call posts its own
-    explicit Capture(std::unique_ptr<Operation>* into) { t_start_made = into; }
+    explicit Capture(IssuedStart* into) { t_start_made = into; }
     ~Capture() { t_start_made = nullptr; }
   } capture{made};
   return issue(request);
 }
 
 bool issuing_start() { return t_start_made != nullptr; }
+
+void note_start(const Decision& d) {
+  t_start_made->path = d.path;
+  t_start_made->bytes = d.bytes;
+  t_start_made->count = d.count;
+  t_start_made->settled = d.settled;
+}
 
 int make_persistent(Collective c, const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request) {
   return make_persistent_request(std::move(op), call_config(), request, {c, d.path, d.bytes, d.count});

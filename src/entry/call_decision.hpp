@@ -40,9 +40,12 @@ struct Decision {
   // The ranks' agreement on device memory (call_decision.cpp): -1 not made, 0 none on any
   // rank, 1 some rank's buffer is device memory.
   int device_vote = -1;
-  // Learning in the run (entry/learning.hpp): this call's size class still explores. Equal on
-  // every rank; read by a persistent initialization (entry/reissued_operation.hpp).
+  // Learning in the run (entry/learning.hpp), equal on every rank: this call's size class still
+  // explores (read by a persistent initialization), or this call takes the path the class
+  // learned, as every later one will (read by a persistent request's start:
+  // entry/reissued_operation.hpp).
   bool explores = false;
+  bool settled = false;
 };
 
 // Signature bytes of `count` elements of `type`, or false for arguments PMPI must judge
@@ -140,11 +143,21 @@ int post(const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request)
 int make_persistent(Collective c, const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request);
 
 // A start of a persistent request made as its collective's non-blocking call
-// (entry/reissued_operation.hpp): `issue` makes that call, on this thread, and the operation it
-// would post comes back in *made instead (none where it took the MPI library's path: then its
-// request is in *request). Its count in the statistics is a persistent call's.
-int issue_start(const std::function<int(MPI_Request*)>& issue, std::unique_ptr<Operation>* made, MPI_Request* request);
-// Whether this thread's call is such a start (issue_start()).
+// (entry/reissued_operation.hpp): `issue` makes that call, on this thread; the operation it
+// would post comes back in made->op instead (none where it took the MPI library's path: then its
+// request is in *request), with its decision's path. Its count in the statistics is a
+// persistent call's.
+struct IssuedStart {
+  std::unique_ptr<Operation> op;
+  int path = kPmpiPath;
+  std::uint64_t bytes = 0;
+  bool count = false;
+  bool settled = false;  // Decision::settled
+};
+int issue_start(const std::function<int(MPI_Request*)>& issue, IssuedStart* made, MPI_Request* request);
+// Whether this thread's call is such a start (issue_start()); note_start() tells it the call's
+// decision.
 bool issuing_start();
+void note_start(const Decision& d);
 
 }  // namespace mcorecoll

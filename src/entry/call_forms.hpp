@@ -53,7 +53,12 @@ template <typename Pmpi, typename MakeOperation>
 
 template <typename Pmpi, typename MakeOperation>
 int nonblocking_call(Collective c, const Decision& d, MPI_Request* request, Pmpi pmpi, MakeOperation operation) {
-  if (d.count) count_call(c, d.path, d.bytes, issuing_start() ? CallKind::persistent : CallKind::nonblocking);
+  CallKind kind = CallKind::nonblocking;
+  if (issuing_start()) [[unlikely]] {
+    note_start(d);
+    kind = CallKind::persistent;
+  }
+  if (d.count) count_call(c, d.path, d.bytes, kind);
   if (call_hooks() & kHookLearning) [[unlikely]] {
     int rc = MPI_SUCCESS;
     if (sampled_call(d, request, pmpi, operation, &rc)) return rc;

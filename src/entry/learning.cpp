@@ -501,7 +501,7 @@ std::string describe_learned(const Config& config) {
 }
 
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,
-                 const char** why, bool* explores) {
+                 const char** why, bool* explores, bool* settled) {
   // A sample no call took (an entry point without the hook): dropped, so that its class does
   // not wait for it.
   if (t_sample.slot.ns) [[unlikely]] {
@@ -578,6 +578,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
     }
   }
   if (cls.learned < 0 || index < cls.learned_from) return cls.paths[0];
+  *settled = true;
   if (cls.calls_here) cls.calls_here->after.fetch_add(1, std::memory_order_relaxed);
   if (cls.learned == kPmpiPath) {
     // Handed on from now on without deciding, like the sizes below the row's first band: every

@@ -28,9 +28,10 @@ struct Config;
 // other calls take what the class learned, once it has, else `path`. Equal on every rank.
 // *why: the reason where it is PMPI.
 // *explores: whether the class still explores after this call (a blocking call or persistent
-// initialization waited for a pending agreement first), equal on every rank.
+// initialization waited for a pending agreement first); *settled: whether this call takes the
+// path the class learned, as every later call of the class will. Equal on every rank.
 int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path, Form form,
-                 const char** why, bool* explores);
+                 const char** why, bool* explores, bool* settled);
 
 // At a persistent initialization whose class explores (Decision::explores): whether its ranks
 // can agree without waiting on `ctx` (inside one node, through its shared memory, made here

@@ -9,18 +9,35 @@
 namespace mcorecoll {
 
 int ReissuedOperation::prepare() {
-  made_.reset();
-  active_ = nullptr;
+  const auto count = [](const StartCount& s) {
+    if (s.on) count_call(s.collective, s.path, s.bytes, CallKind::persistent);
+  };
   if (context_released(ctx_)) {
     active_ = bound_.get();
-    if (counted_.on) count_call(counted_.collective, counted_.path, counted_.bytes, CallKind::persistent);
+    count(counted_);
     return MPI_SUCCESS;
   }
+  if (settled_) {
+    active_ = settled_;
+    count(settled_count_);
+    return MPI_SUCCESS;
+  }
+  made_.reset();
+  active_ = nullptr;
+  IssuedStart issued;
   MPI_Request library = MPI_REQUEST_NULL;
-  const int rc = issue_start(issue_, &made_, &library);
-  if (rc != MPI_SUCCESS) return rc;
-  if (!made_ && library != MPI_REQUEST_NULL) made_ = std::make_unique<LibraryOperation>(ctx_, library);
+  if (const int rc = issue_start(issue_, &issued, &library); rc != MPI_SUCCESS) return rc;
+  const bool captured = issued.op != nullptr;
+  if (captured) made_ = std::move(issued.op);
+  else if (library != MPI_REQUEST_NULL) made_ = std::make_unique<LibraryOperation>(ctx_, library);
   active_ = made_.get();
+  if (issued.settled) {
+    // From the next start on: the initialization's own operation where it is the learned path,
+    // else this start's, begun again (not the MPI library's non-blocking request: it is gone).
+    settled_count_ = {counted_.collective, issued.path, issued.bytes, issued.count};
+    if (issued.path == counted_.path) settled_ = bound_.get();
+    else if (captured) settled_ = made_.get();
+  }
   return MPI_SUCCESS;
 }
 

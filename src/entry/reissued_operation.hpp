@@ -4,6 +4,9 @@
 // follow the class's schedule and then the path its ranks agreed on, as non-blocking calls do
 // (the MPI library's path is its non-blocking call too). Starts are ordered alike on every rank,
 // as the standard orders a communicator's collectives, so every rank takes the same path.
+// Once a start takes the path the class learned (Decision::settled), every later start would
+// take it too: the request keeps that start's operation (or its own bound one, where that is the
+// path) and begins it again at each start, as a bound request does, without a call.
 //
 // A request may be started after its communicator was freed, when no call may name it: those
 // starts take `bound`, the operation the initialization made for the path it was routed to.
@@ -41,6 +44,8 @@ class ReissuedOperation final : public Operation {
   std::unique_ptr<Operation> made_;  // this activation's, where the start was issued
   Operation* active_ = nullptr;      // made_, bound_, or null: nothing to do
   StartCount counted_;               // bound_'s starts, as make_persistent_request() counts them
+  Operation* settled_ = nullptr;     // once settled: bound_ or made_, begun again at each start
+  StartCount settled_count_{};
 };
 
 // A start's call `call` (of an MPI_Request*), inside the entry points' hooks on its buffers
