@@ -3,6 +3,8 @@
 // the allreduce's composition across nodes (reduce_scatter_shm.hpp; the other forms' operation,
 // ireduce_scatter_shm.hpp), the lanes across nodes (lanes/reduce_scatter_lanes.hpp), or PMPI.
 #include <climits>
+#include <memory>
+#include <vector>
 
 #include "calls/staged_reduction_route.hpp"
 #include "decisions/config.hpp"
@@ -85,8 +87,12 @@ int with_operation(Form form, Collective c, const ReduceScatter& a, MPI_Request*
       [&] {
         // A predefined op and type: nothing the application may free while the request lives.
         if (!is_named(a.type) || !combine_without_mpi(a.type, a.op)) return ReissuedOperation::Issue();
-        return start_call(a.sendbuf, a.recvbuf, [a](MPI_Request* started) {
-          return a.counts ? ireduce_scatter(a.sendbuf, a.recvbuf, a.counts, a.type, a.op, a.comm, started)
+        // The counts copied: an application may free its array once the initialization returned
+        // (mpi4py does; the MPI libraries read it only there).
+        auto counts = std::make_shared<const std::vector<int>>(
+            a.counts ? std::vector<int>(a.counts, a.counts + d.ctx->size) : std::vector<int>());
+        return start_call(a.sendbuf, a.recvbuf, [a, counts](MPI_Request* started) {
+          return a.counts ? ireduce_scatter(a.sendbuf, a.recvbuf, counts->data(), a.type, a.op, a.comm, started)
                           : ireduce_scatter_block(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, started);
         });
       });
