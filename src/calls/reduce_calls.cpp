@@ -63,7 +63,7 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
       without_lanes(d, c, refusal);
   // The non-blocking and persistent steps may run where MPI may not be called, and a user op
   // or a derived type may be freed while they run: only what combine() does itself.
-  if (form != Form::blocking && !(is_named(a.type) && combine_without_mpi(a.type, a.op)))
+  if (form != Form::blocking && !combine_named_without_mpi(a.type, a.op))
     fall_back(d, c, "non-blocking or persistent: only predefined ops that mcorecoll combines itself "
                     "(SUM/PROD/MIN/MAX, bitwise and logical, on the common integer types; SUM/PROD on float and double)");
   if (c == Collective::reduce && (a.root < 0 || a.root >= d.ctx->size)) fall_back(d, c, "invalid root");
@@ -121,7 +121,7 @@ int with_operation(Form form, Collective c, const Reduction& a, MPI_Info info, M
       [&] { return make_operation(a, d, layout); },
       [&] {
         // A predefined op and type: nothing the application may free while the request lives.
-        if (!is_named(a.type) || !combine_without_mpi(a.type, a.op)) return ReissuedOperation::Issue();
+        if (!combine_named_without_mpi(a.type, a.op)) return ReissuedOperation::Issue();
         return start_call(a.sendbuf, a.recvbuf, [c, a](MPI_Request* started) {
           return with_operation(Form::nonblocking, c, a, MPI_INFO_NULL, started);
         });

@@ -86,7 +86,7 @@ int with_operation(Form form, Collective c, const ReduceScatter& a, MPI_Request*
       },
       [&] {
         // A predefined op and type: nothing the application may free while the request lives.
-        if (!is_named(a.type) || !combine_without_mpi(a.type, a.op)) return ReissuedOperation::Issue();
+        if (!combine_named_without_mpi(a.type, a.op)) return ReissuedOperation::Issue();
         // The counts copied: an application may free its array once the initialization returned
         // (mpi4py does; the MPI libraries read it only there).
         auto counts = std::make_shared<const std::vector<int>>(

@@ -59,7 +59,7 @@ int blocking(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Da
 // it names may be freed by the application: a predefined op and type.
 ReissuedOperation::Issue scan_start(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                                     MPI_Op op, MPI_Comm comm) {
-  if (!is_named(type) || !combine_without_mpi(type, op)) return {};
+  if (!combine_named_without_mpi(type, op)) return {};
   return start_call(sendbuf, recvbuf, [=](MPI_Request* started) {
     return c == Collective::scan ? iscan(sendbuf, recvbuf, count, type, op, comm, started)
                                  : iexscan(sendbuf, recvbuf, count, type, op, comm, started);

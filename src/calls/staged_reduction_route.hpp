@@ -30,7 +30,7 @@ inline Decision staged_reduction_route(Collective c, MPI_Comm comm, std::uint64_
   if (d.path != kPmpiPath && null_buffer(input, bytes, type)) fall_back(d, c, "null buffer");
   // The other forms' steps may run where MPI may not be called, and a user op or a derived
   // type may be freed while they run: only what combine() does itself (as for iallreduce).
-  if (form != Form::blocking && !(is_named(type) && combine_without_mpi(type, op)))
+  if (form != Form::blocking && !combine_named_without_mpi(type, op))
     fall_back(d, c, "non-blocking or persistent: only predefined ops that mcorecoll combines itself");
   return d;
 }

@@ -451,12 +451,7 @@ int issue_start(const std::function<int(MPI_Request*)>& issue, IssuedStart* made
 
 bool issuing_start() { return t_start_made != nullptr; }
 
-void note_start(const Decision& d) {
-  t_start_made->path = d.path;
-  t_start_made->bytes = d.bytes;
-  t_start_made->count = d.count;
-  t_start_made->settled = d.settled;
-}
+void note_start(const Decision& d) { t_start_made->decision = d; }
 
 int make_persistent(Collective c, const Decision& d, std::unique_ptr<Operation> op, MPI_Request* request) {
   return make_persistent_request(std::move(op), call_config(), request, {c, d.path, d.bytes, d.count});

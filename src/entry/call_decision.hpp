@@ -149,10 +149,7 @@ int make_persistent(Collective c, const Decision& d, std::unique_ptr<Operation> 
 // persistent call's.
 struct IssuedStart {
   std::unique_ptr<Operation> op;
-  int path = kPmpiPath;
-  std::uint64_t bytes = 0;
-  bool count = false;
-  bool settled = false;  // Decision::settled
+  Decision decision;
 };
 int issue_start(const std::function<int(MPI_Request*)>& issue, IssuedStart* made, MPI_Request* request);
 // Whether this thread's call is such a start (issue_start()); note_start() tells it the call's

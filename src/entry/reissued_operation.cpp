@@ -31,11 +31,12 @@ int ReissuedOperation::prepare() {
   if (captured) made_ = std::move(issued.op);
   else if (library != MPI_REQUEST_NULL) made_ = std::make_unique<LibraryOperation>(ctx_, library);
   active_ = made_.get();
-  if (issued.settled) {
+  const Decision& d = issued.decision;
+  if (d.settled) {
     // From the next start on: the initialization's own operation where it is the learned path,
     // else this start's, begun again (not the MPI library's non-blocking request: it is gone).
-    settled_count_ = {counted_.collective, issued.path, issued.bytes, issued.count};
-    if (issued.path == counted_.path) settled_ = bound_.get();
+    settled_count_ = {counted_.collective, d.path, d.bytes, d.count};
+    if (d.path == counted_.path) settled_ = bound_.get();
     else if (captured) settled_ = made_.get();
   }
   return MPI_SUCCESS;
@@ -47,12 +48,7 @@ void ReissuedOperation::begin() {
 }
 
 bool ReissuedOperation::step(bool may_call_mpi) {
-  if (!active_) return true;
-  active_->waiting_on = -1;
-  const bool over = active_->step(may_call_mpi);
-  rc = active_->rc;
-  waiting_on = active_->waiting_on;
-  return over;
+  return !active_ || step_inner(*active_, may_call_mpi);
 }
 
 void ReissuedOperation::finish() {

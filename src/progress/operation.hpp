@@ -58,6 +58,15 @@ class Operation {
     if (tested != MPI_SUCCESS) rc = tested;
     return done != 0 || tested != MPI_SUCCESS;
   }
+  // A step of an operation this one wraps (timed_operation.hpp, entry/reissued_operation.hpp):
+  // its error and the rank it waited for become this one's.
+  bool step_inner(Operation& inner, bool may_call_mpi) {
+    inner.waiting_on = -1;
+    const bool over = inner.step(may_call_mpi);
+    rc = inner.rc;
+    waiting_on = inner.waiting_on;
+    return over;
+  }
   // For a step that waits for node rank r: records it and returns false.
   bool wait_for_rank(int r) {
     waiting_on = r;

@@ -38,10 +38,7 @@ class TimedOperation final : public Operation {
   void begin() override { inner_->begin(); }
   bool independent() const override { return inner_->independent(); }
   bool step(bool may_call_mpi) override {
-    inner_->waiting_on = -1;
-    const bool over = inner_->step(may_call_mpi);
-    rc = inner_->rc;
-    waiting_on = inner_->waiting_on;
+    const bool over = step_inner(*inner_, may_call_mpi);
     if (over && slot_.ns) {
       *slot_.ns = std::max<std::uint64_t>(1, monotonic_ns() - slot_.start_ns);
       slot_.pending->fetch_sub(1, std::memory_order_release);

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "common/message_bytes.hpp"
+
 namespace mcorecoll {
 namespace {
 
@@ -87,6 +89,8 @@ bool ours(MPI_Datatype type, MPI_Op op, const void* in, void* inout, int count, 
 }  // namespace
 
 bool combine_without_mpi(MPI_Datatype type, MPI_Op op) { return ours(type, op, nullptr, nullptr, 0, false); }
+
+bool combine_named_without_mpi(MPI_Datatype type, MPI_Op op) { return is_named(type) && combine_without_mpi(type, op); }
 
 int combine(const void* in, void* inout, int count, MPI_Datatype type, MPI_Op op) {
   if (ours(type, op, in, inout, count, true)) return MPI_SUCCESS;

@@ -20,5 +20,8 @@ int combine(const void* in, void* inout, int count, MPI_Datatype type, MPI_Op op
 // Whether combine() needs no MPI call for this pair (our loops): the non-blocking forms take
 // their steps where MPI may not be called (progress_helper.hpp), so they take only these.
 bool combine_without_mpi(MPI_Datatype type, MPI_Op op);
+// The same for a named type only: what a non-blocking or persistent reduction takes (a derived
+// type, like a user op, may be freed while its operation runs).
+bool combine_named_without_mpi(MPI_Datatype type, MPI_Op op);
 
 }  // namespace mcorecoll
