@@ -382,8 +382,15 @@ def other_rows(mpi, rows, row_lines, shipped):
             chosen[(coll, n)] = bands
             if n > 16:
                 shipped[(mpi, coll, n)] = paths_text(bands)
-                row_lines.append(f"{mpi} {coll} np{n} both: {shipped[(mpi, coll, n)]}")
+                row_lines.append(f"{mpi} {coll} np{n} both: {named(coll, shipped[(mpi, coll, n)])}")
     return chosen
+
+
+def named(coll, text):
+    """A row as the library names its paths: bcast's shared-memory algorithm is the ring,
+    alltoall's the staged exchange ("shm" still reads as them)."""
+    name = {"bcast": "ring", "alltoall": "staged"}.get(coll)
+    return " ".join(name + band[3:] if name and band.startswith("shm:") else band for band in text.split())
 
 
 def paths_text(bands):

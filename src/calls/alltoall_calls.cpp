@@ -44,10 +44,10 @@ Decision route_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   const Config& config = process_config().config;
   // Single copy works inside one node (auto mode takes it only there); across nodes the
   // leaders exchange staged tiles.
-  if (d.path == kAlltoallCma && d.ctx->node_count > 1) d.path = kAlltoallShm;
+  if (d.path == kAlltoallCma && d.ctx->node_count > 1) d.path = kAlltoallStaged;
   if (d.path == kAlltoallCma && !single_copy_allowed(*d.ctx, config))
-    without_single_copy(d, Collective::alltoall, kAlltoallShm);
-  if (d.path == kAlltoallShm) {
+    without_single_copy(d, Collective::alltoall, kAlltoallStaged);
+  if (d.path == kAlltoallStaged) {
     // A round stages at least one byte per peer in half a staging area, and the leaders'
     // exchange counts a node's half areas in int. Both from values equal on all ranks.
     const std::uint64_t half = staging_area_bytes(config) / 2;
@@ -100,7 +100,7 @@ int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
       },
       [&] {
         // The staging lease for this size now, while the initialization may wait.
-        if (d.path == kAlltoallShm && d.bytes > 0) {
+        if (d.path == kAlltoallStaged && d.bytes > 0) {
           Waiter waiter = Waiter::for_context(*d.ctx, process_config().config);
           staging_areas(*d.ctx, process_config().config, waiter, block_of(d));
         }

@@ -31,7 +31,7 @@ Decision route_bcast(void* buffer, int count, MPI_Datatype datatype, int root, M
   if (d.path == kBcastLanes)
     if (const char* refusal = lanes_refusal(*d.ctx, form == Form::blocking)) without_lanes(d, Collective::bcast, refusal);
   if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, process_config().config))
-    without_single_copy(d, Collective::bcast, kBcastShm);
+    without_single_copy(d, Collective::bcast, kBcastRing);
   return d;
 }
 
@@ -65,7 +65,7 @@ int bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Com
       [&] {
         // The ring's lease for this size now, while the initialization may wait.
         CommContext& ctx = *d.ctx;
-        if (d.path == kBcastShm && d.bytes > 0 && ctx.node_size > 1) {
+        if (d.path == kBcastRing && d.bytes > 0 && ctx.node_size > 1) {
           Waiter waiter = Waiter::for_context(ctx, process_config().config);
           ring_cells(ctx, process_config().config, waiter, d.bytes);
         }

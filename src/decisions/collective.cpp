@@ -19,16 +19,17 @@ std::string setting_name(Collective c) {
 }
 
 const std::vector<std::string>& algorithm_names(Collective c) {
-  // Staging (the barrier's flags, the reductions' contributions combined in rank order, the
-  // allgather's one block for all, the node-only collectives' exchange), for bcast and
-  // alltoall also single copy (Cross Memory Attach), for bcast, allreduce, reduce, allgather and
-  // the reduce-scatters across nodes also the lanes. Allreduce and reduce name their node
-  // algorithms too (route.hpp: kReductionLines ...), "shm" being the node's choice among them.
+  // "shm" names a collective's one node algorithm (the barrier's flags, the allgather's one
+  // block for all, the node-only collectives' staged exchange) or the node's choice among
+  // several (allreduce and reduce: route.hpp's kReductionLines ...). Bcast's are the ring of
+  // shared cells (ring) and single copy by Cross Memory Attach (cma); alltoall's the staging
+  // areas (staged) and single copy. Bcast, allreduce, reduce, allgather and the reduce-scatters
+  // across nodes also have the lanes.
   static const std::vector<std::string> staging = {"shm"};
   static const std::vector<std::string> reductions = {"shm", "lanes", "lines", "tree", "fold", "slices"};
-  static const std::vector<std::string> staging_or_single_copy = {"shm", "cma"};
+  static const std::vector<std::string> staging_or_single_copy = {"staged", "cma"};
   static const std::vector<std::string> staging_or_lanes = {"shm", "lanes"};
-  static const std::vector<std::string> ring_single_copy_or_lanes = {"shm", "cma", "lanes"};
+  static const std::vector<std::string> ring_single_copy_or_lanes = {"ring", "cma", "lanes"};
   if (c == Collective::allreduce || c == Collective::reduce) return reductions;
   if (c == Collective::allgather ||
       c == Collective::reduce_scatter_block || c == Collective::reduce_scatter)
@@ -39,6 +40,14 @@ const std::vector<std::string>& algorithm_names(Collective c) {
 
 std::string path_name(Collective c, int path) {
   return path == kPmpiPath ? "pmpi" : algorithm_names(c).at(static_cast<std::size_t>(path - 1));
+}
+
+int path_index(Collective c, const std::string& name) {
+  if (name == "pmpi") return kPmpiPath;
+  const auto& names = algorithm_names(c);
+  for (std::size_t k = 0; k < names.size(); ++k)
+    if (names[k] == name) return static_cast<int>(k) + 1;
+  return name == "shm" && !names.empty() ? 1 : -1;
 }
 
 }  // namespace mcorecoll

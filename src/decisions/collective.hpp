@@ -45,5 +45,10 @@ constexpr int kPmpiPath = 0;  // path index 0 is pmpi; algorithm k is path k + 1
 const std::vector<std::string>& algorithm_names(Collective c);
 // A path's name: "pmpi", or its algorithm's.
 std::string path_name(Collective c, int path);
+// The path a name gives (a setting, a row, a learned file): 0 for "pmpi", k + 1 for
+// algorithm_names(c)[k], and for "shm" the collective's first algorithm, which is what the
+// name meant before bcast's and alltoall's were named (ring, staged): files and settings
+// written then keep working. -1: not a path of `c`.
+int path_index(Collective c, const std::string& name);
 
 }  // namespace mcorecoll

@@ -174,16 +174,13 @@ std::vector<Setting> make_settings() {
     const int i = static_cast<int>(coll);
     std::string accepted = "auto, pmpi";
     for (const auto& algo : algorithm_names(coll)) accepted += ", " + algo;
+    if (path_name(coll, 1) != "shm") accepted += ", shm (the same as " + path_name(coll, 1) + ")";
     s.push_back({setting_name(coll), accepted,
                  [coll, i](Config& c, const std::string& v) {
-                   const auto& algos = algorithm_names(coll);
-                   if (v != "auto" && v != "pmpi" &&
-                       std::find(algos.begin(), algos.end(), v) == algos.end())
-                     return false;
-                   c.mode[i] = v;
-                   c.forced_path[i] = v == "auto"   ? -1
-                                      : v == "pmpi" ? 0
-                                                    : static_cast<int>(std::find(algos.begin(), algos.end(), v) - algos.begin()) + 1;
+                   const int path = v == "auto" ? -1 : path_index(coll, v);
+                   if (v != "auto" && path < 0) return false;
+                   c.mode[i] = path < 0 ? v : path_name(coll, path);
+                   c.forced_path[i] = path;
                    return true;
                  }});
     // Only collectives that carry data and have a shared-memory path get a size bound.
@@ -341,10 +338,8 @@ std::vector<Setting> make_settings() {
                    bool found = false;
                    for (Collective k : kAllCollectives) {
                      if (collective_name(k) != coll) continue;
-                     const auto& algos = algorithm_names(k);
-                     const auto at = std::find(algos.begin(), algos.end(), path);
-                     if (path != "pmpi" && at == algos.end()) return false;
-                     const int p = path == "pmpi" ? 0 : static_cast<int>(at - algos.begin()) + 1;
+                     const int p = path_index(k, path);
+                     if (p < 0) return false;
                      c.test_slowdown_us[static_cast<int>(k)][static_cast<std::size_t>(p)] = static_cast<int>(us);
                      found = true;
                    }
@@ -365,7 +360,7 @@ const std::vector<Setting>& settings() {
 }
 
 constexpr const char* kRowAccepted =
-    "size bands in growing order, each a path and the largest size it takes, e.g. \"shm:4K cma:4M pmpi\"";
+    "size bands in growing order, each a path and the largest size it takes, e.g. \"ring:4K cma:4M pmpi\"";
 
 std::string known_names() {
   std::string names;

@@ -28,10 +28,7 @@ bool parse_bands(Collective c, const std::string& text, std::vector<Band>* bands
     if (closed) return *error = "nothing may follow the closing 'pmpi'", false;
     const auto colon = item.find(':');
     const std::string name = item.substr(0, colon);
-    int path = -1;
-    if (name == "pmpi") path = 0;
-    for (std::size_t k = 0; k < algorithm_names(c).size(); ++k)
-      if (algorithm_names(c)[k] == name) path = static_cast<int>(k) + 1;
+    const int path = path_index(c, name);
     if (path < 0) return *error = "unknown path '" + name + "'", false;
     if (colon == std::string::npos) {
       if (path != 0) return *error = "'" + name + "' needs a bound, as in " + name + ":4K", false;

@@ -1,7 +1,7 @@
 // The decision model of auto mode: for each collective, a table with one row per node size
 // (ranks per node, and whether the node's ranks outnumber its CPUs), each row a list of size
-// bands and the path that takes them, e.g. "shm:4K cma:4M pmpi": the shared-memory
-// algorithm up to 4 KiB, single copy up to 4 MiB, the MPI library above. Rows come from
+// bands and the path that takes them, e.g. "ring:4K cma:4M pmpi": the ring of
+// shared cells up to 4 KiB, single copy up to 4 MiB, the MPI library above. Rows come from
 // measurements (mcorecoll_bench, every path against PMPI): the built-in rows (data:
 // decisions/rows/<mpi>.txt, read by config.hpp's parser), or a tuning file that mcorecoll-tune
 // wrote for the machine at hand. A communicator follows the row of its node
@@ -28,7 +28,7 @@ struct TableRow {
   std::string source;          // where the row comes from, for mcorecoll-info and verbose mode
 };
 
-// "shm:4K cma:4M pmpi" (a path name with an inclusive upper bound, ascending; a last "pmpi"
+// "ring:4K cma:4M pmpi" (a path name with an inclusive upper bound, ascending; a last "pmpi"
 // without bound may close it). False with `error` naming what is wrong.
 bool parse_bands(Collective c, const std::string& text, std::vector<Band>* bands, std::string* error);
 std::string format_bands(Collective c, const std::vector<Band>& bands);

@@ -29,11 +29,13 @@ std::vector<std::pair<std::string, std::string>> key_fields(const LearnedKey& k)
           {"mcorecoll", k.mcorecoll}};
 }
 
-bool path_known(Collective c, const std::string& name) {
-  if (name == "pmpi") return true;
-  for (const std::string& a : algorithm_names(c))
-    if (a == name) return true;
-  return false;
+// A path's name as this build writes it (a file of an earlier build may say shm for a bcast's
+// ring): false where it is none of `c`'s.
+bool canonical_path(Collective c, const std::string& name, std::string* out) {
+  const int path = path_index(c, name);
+  if (path < 0) return false;
+  *out = path_name(c, path);
+  return true;
 }
 
 bool parse_count(const std::string& text, int* out) {
@@ -73,8 +75,8 @@ bool parse_times(const std::string& text, std::vector<double>* out) {
 
 bool parse_others(Collective c, const std::string& text, std::vector<std::string>* others) {
   if (!split(text, ',', others) || others->size() + 1 > kLearnCandidatesMost) return false;
-  for (const std::string& o : *others)
-    if (!path_known(c, o)) return false;
+  for (std::string& o : *others)
+    if (!canonical_path(c, o, &o)) return false;
   return true;
 }
 
@@ -106,9 +108,9 @@ bool parse_size_line(const std::string& text, LearnedSize* s, std::string* error
         for (int k = 0; k <= 64 && !ok; ++k)
           if (value == class_name(k)) s->size_class = k, ok = true;
         break;
-      case 4: s->row = value, ok = path_known(s->collective, value); break;
+      case 4: ok = canonical_path(s->collective, value, &s->row); break;
       case 5: ok = parse_others(s->collective, value, &s->others); break;
-      case 6: s->path = value, ok = path_known(s->collective, value); break;
+      case 6: ok = canonical_path(s->collective, value, &s->path); break;
       case 7: ok = parse_times(value, &s->mean_us); break;
       case 8: ok = parse_times(value, &s->slowest_us); break;
     }

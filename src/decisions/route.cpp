@@ -102,13 +102,13 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   if (row && !config.bounds_set[i]) {
     int path = band_path(row->bands, bytes);
     // Across nodes the leaders exchange staged tiles: no single copy.
-    if (c == Collective::alltoall && spans_nodes && path == kAlltoallCma) path = kAlltoallShm;
-    if (path == 0 && bcast_ring_across_nodes(c, config, bytes, spans_nodes)) path = kBcastShm;
+    if (c == Collective::alltoall && spans_nodes && path == kAlltoallCma) path = kAlltoallStaged;
+    if (path == 0 && bcast_ring_across_nodes(c, config, bytes, spans_nodes)) path = kBcastRing;
     return {path, path == 0 ? reasons(c).table_pmpi.c_str() : ""};
   }
   if (bytes > config.max_bytes[i])
     return bcast_ring_across_nodes(c, config, bytes, spans_nodes)
-               ? Route{kBcastShm, ""}
+               ? Route{kBcastRing, ""}
                : Route{0, (config.bounds_set[i] ? reasons(c).above_given_bound : reasons(c).above_bound).c_str()};
   if (c == Collective::bcast && bytes >= config.bcast_cma_min_bytes) return {kBcastCma, ""};
   if (c == Collective::alltoall && !spans_nodes && bytes >= config.alltoall_cma_min_bytes)
@@ -162,7 +162,7 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
     bands = row->bands;
     if (c == Collective::alltoall && spans_nodes) {
       for (Band& b : bands)
-        if (b.path == kAlltoallCma) b.path = kAlltoallShm;
+        if (b.path == kAlltoallCma) b.path = kAlltoallStaged;
     }
   } else {
     const std::uint64_t max = config.max_bytes[i];
@@ -204,7 +204,7 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
     };
     for (const Band& b : bands) {
       if (b.path == 0 && from <= ring) {
-        add(std::min(b.max_bytes, ring), kBcastShm);
+        add(std::min(b.max_bytes, ring), kBcastRing);
         if (b.max_bytes > ring) add(b.max_bytes, 0);
       } else {
         add(b.max_bytes, b.path);
@@ -212,7 +212,7 @@ std::vector<Band> auto_bands(Collective c, const Config& config, bool spans_node
       from = b.max_bytes + 1;
       if (b.max_bytes == ~0ull) break;
     }
-    if (bands.empty() || bands.back().max_bytes < ring) add(ring, kBcastShm);
+    if (bands.empty() || bands.back().max_bytes < ring) add(ring, kBcastRing);
     bands = widened;
   }
   return bands;
@@ -224,8 +224,8 @@ const char* algorithm_words(Collective c, int path) {
   if (path == 0) return "pmpi";
   if (c == Collective::barrier) return "shm";
   if (c == Collective::bcast)
-    return path == kBcastShm   ? "shm (the ring)"
-           : path == kBcastCma ? "cma (single copy)"
+    return path == kBcastRing  ? "ring (the ring of shared cells; across nodes after the leaders' bcast)"
+           : path == kBcastCma ? "cma (single copy, Cross Memory Attach)"
                                : "lanes (the root's node's ring, the MPI library's bcast of a slice on every lane at once, node allgather)";
   if ((c == Collective::allreduce || c == Collective::reduce) && path == kReductionLanes)
     return c == Collective::allreduce
@@ -247,7 +247,8 @@ const char* algorithm_words(Collective c, int path) {
                : "shm (the staged allreduce, combined in rank order)";
   if (c == Collective::scan || c == Collective::exscan) return "shm (staged, each prefix folded in rank order)";
   if (node_only(c)) return "shm (staging)";
-  return path == kAlltoallShm ? "shm (staging)" : "cma (single copy)";
+  return path == kAlltoallStaged ? "staged (the staging areas; across nodes the leaders' exchange of tiles)"
+                                 : "cma (single copy, Cross Memory Attach)";
 }
 
 std::string size_words(std::uint64_t bytes) {

@@ -21,10 +21,10 @@ struct Route {
 };
 
 // Path numbers of the bcast, alltoall and allreduce algorithms (see algorithm_names()).
-constexpr int kBcastShm = 1;
+constexpr int kBcastRing = 1;
 constexpr int kBcastCma = 2;
 constexpr int kBcastLanes = 3;  // across nodes (lanes/bcast_lanes.hpp)
-constexpr int kAlltoallShm = 1;
+constexpr int kAlltoallStaged = 1;
 constexpr int kAlltoallCma = 2;
 constexpr int kReductionShm = 1;    // allreduce and reduce: inside one node the node's choice below, across nodes the leaders' composition
 constexpr int kReductionLanes = 2;  // allreduce and reduce across nodes (lanes/reduce_lanes.hpp)

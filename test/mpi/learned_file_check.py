@@ -129,7 +129,7 @@ def main():
 
         def three_line():
             text = open(only_file(d3)[0] or os.devnull).read()
-            line = re.search(r"learned: bcast ranks=2 nodes=1 node-ranks=2 sizes=8K-16K row=shm other=pmpi,cma path=cma "
+            line = re.search(r"learned: bcast ranks=2 nodes=1 node-ranks=2 sizes=8K-16K row=ring other=pmpi,cma path=cma "
                              r"mean-us=[\d.]+/[\d.]+/[\d.]+ slowest-us=[\d.]+/[\d.]+/[\d.]+", text)
             return [] if line else [f"the file does not hold the three candidates' verdict:\n{text}"]
         failures.extend("three-first: " + f for f in three_line())

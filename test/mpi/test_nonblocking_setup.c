@@ -226,7 +226,9 @@ static void expect_stats(void) {
   PMPI_Reduce(on_pmpi, pmpi, kOps, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank_of(MPI_COMM_WORLD) != 0) return;
   for (int op = 0; op < kOps; op++) {
-    if (shm[op]) printf("expect stats %s shm calls=%ld\n", kNames[op], shm[op]);
+    /* the shared-memory algorithm's name: bcast's ring, alltoall's staged exchange */
+    const char* algorithm = !strcmp(kNames[op], "ibcast") ? "ring" : !strcmp(kNames[op], "ialltoall") ? "staged" : "shm";
+    if (shm[op]) printf("expect stats %s %s calls=%ld\n", kNames[op], algorithm, shm[op]);
     if (pmpi[op]) printf("expect stats %s pmpi calls=%ld\n", kNames[op], pmpi[op]);
   }
   fflush(stdout);

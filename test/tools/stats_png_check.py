@@ -15,7 +15,7 @@ import sys
 import zlib
 
 LINES = """noise before
-mcorecoll: stats bcast shm calls=300 bytes=2400 time_us=600.000 mean_us=2.000 max_rank_us=310.000
+mcorecoll: stats bcast ring calls=300 bytes=2400 time_us=600.000 mean_us=2.000 max_rank_us=310.000
 mcorecoll: stats allreduce pmpi calls=100 bytes=800 time_us=150.000 mean_us=1.500 max_rank_us=80.000
 mcorecoll: stats gather_init shm calls=50 bytes=400 time_us=300.000 mean_us=6.000 max_rank_us=160.000
 """
@@ -24,7 +24,7 @@ EXPECTED = [(600.0, "blue"), (300.0, "blue"), (150.0, "grey")]  # longest first
 REPORT = {"format": "mcorecoll-report/1", "collectives": [
     {"form": "allreduce", "path": "pmpi", "calls": 100, "time_us": {"sum": 150.0}},
     {"form": "gather_init", "path": "shm", "calls": 50, "time_us": {"sum": 300.0}},
-    {"form": "bcast", "path": "shm", "calls": 300, "time_us": {"sum": 600.0}}],
+    {"form": "bcast", "path": "ring", "calls": 300, "time_us": {"sum": 600.0}}],
     "learned": [
         # The other path won: 14 explored, 7 of them on the loser (the row) 1.5 us slower than
         # the learned 0.5 us: 10.5 us; 100 calls after, each 1.5 us faster than the row: 150 us.
@@ -32,7 +32,7 @@ REPORT = {"format": "mcorecoll-report/1", "collectives": [
          "origin": "learned in this run", "mean_us": [2.0, 0.5], "slowest_us": [2.5, 0.6],
          "calls": {"explored": 14, "after": 100}},
         # The row stood: 7 calls on the other, 3 us slower: 21 us; nothing saved.
-        {"collective": "bcast", "sizes": "1K-2K", "row": "shm", "other": "pmpi", "path": "shm",
+        {"collective": "bcast", "sizes": "1K-2K", "row": "ring", "other": "pmpi", "path": "ring",
          "origin": "learned in this run", "mean_us": [1.0, 4.0], "slowest_us": [1.2, 4.4],
          "calls": {"explored": 14, "after": 50}},
         # From the learned file: nothing explored; 40 calls after, 2 us faster than the row: 80 us.
@@ -41,7 +41,7 @@ REPORT = {"format": "mcorecoll-report/1", "collectives": [
          "calls": {"explored": 0, "after": 40}},
         # Three candidates, single copy won: 21 explored, 7 a candidate; the row 2 us and PMPI
         # 4 us slower than the learned 1 us: 7 x 6 = 42 us; 10 calls after, 2 us saved each: 20 us.
-        {"collective": "bcast", "sizes": "8K-16K", "row": "shm", "other": "pmpi,cma", "path": "cma",
+        {"collective": "bcast", "sizes": "8K-16K", "row": "ring", "other": "pmpi,cma", "path": "cma",
          "origin": "learned in this run", "mean_us": [3.0, 5.0, 1.0], "slowest_us": [3.5, 5.5, 1.2],
          "calls": {"explored": 21, "after": 10}}]}
 # Below the time bars, in order: each class's red bar (none where nothing was explored or lost)

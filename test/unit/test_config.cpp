@@ -9,8 +9,17 @@
 #include "node/reader_schedule.hpp"
 #include "built_in_rows.hpp"  // the data file this build reads (src/meson.build)
 #include "decisions/config.hpp"
+#include "decisions/route.hpp"
 
 using mcorecoll::load_config;
+using mcorecoll::Config;
+using mcorecoll::algorithm_names;
+using mcorecoll::kAlltoallStaged;
+using mcorecoll::kBcastCma;
+using mcorecoll::kBcastRing;
+using mcorecoll::kPmpiPath;
+using mcorecoll::path_index;
+using mcorecoll::path_name;
 using mcorecoll::parse_size;
 using mcorecoll::SegmentKind;
 using mcorecoll::ProgressMode;
@@ -121,7 +130,26 @@ TEST_CASE("an algorithm of another collective is not accepted", "[config]") {
   CHECK(mentions(load.errors, "accepted: auto, pmpi, shm"));
   CHECK(load_config(Env{{"MCORECOLL_BCAST", "cma"}}).errors.empty());
   CHECK(load_config(Env{{"MCORECOLL_ALLTOALL", "cma"}}).errors.empty());
-  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL", "ring"}}).errors, "accepted: auto, pmpi, shm, cma"));
+  CHECK(mentions(load_config(Env{{"MCORECOLL_ALLTOALL", "ring"}}).errors, "accepted: auto, pmpi, staged, cma"));
+  CHECK(mentions(load_config(Env{{"MCORECOLL_BCAST", "staged"}}).errors, "accepted: auto, pmpi, ring, cma, lanes"));
+}
+
+// Bcast's and alltoall's shared-memory algorithms are named (ring, staged); "shm", their name
+// before, still gives them, so that a job script or tuning file of then keeps its meaning.
+TEST_CASE("shm still names bcast's ring and alltoall's staged exchange", "[config]") {
+  const Config ring = load_config(Env{{"MCORECOLL_BCAST", "shm"}, {"MCORECOLL_ALLTOALL", "shm"}}).config;
+  CHECK(ring.forced_path[static_cast<int>(Collective::bcast)] == kBcastRing);
+  CHECK(ring.forced_path[static_cast<int>(Collective::alltoall)] == kAlltoallStaged);
+  CHECK(ring.mode[static_cast<int>(Collective::bcast)] == "ring");
+  CHECK(ring.mode[static_cast<int>(Collective::alltoall)] == "staged");
+  const Config named = load_config(Env{{"MCORECOLL_BCAST", "ring"}, {"MCORECOLL_ALLTOALL", "staged"}}).config;
+  CHECK(named.fingerprint() == ring.fingerprint());
+  CHECK(path_index(Collective::bcast, "cma") == kBcastCma);
+  CHECK(path_index(Collective::gather, "shm") == 1);
+  CHECK(path_index(Collective::gather, "ring") == -1);
+  CHECK(path_index(Collective::barrier, "pmpi") == kPmpiPath);
+  for (Collective c : kAllCollectives)
+    for (int p = 0; p <= static_cast<int>(algorithm_names(c).size()); ++p) CHECK(path_index(c, path_name(c, p)) == p);
 }
 
 TEST_CASE("segment kind", "[config]") {

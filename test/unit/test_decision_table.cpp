@@ -37,21 +37,25 @@ TableRow row(int ranks, bool over, const std::string& text) {
 }  // namespace
 
 TEST_CASE("size bands parse, print back and give each size its path", "[table]") {
-  const std::vector<Band> b = bands(Collective::alltoall, "shm:4K cma:4M pmpi");
+  const std::vector<Band> b = bands(Collective::alltoall, "staged:4K cma:4M pmpi");
   REQUIRE(b.size() == 2);
-  CHECK(format_bands(Collective::alltoall, b) == "shm:4K cma:4M pmpi");
+  CHECK(format_bands(Collective::alltoall, b) == "staged:4K cma:4M pmpi");
   CHECK(band_path(b, 0) == 1);
   CHECK(band_path(b, 4096) == 1);
   CHECK(band_path(b, 4097) == 2);
   CHECK(band_path(b, 4u << 20) == 2);
   CHECK(band_path(b, (4u << 20) + 1) == 0);
-  CHECK(format_bands(Collective::bcast, bands(Collective::bcast, "shm:16M")) == "shm:16M pmpi");
+  CHECK(format_bands(Collective::bcast, bands(Collective::bcast, "ring:16M")) == "ring:16M pmpi");
+  // A row of before bcast's and alltoall's algorithms were named: "shm", printed as named now.
+  CHECK(format_bands(Collective::bcast, bands(Collective::bcast, "shm:16M")) == "ring:16M pmpi");
+  CHECK(format_bands(Collective::alltoall, bands(Collective::alltoall, "shm:4K cma:1M")) == "staged:4K cma:1M pmpi");
   CHECK(bands(Collective::bcast, "pmpi").empty());
 }
 
 TEST_CASE("bad bands are refused with a reason", "[table]") {
   CHECK(parse_error(Collective::bcast, "shm:4K cma:1K") == "bounds must grow ('cma:1K')");
-  CHECK(parse_error(Collective::bcast, "ring:4K") == "unknown path 'ring'");
+  CHECK(parse_error(Collective::bcast, "staged:4K") == "unknown path 'staged'");
+  CHECK(parse_error(Collective::gather, "ring:4K") == "unknown path 'ring'");
   CHECK(parse_error(Collective::bcast, "shm") == "'shm' needs a bound, as in shm:4K");
   CHECK(parse_error(Collective::bcast, "shm:lots") == "'lots' is not a byte count");
   CHECK(parse_error(Collective::bcast, "pmpi shm:4K") == "nothing may follow the closing 'pmpi'");
@@ -139,10 +143,10 @@ TEST_CASE("across nodes a bcast the table leaves to PMPI takes the ring up to it
   const Config config = load_config(Env{{"MCORECOLL_BCAST_NODES_RING_BYTES", "64K"}}).config;
   const TableRow r = row(2, false, "shm:4K pmpi:1M shm:4M");
   CHECK(choose_route(Collective::bcast, config, 16384, false, &r).path == 0);  // inside a node: the table
-  CHECK(choose_route(Collective::bcast, config, 16384, true, &r).path == kBcastShm);
-  CHECK(choose_route(Collective::bcast, config, 65536, true, &r).path == kBcastShm);
+  CHECK(choose_route(Collective::bcast, config, 16384, true, &r).path == kBcastRing);
+  CHECK(choose_route(Collective::bcast, config, 65536, true, &r).path == kBcastRing);
   CHECK(choose_route(Collective::bcast, config, 65537, true, &r).path == 0);
-  CHECK(choose_route(Collective::bcast, config, 2 << 20, true, &r).path == kBcastShm);  // the table's own band
+  CHECK(choose_route(Collective::bcast, config, 2 << 20, true, &r).path == kBcastRing);  // the table's own band
   CHECK(choose_route(Collective::bcast, config, 8 << 20, true, &r).path == 0);
   for (std::uint64_t power = 1; power <= (16ull << 20); power *= 2)
     for (std::uint64_t bytes : {power - 1, power, power + 1})
@@ -153,13 +157,13 @@ TEST_CASE("across nodes a bcast the table leaves to PMPI takes the ring up to it
   CHECK(choose_route(Collective::bcast, bounded, 16384, true, &r).path == 0);
   const Config off = load_config(Env{{"MCORECOLL_BCAST_NODES_RING_BYTES", "0"}}).config;
   CHECK(choose_route(Collective::bcast, off, 16384, true, &r).path == 0);
-  CHECK(choose_route(Collective::bcast, off, 0, true, &r).path == kBcastShm);
+  CHECK(choose_route(Collective::bcast, off, 0, true, &r).path == kBcastRing);
 }
 
 TEST_CASE("size bounds given decide instead of the table, as before it", "[table][route]") {
   const Config config = load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "64K"}}).config;
   const TableRow r = row(16, false, "shm:16M");
-  CHECK(choose_route(Collective::bcast, config, 65536, false, &r).path == kBcastShm);
+  CHECK(choose_route(Collective::bcast, config, 65536, false, &r).path == kBcastRing);
   CHECK(choose_route(Collective::bcast, config, 65537, false, &r).path == 0);
   CHECK(band_path(auto_bands(Collective::bcast, config, false, &r), 65537) == 0);
   // The bands shown are the router's in this mode too, across nodes as well.
@@ -183,7 +187,7 @@ TEST_CASE("a row set in the environment replaces the shipped one or joins the ta
   const auto& bcast_rows = load.config.tables[static_cast<int>(Collective::bcast)];
   const TableRow* r16 = nearest_row(bcast_rows, 16, false);
   REQUIRE(r16);
-  CHECK(format_bands(Collective::bcast, r16->bands) == "shm:64K cma:32M pmpi");
+  CHECK(format_bands(Collective::bcast, r16->bands) == "ring:64K cma:32M pmpi");
   CHECK(r16->source == "set in the environment");
   CHECK(bcast_rows.size() == default_rows(Collective::bcast).size());
   const TableRow* r32 = nearest_row(load.config.tables[static_cast<int>(Collective::alltoall)], 32, true);
@@ -194,10 +198,10 @@ TEST_CASE("a row set in the environment replaces the shipped one or joins the ta
 }
 
 TEST_CASE("a bad row is refused, naming the setting and what is accepted", "[table][config]") {
-  const ConfigLoad load = load_config(Env{{"MCORECOLL_BCAST_PATHS_NP8", "shm:4K ring:8K"}});
+  const ConfigLoad load = load_config(Env{{"MCORECOLL_BCAST_PATHS_NP8", "ring:4K staged:8K"}});
   REQUIRE(load.errors.size() == 1);
-  CHECK_THAT(load.errors[0], CATCH_CONTAINS("MCORECOLL_BCAST_PATHS_NP8") && CATCH_CONTAINS("unknown path 'ring'") &&
-                                 CATCH_CONTAINS("paths: pmpi, shm, cma"));
+  CHECK_THAT(load.errors[0], CATCH_CONTAINS("MCORECOLL_BCAST_PATHS_NP8") && CATCH_CONTAINS("unknown path 'staged'") &&
+                                 CATCH_CONTAINS("paths: pmpi, ring, cma, lanes"));
 }
 
 // The fast hand-off (entry/fast_handoff.hpp) skips the router for the sizes pmpi_below() gives

@@ -64,19 +64,19 @@ TEST_CASE("alltoall by block size inside a node: staging, then single copy, then
   const Config c = load_config(Env{{"MCORECOLL_ALLTOALL_MAX_BYTES", "1M"},
                                    {"MCORECOLL_ALLTOALL_CMA_MIN_BYTES", "64K"},
                                    {"MCORECOLL_ALLTOALL_NODES_MAX_BYTES", "1M"}}).config;
-  CHECK(choose_route(Collective::alltoall, c, 65535).path == kAlltoallShm);
+  CHECK(choose_route(Collective::alltoall, c, 65535).path == kAlltoallStaged);
   CHECK(choose_route(Collective::alltoall, c, 65536).path == kAlltoallCma);
   CHECK(choose_route(Collective::alltoall, c, 1 << 20).path == kAlltoallCma);
   CHECK(choose_route(Collective::alltoall, c, (1 << 20) + 1).path == 0);
   // Across nodes the leaders exchange staged tiles: no single copy.
-  CHECK(choose_route(Collective::alltoall, c, 65536, true).path == kAlltoallShm);
+  CHECK(choose_route(Collective::alltoall, c, 65536, true).path == kAlltoallStaged);
 }
 
 TEST_CASE("bcast by size: ring up to the single-copy bound, then single copy, then PMPI", "[route]") {
   const Config c = load_config(Env{{"MCORECOLL_BCAST_MAX_BYTES", "1M"},
                                    {"MCORECOLL_BCAST_CMA_MIN_BYTES", "64K"}}).config;
-  CHECK(choose_route(Collective::bcast, c, 0).path == kBcastShm);
-  CHECK(choose_route(Collective::bcast, c, 65535).path == kBcastShm);
+  CHECK(choose_route(Collective::bcast, c, 0).path == kBcastRing);
+  CHECK(choose_route(Collective::bcast, c, 65535).path == kBcastRing);
   CHECK(choose_route(Collective::bcast, c, 65536).path == kBcastCma);
   CHECK(choose_route(Collective::bcast, c, 1 << 20).path == kBcastCma);
   const Route above = choose_route(Collective::bcast, c, (1 << 20) + 1);
@@ -86,7 +86,7 @@ TEST_CASE("bcast by size: ring up to the single-copy bound, then single copy, th
 
 TEST_CASE("a forced bcast algorithm ignores the size bounds", "[route]") {
   const Config c = load_config(Env{{"MCORECOLL_BCAST", "shm"}, {"MCORECOLL_BCAST_MAX_BYTES", "1K"}}).config;
-  CHECK(choose_route(Collective::bcast, c, 1 << 30).path == kBcastShm);
+  CHECK(choose_route(Collective::bcast, c, 1 << 30).path == kBcastRing);
 }
 
 TEST_CASE("the reductions' node algorithms are named in settings and rows", "[route]") {
