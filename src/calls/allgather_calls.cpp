@@ -29,7 +29,8 @@ Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendty
   if (!d.ctx) return d;
   // Before d.bytes becomes the whole: the route without the lanes is decided by the block.
   if (d.path == kAllgatherLanes)
-    if (const char* refusal = lanes_refusal(*d.ctx, form == Form::blocking)) without_lanes(d, Collective::allgather, refusal);
+    if (const char* refusal = lanes_refusal(*d.ctx, form == Form::blocking))
+      without_lanes(d, Collective::allgather, refusal);
   d.bytes = block * static_cast<std::uint64_t>(d.ctx->size);
   if (d.path == kPmpiPath) return d;
   if (d.bytes > kMaxShmBytes) fall_back(d, Collective::allgather, "2 GiB or more per rank");
@@ -50,6 +51,9 @@ std::uint64_t block_of(const Decision& d) { return d.bytes / static_cast<std::ui
 std::unique_ptr<Operation> make_operation(const Decision& d, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                           void* recvbuf, int recvcount, MPI_Datatype recvtype) {
   const Config& config = process_config().config;
+  if (d.path == kAllgatherLanes)
+    return make_iallgather_lanes(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 block_of(d));
   if (d.ctx->node_count > 1)
     return make_iallgather_across_nodes(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                         block_of(d));

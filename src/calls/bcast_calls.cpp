@@ -29,13 +29,16 @@ Decision route_bcast(void* buffer, int count, MPI_Datatype datatype, int root, M
   if (root < 0 || root >= d.ctx->size) fall_back(d, Collective::bcast, "invalid root");
   if (d.path != kPmpiPath && null_buffer(buffer, bytes, datatype)) fall_back(d, Collective::bcast, "null buffer");
   if (d.path == kBcastLanes)
-    if (const char* refusal = lanes_refusal(*d.ctx, form == Form::blocking)) without_lanes(d, Collective::bcast, refusal);
+    if (const char* refusal = lanes_refusal(*d.ctx, form == Form::blocking))
+      without_lanes(d, Collective::bcast, refusal);
   if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, process_config().config))
     without_single_copy(d, Collective::bcast, kBcastRing);
   return d;
 }
 
 std::unique_ptr<Operation> operation(const Decision& d, void* buffer, int count, MPI_Datatype datatype, int root) {
+  if (d.path == kBcastLanes)
+    return make_ibcast_lanes(*d.ctx, process_config().config, buffer, count, datatype, root, d.bytes);
   return make_ibcast(*d.ctx, process_config().config, buffer, count, datatype, root, d.bytes, d.path == kBcastCma);
 }
 

@@ -1,7 +1,7 @@
 // MPI_Allreduce, MPI_Reduce, their non-blocking forms and their persistent ones: routed
 // (entry/call_decision.hpp) and checked, then the staged reduction (reduce_shm.hpp,
-// ireduce_shm.hpp), across nodes the leaders' composition (reduce_across_nodes.hpp) or the
-// lanes (lanes/reduce_lanes.hpp), or PMPI.
+// ireduce_shm.hpp), across nodes the leaders' composition (reduce_across_nodes.hpp,
+// ireduce_across_nodes.hpp) or the lanes (lanes/reduce_lanes.hpp, every form), or PMPI.
 #include "common/message_bytes.hpp"
 #include "decisions/config.hpp"
 #include "decisions/stats.hpp"
@@ -98,6 +98,8 @@ int blocking(Collective c, const Reduction& a) {
 // The operation of a non-blocking or persistent call that route() kept.
 std::unique_ptr<Operation> make_operation(const Reduction& a, const Decision& d, const ElementLayout& layout) {
   const Config& config = process_config().config;
+  if (d.path == kReductionLanes)
+    return make_ireduce_lanes(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout);
   if (d.ctx->node_count > 1)
     return make_ireduce_across_nodes(*d.ctx, config, a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.root, layout,
                                      d.bytes);

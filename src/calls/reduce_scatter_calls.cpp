@@ -81,6 +81,9 @@ int with_operation(Form form, Collective c, const ReduceScatter& a, MPI_Request*
   return operation_call(
       form, c, d, request, pmpi,
       [&] {
+        if (d.path == kReduceScatterLanes)
+          return make_ireduce_scatter_lanes(*d.ctx, process_config().config, a.input(), a.recvbuf,
+                                            static_cast<int>(a.total), a.counts, a.count, a.type, a.op, whole);
         return make_ireduce_scatter(*d.ctx, process_config().config, a.input(), a.recvbuf, static_cast<int>(a.total),
                                     a.first, a.count, a.type, a.op, whole, block, d.bytes);
       },

@@ -86,6 +86,13 @@ bool takes_lanes(Collective c, const Config& config, std::uint64_t bytes) {
 
 }  // namespace
 
+bool lanes_wanted(const Config& config) {
+  if (config.lanes_min_bytes > 0) return true;
+  for (Collective c : kAllCollectives)
+    if (lanes_path(c) && config.forced_path[static_cast<int>(c)] == lanes_path(c)) return true;
+  return false;
+}
+
 Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool spans_nodes,
                    const TableRow* row, bool lanes) {
   const int i = static_cast<int>(c);

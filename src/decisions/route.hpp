@@ -70,6 +70,10 @@ constexpr int lanes_path(Collective c) {
                                                                  : 0;
 }
 
+// Whether the settings send any call to the lanes: MCORECOLL_LANES_MIN_BYTES, or a collective
+// forced onto them.
+bool lanes_wanted(const Config& config);
+
 // `bytes`: the size of the message's type signature (bcast: the whole message; alltoall: one
 // block). Ignored for barrier. `spans_nodes`: the communicator has ranks on several nodes.
 // `row`: the communicator's row of the collective's decision table (decision_table.hpp); auto

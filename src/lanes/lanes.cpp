@@ -10,8 +10,10 @@ namespace mcorecoll {
 
 const char* lanes_refusal(const CommContext& ctx, bool blocking) {
   if (ctx.node_count == 1) return "lanes: the communicator lies on one node";
-  if (!blocking) return "lanes: the blocking forms only in this version";
   if (ctx.max_node_size * ctx.node_count != ctx.size) return "lanes: nodes of different sizes";
+  if (!blocking && ctx.lanes_comm == MPI_COMM_NULL)
+    return "lanes: non-blocking or persistent before the lanes' communicator was made (at the set-up where "
+           "MCORECOLL_LANES_MIN_BYTES or MCORECOLL_<X>=lanes is set, or by a blocking call through the lanes)";
   return nullptr;
 }
 

@@ -2,26 +2,15 @@
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 #include "common/scratch_room.hpp"
 #include "lanes/lanes.hpp"
 #include "node/comm_context.hpp"
 #include "node/transfer_count.hpp"
-#include "reduction/reduce_shm.hpp"
+#include "progress/rounds_operation.hpp"
 #include "reduction/reduction_checks.hpp"
 
 namespace mcorecoll {
-namespace {
-
-// Kept on the communicator: every slice, in vector order (each rank's own slice reduced into
-// its place, then the others gathered around it), where the slices are not put straight into
-// the receive buffer; and a reduce's slice at its lane's root.
-struct LanesRooms {
-  std::vector<char> slices, reduced;
-};
-
-}  // namespace
 
 const char* reduction_lanes_refusal(const CommContext& ctx, MPI_Op op, const ElementLayout& layout, bool blocking) {
   if (const char* refusal = lanes_refusal(ctx, blocking)) return refusal;
@@ -31,54 +20,146 @@ const char* reduction_lanes_refusal(const CommContext& ctx, MPI_Op op, const Ele
   return nullptr;
 }
 
-int reduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
-                 MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout) {
-  if (count == 0) return MPI_SUCCESS;
-  const int n = ctx.node_size, me = ctx.node_rank;
-  const int root_node = root < 0 ? -1 : ctx.places[static_cast<std::size_t>(root)].node;
-  const bool gets_result = root < 0 || ctx.rank == root;
-  const bool node_gets_result = root < 0 || ctx.node_index == root_node;
-  const Slice part = slice_of(static_cast<std::uint64_t>(count), n, me);
-  const int per = static_cast<int>(part.per), first = static_cast<int>(part.first), mine = static_cast<int>(part.count);
-  const std::size_t slice = static_cast<std::size_t>(per) * layout.extent;
+namespace {
+
+// This rank's part of the count: its slice's elements, where they begin, the slice's room.
+Slice part_of(const CommContext& ctx, int count) {
+  return slice_of(static_cast<std::uint64_t>(count), ctx.node_size, ctx.node_rank);
+}
+
+}  // namespace
+
+// A rank whose slice is empty (fewer elements than node ranks) has no part on its lane; its
+// lane is the same node rank on every node, so the whole lane has none.
+ReduceLanesRounds::ReduceLanesRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf,
+                                     int count, MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout,
+                                     LanesRooms& rooms, bool blocking)
+    : AcrossNodesPhases(part_of(ctx, count).count > 0), ctx_(ctx), config_(config), recvbuf_(recvbuf), type_(type),
+      op_(op), count_(count), blocking_(blocking), reduce_(root >= 0) {
+  root_node_ = root < 0 ? -1 : ctx.places[static_cast<std::size_t>(root)].node;
+  gets_result_ = root < 0 || ctx.rank == root;
+  node_gets_result_ = root < 0 || ctx.node_index == root_node_;
+  exact_ = gets_result_ && count % ctx.node_size == 0;
+  // The lanes' communicator: made by every rank of a blocking call (its first making is
+  // collective); the other forms find it made (lanes_refusal()).
+  lanes_ = blocking ? lanes_of(ctx) : ctx.lanes_comm;
+  if (count == 0) {
+    nothing_to_do();
+    return;
+  }
+  const Slice part = part_of(ctx, count);
+  mine_ = static_cast<int>(part.count);
+  extent_ = layout.extent;
+  image_ = layout.image_bytes(static_cast<std::size_t>(count));
+  slice_ = static_cast<std::size_t>(part.per) * layout.extent;
   // Slices that fill the receive buffer exactly are put there: each rank's own reduced into its
   // place (with MPI_IN_PLACE, where those elements were, staged already), the others gathered
   // around it. Else in room, copied at the end.
-  LanesRooms& rooms = ctx.kept.get<LanesRooms>();
-  const bool exact = gets_result && count % n == 0;
-  char* slices = exact ? static_cast<char*>(recvbuf) : scratch_room(rooms.slices, slice * static_cast<std::size_t>(n));
-  char* own = slices + slice * static_cast<std::size_t>(me);
+  slices_ = exact_ ? static_cast<char*>(recvbuf)
+                   : scratch_room(rooms.slices, slice_ * static_cast<std::size_t>(ctx.node_size));
+  own_ = slices_ + slice_ * static_cast<std::size_t>(ctx.node_rank);
+  // A reduce's result lands in room at the lane's root, not in place: MPICH 4.0.2's MPI_Reduce
+  // in place at a root other than 0 crashes above 2 KiB.
+  if (reduce_ && node_gets_result_) reduced_ = scratch_room(rooms.reduced, static_cast<std::size_t>(mine_) * layout.extent);
   const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  // 1. Slice `me` of the node's partial.
-  ReduceRounds node(ctx, config, input, own, count, type, op, ScatterBlock{first, mine, layout}, layout);
-  run_to_end(node, ctx, config);
-  // Areas too small for one element are decided per node (each node's pool): an error, with the
-  // phases still run, so that every rank makes the same calls (the 128-byte elements that
-  // across_nodes_refusal() lets through fit in the smallest area).
-  int rc = node.too_small() ? MPI_ERR_INTERN : node.rc;
-  // 2. Across the nodes on its lane (equal on the lane: one node rank, one slice). Its rank in
-  // the lane is its node's index. A reduce's result lands in room at the lane's root, not in
-  // place: MPICH 4.0.2's MPI_Reduce in place at a root other than 0 crashes above 2 KiB.
-  const MPI_Comm lanes = lanes_of(ctx);  // by every rank: its first making is collective
-  if (mine > 0) {
-    int across = MPI_SUCCESS;
-    const std::size_t bytes = static_cast<std::size_t>(mine) * layout.extent;
-    if (root < 0) {
-      count_network_elements(MCORECOLL_NETWORK_LANE, -1, mine, type);
-      across = PMPI_Allreduce(MPI_IN_PLACE, own, mine, type, op, lanes);
-    } else {
-      count_network_elements(MCORECOLL_NETWORK_LANE, -1, node_gets_result ? 0 : mine, type);
-      char* reduced = node_gets_result ? scratch_room(rooms.reduced, bytes) : nullptr;
-      across = PMPI_Reduce(own, reduced, mine, type, op, root_node, lanes);
-      if (node_gets_result && across == MPI_SUCCESS) std::memcpy(own, reduced, bytes);
-    }
-    if (rc == MPI_SUCCESS) rc = across;
+  node_.emplace(ctx, config, input, own_, count, type, op,
+                ScatterBlock{static_cast<int>(part.first), mine_, layout}, layout);
+}
+
+std::uint64_t ReduceLanesRounds::moves() const {
+  return (node_ ? node_->moves() : 0) + (gather_ ? gather_->moves() : 0) + phases_moved();
+}
+
+// 1. Slice `me` of the node's partial. Areas too small for one element are decided per node
+// (each node's pool): an error, with the phases still run, so that every rank makes the same
+// calls (the 128-byte elements that across_nodes_refusal() lets through fit in the smallest
+// area).
+bool ReduceLanesRounds::node_step(bool may_call_mpi, int* waiting_on) {
+  if (!node_->advance(may_call_mpi, waiting_on)) return false;
+  keep(node_->too_small() ? MPI_ERR_INTERN : node_->rc);
+  return true;
+}
+
+// 2. Across the nodes on its lane (equal on the lane: one node rank, one slice); its rank in
+// the lane is its node's index.
+bool ReduceLanesRounds::leaders_step() {
+  if (!posted_) {
+    posted_ = true;
+    count_network_elements(MCORECOLL_NETWORK_LANE, -1, reduce_ && node_gets_result_ ? 0 : mine_, type_);
   }
-  if (!node_gets_result) return rc;
-  // 3. Every slice to every rank of the node, then the vector into the receive buffer.
-  gather_slices(ctx, config, own, slices, slice);
-  if (gets_result && !exact) std::memcpy(recvbuf, slices, layout.image_bytes(static_cast<std::size_t>(count)));
-  return rc;
+  if (blocking_) {
+    keep(reduce_ ? PMPI_Reduce(own_, reduced_, mine_, type_, op_, root_node_, lanes_)
+                 : PMPI_Allreduce(MPI_IN_PLACE, own_, mine_, type_, op_, lanes_));
+    lane_done();
+    return true;
+  }
+  if (!lane_.pending()) {
+    lane_.clear();
+    lane_.post_library([&](MPI_Request* r) {
+      return reduce_ ? PMPI_Ireduce(own_, reduced_, mine_, type_, op_, root_node_, lanes_, r)
+                     : PMPI_Iallreduce(MPI_IN_PLACE, own_, mine_, type_, op_, lanes_, r);
+    });
+  }
+  int across = MPI_SUCCESS;
+  if (!lane_.test(&across)) return false;
+  keep(across);
+  lane_done();
+  return true;
+}
+
+// A reduce's slice at its lane's root: from room into its place.
+void ReduceLanesRounds::lane_done() {
+  if (reduced_ && rc == MPI_SUCCESS) std::memcpy(own_, reduced_, static_cast<std::size_t>(mine_) * extent_);
+}
+
+// 3. Every slice to every rank of the node, then the vector into the receive buffer.
+bool ReduceLanesRounds::hand_out_step(bool, int* waiting_on) {
+  if (!node_gets_result_) return true;
+  if (!gather_) gather_.emplace(ctx_, config_, own_, slices_, slice_);
+  if (!gather_->advance(waiting_on)) return false;
+  if (gets_result_ && !exact_) std::memcpy(recvbuf_, slices_, image_);
+  return true;
+}
+
+int reduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
+                 MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout) {
+  ReduceLanesRounds rounds(ctx, config, sendbuf, recvbuf, count, type, op, root, layout, ctx.kept.get<LanesRooms>(),
+                           true);
+  return rounds.run_to_end(ctx, config);
+}
+
+namespace {
+
+class IreduceLanes final : public RoundsOperation<ReduceLanesRounds> {
+ public:
+  IreduceLanes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
+               MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout)
+      : RoundsOperation(ctx), config_(config), sendbuf_(sendbuf), recvbuf_(recvbuf), count_(count), type_(type),
+        op_(op), root_(root), layout_(layout) {}
+
+  void begin() override {
+    rc = MPI_SUCCESS;
+    rounds_.emplace(ctx_, config_, sendbuf_, recvbuf_, count_, type_, op_, root_, layout_, rooms_, false);
+  }
+
+ private:
+  const Config& config_;
+  const void* sendbuf_;
+  void* recvbuf_;
+  int count_;
+  MPI_Datatype type_;
+  MPI_Op op_;
+  int root_;
+  ElementLayout layout_;
+  LanesRooms rooms_;
+};
+
+}  // namespace
+
+std::unique_ptr<Operation> make_ireduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf,
+                                              void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                                              const ElementLayout& layout) {
+  return std::make_unique<IreduceLanes>(ctx, config, sendbuf, recvbuf, count, type, op, root, layout);
 }
 
 }  // namespace mcorecoll

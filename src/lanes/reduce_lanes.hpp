@@ -10,13 +10,27 @@
 //  3. inside each node that gets the result (every node; reduce: the root's), the slices
 //     gathered (AllgatherRounds, allgather_shm.hpp).
 // Each node hands the network each byte of the vector once, spread over all its ranks (a
-// reduce's root node none). Blocking forms only; nodes of equal size, contiguous types (the
-// slices are the vector's bytes).
+// reduce's root node none). Nodes of equal size, contiguous types (the slices are the vector's
+// bytes).
+// Written once, as resumable rounds run by the across-nodes driver (every rank with a slice
+// takes the middle phase, on its lane): the blocking forms wait between steps; the
+// non-blocking and persistent ones (make_ireduce_lanes) take them as the progress engine gives
+// them, the lane's collective the MPI library's non-blocking one, posted and tested.
 #pragma once
 
 #include <mpi.h>
 
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "allgather/allgather_shm.hpp"
+#include "progress/across_nodes_phases.hpp"
+#include "progress/leader_messages.hpp"
+#include "progress/operation.hpp"
 #include "reduction/element_layout.hpp"
+#include "reduction/reduce_shm.hpp"
 
 namespace mcorecoll {
 
@@ -24,11 +38,59 @@ class CommContext;
 struct Config;
 
 // Why a reduction on `ctx` cannot take the lanes (null: it can); equal on every rank.
+// `blocking`: the call's form.
 const char* reduction_lanes_refusal(const CommContext& ctx, MPI_Op op, const ElementLayout& layout, bool blocking);
 
-// The three phases; `root`: a rank of the communicator (reduce), or -1 (allreduce). Collective
-// over `ctx`'s communicator.
+// Every slice, in vector order, where the slices are not put straight into the receive buffer;
+// and a reduce's slice at its lane's root. Kept on the communicator by the blocking forms, on
+// the operation by the others.
+struct LanesRooms {
+  std::vector<char> slices, reduced;
+};
+
+class ReduceLanesRounds : public AcrossNodesPhases<ReduceLanesRounds> {
+ public:
+  // `root`: a rank of the communicator (reduce), or -1 (allreduce).
+  ReduceLanesRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
+                    MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout, LanesRooms& rooms,
+                    bool blocking);
+  std::uint64_t moves() const;
+
+ private:
+  friend class AcrossNodesPhases<ReduceLanesRounds>;
+  bool node_step(bool may_call_mpi, int* waiting_on);
+  bool leaders_step();
+  bool hand_out_step(bool, int* waiting_on);
+  void lane_done();
+
+  CommContext& ctx_;
+  const Config& config_;
+  void* recvbuf_;
+  MPI_Datatype type_;
+  MPI_Op op_;
+  int count_, root_node_ = -1, mine_ = 0;
+  bool blocking_, reduce_, gets_result_, node_gets_result_, exact_;
+  std::size_t slice_ = 0, extent_ = 0, image_ = 0;  // a slice's room, an element's, the vector's
+  char* slices_ = nullptr;  // every slice, vector order (the receive buffer where exact)
+  char* own_ = nullptr;     // this rank's slice in it
+  char* reduced_ = nullptr; // a reduce's slice at its lane's root
+  MPI_Comm lanes_ = MPI_COMM_NULL;
+  std::optional<ReduceRounds> node_;
+  std::optional<AllgatherRounds> gather_;
+  bool posted_ = false;
+  LeaderMessages lane_;
+};
+
+// The blocking form: the three phases to the end. Collective over `ctx`'s communicator (its
+// first call through the lanes makes their communicator).
 int reduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
                  MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout);
+
+// The non-blocking and persistent forms (the lanes' communicator made already: lanes.hpp's
+// refusal). Only for what ireduce_shm.hpp allows: the node's folds may run in the progress
+// helper.
+std::unique_ptr<Operation> make_ireduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf,
+                                              void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                                              const ElementLayout& layout);
 
 }  // namespace mcorecoll

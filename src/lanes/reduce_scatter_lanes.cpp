@@ -1,32 +1,24 @@
 #include "lanes/reduce_scatter_lanes.hpp"
 
 #include <cstring>
-#include <vector>
 
 #include "common/scratch_room.hpp"
 #include "lanes/lanes.hpp"
 #include "node/comm_context.hpp"
 #include "node/transfer_count.hpp"
-#include "reduction/reduce_shm.hpp"
+#include "progress/rounds_operation.hpp"
 
 namespace mcorecoll {
-namespace {
 
-// Kept on the communicator: the vector in lane order, this rank's lane's partial, and the
-// offsets and counts that put it in that order.
-struct ReduceScatterLanesRooms {
-  std::vector<char> ordered, partial;
-  std::vector<std::size_t> displs;  // each rank's block in the vector, elements
-  std::vector<int> lane_counts;     // this rank's lane's blocks, in node order
-};
-
-}  // namespace
-
-int reduce_scatter_lanes(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total,
-                         const int* counts, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& layout) {
+// Every rank is on a lane, those of no element too: the lane's call is made by all of it.
+ReduceScatterLanesRounds::ReduceScatterLanesRounds(CommContext& ctx, const Config& config, const void* input,
+                                                   void* recvbuf, int total, const int* counts, int count,
+                                                   MPI_Datatype type, MPI_Op op, const ElementLayout& layout,
+                                                   ReduceScatterLanesRooms& rooms, bool blocking)
+    : AcrossNodesPhases(true), recvbuf_(recvbuf), count_(count), by_counts_(counts != nullptr), blocking_(blocking),
+      type_(type), op_(op), lanes_(blocking ? lanes_of(ctx) : ctx.lanes_comm), rooms_(rooms) {
   const int n = ctx.node_size, nodes = ctx.node_count, me = ctx.node_rank;
   auto count_of = [&](int rank) { return counts ? counts[rank] : count; };
-  ReduceScatterLanesRooms& rooms = ctx.kept.get<ReduceScatterLanesRooms>();
   rooms.displs.resize(static_cast<std::size_t>(ctx.size));
   std::size_t at = 0;
   for (int r = 0; r < ctx.size; ++r) rooms.displs[static_cast<std::size_t>(r)] = at, at += static_cast<std::size_t>(count_of(r));
@@ -48,20 +40,93 @@ int reduce_scatter_lanes(CommContext& ctx, const Config& config, const void* inp
       if (j == me) rooms.lane_counts[static_cast<std::size_t>(i)] = count_of(r), mine += count_of(r);
     }
   }
-  // 1. This rank's lane's blocks of the node's partial.
   char* partial = scratch_room(rooms.partial, static_cast<std::size_t>(mine) * e);
-  ReduceRounds node(ctx, config, ordered, partial, total, type, op, ScatterBlock{static_cast<int>(first), mine, layout},
-                    layout);
-  run_to_end(node, ctx, config);
-  // Areas too small for one element are decided per node: an error, with the lane's call still
-  // made, so that every rank makes the same calls (as reduce_lanes.cpp).
-  int rc = node.too_small() ? MPI_ERR_INTERN : node.rc;
-  // 2. Across the nodes on its lane (its rank there: its node's index), its own block's total.
-  count_network_elements(MCORECOLL_NETWORK_LANE, -1, mine, type);
-  const MPI_Comm lanes = lanes_of(ctx);
-  const int across = counts ? PMPI_Reduce_scatter(partial, recvbuf, rooms.lane_counts.data(), type, op, lanes)
-                            : PMPI_Reduce_scatter_block(partial, recvbuf, count, type, op, lanes);
-  return rc == MPI_SUCCESS ? across : rc;
+  node_.emplace(ctx, config, ordered, partial, total, type, op, ScatterBlock{static_cast<int>(first), mine, layout},
+                layout);
+}
+
+std::uint64_t ReduceScatterLanesRounds::moves() const { return (node_ ? node_->moves() : 0) + phases_moved(); }
+
+// 1. This rank's lane's blocks of the node's partial. Areas too small for one element are
+// decided per node: an error, with the lane's call still made, so that every rank makes the
+// same calls (as ReduceLanesRounds).
+bool ReduceScatterLanesRounds::node_step(bool may_call_mpi, int* waiting_on) {
+  if (!node_->advance(may_call_mpi, waiting_on)) return false;
+  keep(node_->too_small() ? MPI_ERR_INTERN : node_->rc);
+  return true;
+}
+
+// 2. Across the nodes on its lane (its rank there: its node's index), its own block's total.
+bool ReduceScatterLanesRounds::leaders_step() {
+  char* partial = rooms_.partial.data();
+  int* counts = rooms_.lane_counts.data();
+  if (blocking_ || !lane_.pending()) {
+    int mine = 0;
+    for (int c : rooms_.lane_counts) mine += c;
+    count_network_elements(MCORECOLL_NETWORK_LANE, -1, mine, type_);
+  }
+  if (blocking_) {
+    keep(by_counts_ ? PMPI_Reduce_scatter(partial, recvbuf_, counts, type_, op_, lanes_)
+                    : PMPI_Reduce_scatter_block(partial, recvbuf_, count_, type_, op_, lanes_));
+    return true;
+  }
+  if (!lane_.pending()) {
+    lane_.clear();
+    lane_.post_library([&](MPI_Request* r) {
+      return by_counts_ ? PMPI_Ireduce_scatter(partial, recvbuf_, counts, type_, op_, lanes_, r)
+                        : PMPI_Ireduce_scatter_block(partial, recvbuf_, count_, type_, op_, lanes_, r);
+    });
+  }
+  int across = MPI_SUCCESS;
+  if (!lane_.test(&across)) return false;
+  keep(across);
+  return true;
+}
+
+int reduce_scatter_lanes(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total,
+                         const int* counts, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& layout) {
+  ReduceScatterLanesRounds rounds(ctx, config, input, recvbuf, total, counts, count, type, op, layout,
+                                  ctx.kept.get<ReduceScatterLanesRooms>(), true);
+  return rounds.run_to_end(ctx, config);
+}
+
+namespace {
+
+class IreduceScatterLanes final : public RoundsOperation<ReduceScatterLanesRounds> {
+ public:
+  IreduceScatterLanes(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total,
+                      const int* counts, int count, MPI_Datatype type, MPI_Op op, const ElementLayout& layout)
+      : RoundsOperation(ctx), config_(config), input_(input), recvbuf_(recvbuf), total_(total),
+        counts_(counts ? std::vector<int>(counts, counts + ctx.size) : std::vector<int>()), count_(count), type_(type),
+        op_(op), layout_(layout) {}
+
+  void begin() override {
+    rc = MPI_SUCCESS;
+    if (total_ == 0) return;
+    rounds_.emplace(ctx_, config_, input_, recvbuf_, total_, counts_.empty() ? nullptr : counts_.data(), count_, type_,
+                    op_, layout_, rooms_, false);
+  }
+  bool step(bool may_call_mpi) override { return total_ == 0 || RoundsOperation::step(may_call_mpi); }
+
+ private:
+  const Config& config_;
+  const void* input_;
+  void* recvbuf_;
+  int total_;
+  std::vector<int> counts_;
+  int count_;
+  MPI_Datatype type_;
+  MPI_Op op_;
+  ElementLayout layout_;
+  ReduceScatterLanesRooms rooms_;
+};
+
+}  // namespace
+
+std::unique_ptr<Operation> make_ireduce_scatter_lanes(CommContext& ctx, const Config& config, const void* input,
+                                                      void* recvbuf, int total, const int* counts, int count,
+                                                      MPI_Datatype type, MPI_Op op, const ElementLayout& layout) {
+  return std::make_unique<IreduceScatterLanes>(ctx, config, input, recvbuf, total, counts, count, type, op, layout);
 }
 
 }  // namespace mcorecoll

@@ -14,6 +14,7 @@
 #include "common/hash.hpp"
 #include "common/log.hpp"
 #include "decisions/config.hpp"
+#include "decisions/route.hpp"
 #include "common/stop_job.hpp"
 #include "decisions/settings_mismatch.hpp"
 #include "node/node_shm.hpp"
@@ -299,6 +300,12 @@ void CommContext::set_up_from(const std::vector<RankRecord>& all, const Config& 
     for (const RankRecord& rec : all) may_create = may_create && rec.may_create_communicators;
     if (may_create) {
       PMPI_Comm_split(comm, ctx->node_rank == 0 ? 0 : MPI_UNDEFINED, ctx->rank, &ctx->leaders_comm);
+      // The lanes' communicator (the ranks of equal node rank), where the settings send calls
+      // to the lanes: made now, in a set-up every rank is in, so that the non-blocking and
+      // persistent forms, which may not make one, find it (lanes/lanes.hpp). Learning tries
+      // the lanes in blocking calls, which make it at the first.
+      if (ctx->max_node_size * ctx->node_count == ctx->size && lanes_wanted(config))
+        PMPI_Comm_split(comm, ctx->node_rank, ctx->node_index, &ctx->lanes_comm);
       // Its duplicates' leaders' communicators come from a source made now, while no operation
       // of mcorecoll's runs on the leaders' communicator (LeadersSource).
       ctx->dups_set_up = config.setup_at_dup && config.segment != SegmentKind::posix && ctx->operations_may_span_nodes;
