@@ -9,6 +9,7 @@
 #include "common/log.hpp"
 #include "common/stop_job.hpp"
 #include "decisions/config.hpp"
+#include "decisions/route.hpp"
 #include "node/node_pool_share.hpp"
 #include "node/node_setup.hpp"
 #include "node/node_shm.hpp"
@@ -123,6 +124,10 @@ std::unique_ptr<CommContext> set_up_duplicate(CommContext& parent, MPI_Comm chil
     return nullptr;
   }
   announce_bell(*child);
+  // The lanes' communicator, as a set-up makes it (comm_context.cpp): every rank is in this
+  // duplication (`taken` is agreed), and the child has no operation yet.
+  if (child->max_node_size * child->node_count == child->size && lanes_wanted(config))
+    PMPI_Comm_split(child_comm, child->node_rank, child->node_index, &child->lanes_comm);
   child->channel.single_copy = parent.channel.single_copy;  // probed by ensure_shm(): same processes
   child->prepared = true;
   child->made_by = call;

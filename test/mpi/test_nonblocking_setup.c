@@ -226,8 +226,16 @@ static void expect_stats(void) {
   PMPI_Reduce(on_pmpi, pmpi, kOps, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank_of(MPI_COMM_WORLD) != 0) return;
   for (int op = 0; op < kOps; op++) {
-    /* the shared-memory algorithm's name: bcast's ring, alltoall's staged exchange */
-    const char* algorithm = !strcmp(kNames[op], "ibcast") ? "ring" : !strcmp(kNames[op], "ialltoall") ? "staged" : "shm";
+    /* the algorithm's name: the lanes where the settings force them, else the node algorithm's
+     * (bcast's ring, alltoall's staged exchange) */
+    char setting[64] = "MCORECOLL_";
+    for (const char* c = kNames[op] + 1; *c && strlen(setting) + 1 < sizeof setting; c++)
+      setting[strlen(setting)] = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+    const char* forced = getenv(setting);
+    const char* algorithm = forced && !strcmp(forced, "lanes")   ? "lanes"
+                            : !strcmp(kNames[op], "ibcast")    ? "ring"
+                            : !strcmp(kNames[op], "ialltoall") ? "staged"
+                                                               : "shm";
     if (shm[op]) printf("expect stats %s %s calls=%ld\n", kNames[op], algorithm, shm[op]);
     if (pmpi[op]) printf("expect stats %s pmpi calls=%ld\n", kNames[op], pmpi[op]);
   }
