@@ -171,6 +171,7 @@ int after_all_completed(const Ours& ours, int count, MPI_Request requests[], MPI
     } else if (statuses != MPI_STATUSES_IGNORE && rc == MPI_ERR_IN_STATUS) {
       errors[static_cast<std::size_t>(i)] = statuses[i].MPI_ERROR;
     }
+  run_deferred();  // what completing them left (progress.hpp)
   return array_error(rc, failed, count, statuses, errors.data());
 }
 
@@ -300,6 +301,7 @@ int waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   if (!ours.any()) return PMPI_Waitany(count, requests, index, status);
   int rc = MPI_SUCCESS;
   wait_until([&] { return try_any(ours, count, requests, index, status, &rc); });
+  run_deferred();  // what completing it left (progress.hpp)
   return rc;
 }
 
@@ -313,6 +315,7 @@ int testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status
     *index = MPI_UNDEFINED;
     nudge_mpi_progress();  // the MPI library's own Testany would have: an all-null array does not
   }
+  run_deferred();
   return rc;
 }
 
@@ -321,6 +324,7 @@ int waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], 
   if (!ours.any()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
   int rc = MPI_SUCCESS;
   wait_until([&] { return try_some(ours, incount, requests, outcount, indices, statuses, &rc); });
+  run_deferred();
   return rc;
 }
 
@@ -330,6 +334,7 @@ int testsome(int incount, MPI_Request requests[], int* outcount, int indices[], 
   if (!ours.any()) return PMPI_Testsome(incount, requests, outcount, indices, statuses);
   int rc = MPI_SUCCESS;
   if (!try_some(ours, incount, requests, outcount, indices, statuses, &rc)) nudge_mpi_progress();
+  run_deferred();
   return rc;
 }
 
