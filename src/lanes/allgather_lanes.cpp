@@ -37,19 +37,10 @@ std::uint64_t AllgatherLanesRounds::moves() const {
 bool AllgatherLanesRounds::leaders_step() {
   char* lane = rooms_.lane.data();
   const int block = static_cast<int>(block_);
-  if (blocking_ || !lane_.pending()) count_network(MCORECOLL_NETWORK_LANE, -1, block_);
-  if (blocking_) {
-    keep(PMPI_Allgather(out_, block, MPI_BYTE, lane, block, MPI_BYTE, lanes_));
-    return true;
-  }
-  if (!lane_.pending()) {
-    lane_.clear();
-    lane_.post_library([&](MPI_Request* r) { return PMPI_Iallgather(out_, block, MPI_BYTE, lane, block, MPI_BYTE, lanes_, r); });
-  }
-  int across = MPI_SUCCESS;
-  if (!lane_.test(&across)) return false;
-  keep(across);
-  return true;
+  if (lane_.first()) count_network(MCORECOLL_NETWORK_LANE, -1, block_);
+  return lane_.step(
+      blocking_, &rc, [&] { return PMPI_Allgather(out_, block, MPI_BYTE, lane, block, MPI_BYTE, lanes_); },
+      [&](MPI_Request* r) { return PMPI_Iallgather(out_, block, MPI_BYTE, lane, block, MPI_BYTE, lanes_, r); });
 }
 
 // 2. Each node's blocks in turn, one from each lane of this node, into their ranks' places

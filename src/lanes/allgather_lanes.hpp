@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "allgather/allgather_shm.hpp"
+#include "lanes/lanes.hpp"
 #include "progress/across_nodes_phases.hpp"
-#include "progress/leader_messages.hpp"
 #include "progress/operation.hpp"
 
 namespace mcorecoll {
@@ -61,7 +61,7 @@ class AllgatherLanesRounds : public AcrossNodesPhases<AllgatherLanesRounds> {
   int node_ = 0;  // the node whose blocks the node phase gathers now
   std::optional<AllgatherRounds> gather_;
   std::uint64_t gathered_ = 0;  // moves of the node gathers done
-  LeaderMessages lane_;
+  LaneCall lane_;
 };
 
 // `block`: one rank's block, bytes (every rank's alike). Collective over `ctx`'s communicator.

@@ -41,21 +41,11 @@ bool BcastLanesRounds::node_step(bool, int* waiting_on) {
 
 // 2. Each slice from the root's node on its lane (its rank there: the node's index).
 bool BcastLanesRounds::leaders_step() {
-  const bool root_node = ctx_.node_index == root_node_;
   const int count = static_cast<int>(mine_);
-  if (blocking_ || !lane_.pending()) count_network(MCORECOLL_NETWORK_LANE, -1, root_node ? mine_ : 0);
-  if (blocking_) {
-    keep(PMPI_Bcast(own_, count, MPI_BYTE, root_node_, lanes_));
-    return true;
-  }
-  if (!lane_.pending()) {
-    lane_.clear();
-    lane_.post_library([&](MPI_Request* r) { return PMPI_Ibcast(own_, count, MPI_BYTE, root_node_, lanes_, r); });
-  }
-  int across = MPI_SUCCESS;
-  if (!lane_.test(&across)) return false;
-  keep(across);
-  return true;
+  if (lane_.first()) count_network(MCORECOLL_NETWORK_LANE, -1, ctx_.node_index == root_node_ ? mine_ : 0);
+  return lane_.step(
+      blocking_, &rc, [&] { return PMPI_Bcast(own_, count, MPI_BYTE, root_node_, lanes_); },
+      [&](MPI_Request* r) { return PMPI_Ibcast(own_, count, MPI_BYTE, root_node_, lanes_, r); });
 }
 
 // 3. Every slice to every rank of the other nodes; then the message's bytes in place.

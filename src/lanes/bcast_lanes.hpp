@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "allgather/allgather_shm.hpp"
+#include "lanes/lanes.hpp"
 #include "node/ring_steps.hpp"
 #include "progress/across_nodes_phases.hpp"
-#include "progress/leader_messages.hpp"
 #include "progress/operation.hpp"
 
 namespace mcorecoll {
@@ -62,7 +62,7 @@ class BcastLanesRounds : public AcrossNodesPhases<BcastLanesRounds> {
   MPI_Comm lanes_;
   NodeRingSteps ring_;
   std::optional<AllgatherRounds> gather_;
-  LeaderMessages lane_;
+  LaneCall lane_;
 };
 
 // The three phases; `bytes`: the signature's size. Collective over `ctx`'s communicator.

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-#include "allgather/allgather_shm.hpp"
 #include "node/comm_context.hpp"
-#include "node/wait.hpp"
 
 namespace mcorecoll {
 
@@ -27,15 +25,6 @@ Slice slice_of(std::uint64_t total, int n, int r) {
   const std::uint64_t per = total / ranks + (total % ranks != 0);
   const std::uint64_t first = std::min(total, per * static_cast<std::uint64_t>(r));
   return {per, first, std::min(per, total - first)};
-}
-
-void gather_slices(CommContext& ctx, const Config& config, const char* own, char* all, std::uint64_t per) {
-  AllgatherRounds gather(ctx, config, own, all, per);
-  Waiter waiter = Waiter::for_context(ctx, config);
-  run_rounds(waiter, [&] {
-    int waiting_on = -1;
-    return gather.advance(&waiting_on);
-  }, [&] { return gather.moves(); });
 }
 
 }  // namespace mcorecoll

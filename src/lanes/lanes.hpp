@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "progress/leader_messages.hpp"
+
 namespace mcorecoll {
 
 class CommContext;
@@ -35,8 +37,27 @@ struct Slice {
 };
 Slice slice_of(std::uint64_t total, int n, int r);
 
-// The node's last phase: every rank's slot of `per` bytes (this rank's at `own`, inside `all`)
-// into `all`, slot r at r x per, on every rank of this node (AllgatherRounds, waiting politely).
-void gather_slices(CommContext& ctx, const Config& config, const char* own, char* all, std::uint64_t per);
+// The lane's collective of the MPI library, the rounds' middle phase: in the blocking forms
+// `call()` to its end; in the others `post(&request)` at the first step and the request tested
+// at each. step() is true once it is over, its error in *rc unless *rc holds one already.
+class LaneCall {
+ public:
+  // True at the first step only: where a phase counts what it hands the network.
+  bool first() { return !begun_ && (begun_ = true); }
+  template <typename Call, typename Post>
+  bool step(bool blocking, int* rc, Call call, Post post) {
+    if (blocking) {
+      const int called = call();
+      if (*rc == MPI_SUCCESS) *rc = called;
+      return true;
+    }
+    if (!lane_.pending()) lane_.post_library(post);
+    return lane_.test(rc);
+  }
+
+ private:
+  bool begun_ = false;
+  LeaderMessages lane_;
+};
 
 }  // namespace mcorecoll

@@ -35,7 +35,7 @@ ReduceLanesRounds::ReduceLanesRounds(CommContext& ctx, const Config& config, con
                                      int count, MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout,
                                      LanesRooms& rooms, bool blocking)
     : AcrossNodesPhases(part_of(ctx, count).count > 0), ctx_(ctx), config_(config), recvbuf_(recvbuf), type_(type),
-      op_(op), count_(count), blocking_(blocking), reduce_(root >= 0) {
+      op_(op), blocking_(blocking), reduce_(root >= 0) {
   root_node_ = root < 0 ? -1 : ctx.places[static_cast<std::size_t>(root)].node;
   gets_result_ = root < 0 || ctx.rank == root;
   node_gets_result_ = root < 0 || ctx.node_index == root_node_;
@@ -83,28 +83,20 @@ bool ReduceLanesRounds::node_step(bool may_call_mpi, int* waiting_on) {
 // 2. Across the nodes on its lane (equal on the lane: one node rank, one slice); its rank in
 // the lane is its node's index.
 bool ReduceLanesRounds::leaders_step() {
-  if (!posted_) {
-    posted_ = true;
+  if (lane_.first())
     count_network_elements(MCORECOLL_NETWORK_LANE, -1, reduce_ && node_gets_result_ ? 0 : mine_, type_);
-  }
-  if (blocking_) {
-    keep(reduce_ ? PMPI_Reduce(own_, reduced_, mine_, type_, op_, root_node_, lanes_)
-                 : PMPI_Allreduce(MPI_IN_PLACE, own_, mine_, type_, op_, lanes_));
-    lane_done();
-    return true;
-  }
-  if (!lane_.pending()) {
-    lane_.clear();
-    lane_.post_library([&](MPI_Request* r) {
-      return reduce_ ? PMPI_Ireduce(own_, reduced_, mine_, type_, op_, root_node_, lanes_, r)
-                     : PMPI_Iallreduce(MPI_IN_PLACE, own_, mine_, type_, op_, lanes_, r);
-    });
-  }
-  int across = MPI_SUCCESS;
-  if (!lane_.test(&across)) return false;
-  keep(across);
-  lane_done();
-  return true;
+  const bool over = lane_.step(
+      blocking_, &rc,
+      [&] {
+        return reduce_ ? PMPI_Reduce(own_, reduced_, mine_, type_, op_, root_node_, lanes_)
+                       : PMPI_Allreduce(MPI_IN_PLACE, own_, mine_, type_, op_, lanes_);
+      },
+      [&](MPI_Request* r) {
+        return reduce_ ? PMPI_Ireduce(own_, reduced_, mine_, type_, op_, root_node_, lanes_, r)
+                       : PMPI_Iallreduce(MPI_IN_PLACE, own_, mine_, type_, op_, lanes_, r);
+      });
+  if (over) lane_done();
+  return over;
 }
 
 // A reduce's slice at its lane's root: from room into its place.

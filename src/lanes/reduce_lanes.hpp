@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "allgather/allgather_shm.hpp"
+#include "lanes/lanes.hpp"
 #include "progress/across_nodes_phases.hpp"
-#include "progress/leader_messages.hpp"
 #include "progress/operation.hpp"
 #include "reduction/element_layout.hpp"
 #include "reduction/reduce_shm.hpp"
@@ -68,7 +68,7 @@ class ReduceLanesRounds : public AcrossNodesPhases<ReduceLanesRounds> {
   void* recvbuf_;
   MPI_Datatype type_;
   MPI_Op op_;
-  int count_, root_node_ = -1, mine_ = 0;
+  int root_node_ = -1, mine_ = 0;
   bool blocking_, reduce_, gets_result_, node_gets_result_, exact_;
   std::size_t slice_ = 0, extent_ = 0, image_ = 0;  // a slice's room, an element's, the vector's
   char* slices_ = nullptr;  // every slice, vector order (the receive buffer where exact)
@@ -77,8 +77,7 @@ class ReduceLanesRounds : public AcrossNodesPhases<ReduceLanesRounds> {
   MPI_Comm lanes_ = MPI_COMM_NULL;
   std::optional<ReduceRounds> node_;
   std::optional<AllgatherRounds> gather_;
-  bool posted_ = false;
-  LeaderMessages lane_;
+  LaneCall lane_;
 };
 
 // The blocking form: the three phases to the end. Collective over `ctx`'s communicator (its

@@ -60,27 +60,21 @@ bool ReduceScatterLanesRounds::node_step(bool may_call_mpi, int* waiting_on) {
 bool ReduceScatterLanesRounds::leaders_step() {
   char* partial = rooms_.partial.data();
   int* counts = rooms_.lane_counts.data();
-  if (blocking_ || !lane_.pending()) {
+  if (lane_.first()) {
     int mine = 0;
     for (int c : rooms_.lane_counts) mine += c;
     count_network_elements(MCORECOLL_NETWORK_LANE, -1, mine, type_);
   }
-  if (blocking_) {
-    keep(by_counts_ ? PMPI_Reduce_scatter(partial, recvbuf_, counts, type_, op_, lanes_)
-                    : PMPI_Reduce_scatter_block(partial, recvbuf_, count_, type_, op_, lanes_));
-    return true;
-  }
-  if (!lane_.pending()) {
-    lane_.clear();
-    lane_.post_library([&](MPI_Request* r) {
-      return by_counts_ ? PMPI_Ireduce_scatter(partial, recvbuf_, counts, type_, op_, lanes_, r)
-                        : PMPI_Ireduce_scatter_block(partial, recvbuf_, count_, type_, op_, lanes_, r);
-    });
-  }
-  int across = MPI_SUCCESS;
-  if (!lane_.test(&across)) return false;
-  keep(across);
-  return true;
+  return lane_.step(
+      blocking_, &rc,
+      [&] {
+        return by_counts_ ? PMPI_Reduce_scatter(partial, recvbuf_, counts, type_, op_, lanes_)
+                          : PMPI_Reduce_scatter_block(partial, recvbuf_, count_, type_, op_, lanes_);
+      },
+      [&](MPI_Request* r) {
+        return by_counts_ ? PMPI_Ireduce_scatter(partial, recvbuf_, counts, type_, op_, lanes_, r)
+                          : PMPI_Ireduce_scatter_block(partial, recvbuf_, count_, type_, op_, lanes_, r);
+      });
 }
 
 int reduce_scatter_lanes(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int total,

@@ -25,8 +25,8 @@
 #include <optional>
 #include <vector>
 
+#include "lanes/lanes.hpp"
 #include "progress/across_nodes_phases.hpp"
-#include "progress/leader_messages.hpp"
 #include "progress/operation.hpp"
 #include "reduction/element_layout.hpp"
 #include "reduction/reduce_shm.hpp"
@@ -68,7 +68,7 @@ class ReduceScatterLanesRounds : public AcrossNodesPhases<ReduceScatterLanesRoun
   MPI_Comm lanes_;
   ReduceScatterLanesRooms& rooms_;
   std::optional<ReduceRounds> node_;
-  LeaderMessages lane_;
+  LaneCall lane_;
 };
 
 // The blocking form. Collective over `ctx`'s communicator (its first call through the lanes
