@@ -60,7 +60,8 @@ ReduceLanesRounds::ReduceLanesRounds(CommContext& ctx, const Config& config, con
   own_ = slices_ + slice_ * static_cast<std::size_t>(ctx.node_rank);
   // A reduce's result lands in room at the lane's root, not in place: MPICH 4.0.2's MPI_Reduce
   // in place at a root other than 0 crashes above 2 KiB.
-  if (reduce_ && node_gets_result_) reduced_ = scratch_room(rooms.reduced, static_cast<std::size_t>(mine_) * layout.extent);
+  if (reduce_ && node_gets_result_)
+    reduced_ = scratch_room(rooms.reduced, static_cast<std::size_t>(mine_) * layout.extent);
   const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   node_.emplace(ctx, config, input, own_, count, type, op,
                 ScatterBlock{static_cast<int>(part.first), mine_, layout}, layout);
@@ -120,38 +121,13 @@ int reduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf, vo
   return rounds.run_to_end(ctx, config);
 }
 
-namespace {
-
-class IreduceLanes final : public RoundsOperation<ReduceLanesRounds> {
- public:
-  IreduceLanes(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,
-               MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout)
-      : RoundsOperation(ctx), config_(config), sendbuf_(sendbuf), recvbuf_(recvbuf), count_(count), type_(type),
-        op_(op), root_(root), layout_(layout) {}
-
-  void begin() override {
-    rc = MPI_SUCCESS;
-    rounds_.emplace(ctx_, config_, sendbuf_, recvbuf_, count_, type_, op_, root_, layout_, rooms_, false);
-  }
-
- private:
-  const Config& config_;
-  const void* sendbuf_;
-  void* recvbuf_;
-  int count_;
-  MPI_Datatype type_;
-  MPI_Op op_;
-  int root_;
-  ElementLayout layout_;
-  LanesRooms rooms_;
-};
-
-}  // namespace
-
 std::unique_ptr<Operation> make_ireduce_lanes(CommContext& ctx, const Config& config, const void* sendbuf,
                                               void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                                               const ElementLayout& layout) {
-  return std::make_unique<IreduceLanes>(ctx, config, sendbuf, recvbuf, count, type, op, root, layout);
+  return made_rounds<ReduceLanesRounds>(ctx, [&ctx, &config, sendbuf, recvbuf, count, type, op, root, layout,
+                                              rooms = LanesRooms()](std::optional<ReduceLanesRounds>& rounds) mutable {
+    rounds.emplace(ctx, config, sendbuf, recvbuf, count, type, op, root, layout, rooms, false);
+  });
 }
 
 }  // namespace mcorecoll
