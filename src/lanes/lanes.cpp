@@ -8,7 +8,7 @@ namespace mcorecoll {
 
 const char* lanes_refusal(const CommContext& ctx, bool blocking) {
   if (ctx.node_count == 1) return "lanes: the communicator lies on one node";
-  if (ctx.max_node_size * ctx.node_count != ctx.size) return "lanes: nodes of different sizes";
+  if (!ctx.nodes_of_equal_size()) return "lanes: nodes of different sizes";
   if (!blocking && ctx.lanes_comm == MPI_COMM_NULL)
     return "lanes: non-blocking or persistent before the lanes' communicator was made (at the set-up where "
            "MCORECOLL_LANES_MIN_BYTES or MCORECOLL_<X>=lanes is set, or by a blocking call through the lanes)";
@@ -16,7 +16,7 @@ const char* lanes_refusal(const CommContext& ctx, bool blocking) {
 }
 
 MPI_Comm lanes_of(CommContext& ctx) {
-  if (ctx.lanes_comm == MPI_COMM_NULL) PMPI_Comm_split(ctx.comm, ctx.node_rank, ctx.node_index, &ctx.lanes_comm);
+  if (ctx.lanes_comm == MPI_COMM_NULL) ctx.make_lanes();
   return ctx.lanes_comm;
 }
 

@@ -304,8 +304,7 @@ void CommContext::set_up_from(const std::vector<RankRecord>& all, const Config& 
       // to the lanes: made now, in a set-up every rank is in, so that the non-blocking and
       // persistent forms, which may not make one, find it (lanes/lanes.hpp). Learning tries
       // the lanes in blocking calls, which make it at the first.
-      if (ctx->max_node_size * ctx->node_count == ctx->size && lanes_wanted(config))
-        PMPI_Comm_split(comm, ctx->node_rank, ctx->node_index, &ctx->lanes_comm);
+      if (ctx->nodes_of_equal_size() && lanes_wanted(config)) ctx->make_lanes();
       // Its duplicates' leaders' communicators come from a source made now, while no operation
       // of mcorecoll's runs on the leaders' communicator (LeadersSource).
       ctx->dups_set_up = config.setup_at_dup && config.segment != SegmentKind::posix && ctx->operations_may_span_nodes;

@@ -183,8 +183,9 @@ class CommContext {
   // Node rank 0 of every node, when the communicator spans nodes; null on other ranks. Made by
   // the set-up (comm_context.cpp says when that is safe), or taken from a LeadersSource.
   MPI_Comm leaders_comm = MPI_COMM_NULL;
-  // The ranks of this one's node rank, one a node (lanes/reduce_lanes.hpp): made by the
-  // first call that takes the lanes, freed with the context.
+  // The ranks of this one's node rank, one a node, each ranked by its node's index (lanes/):
+  // made by make_lanes() at a set-up where the settings send calls to the lanes, else by the
+  // first blocking call that takes them; freed with the context.
   MPI_Comm lanes_comm = MPI_COMM_NULL;
   int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
   // Duplicates (MPI_Comm_dup) of this communicator are set up at the duplication: its set-up
@@ -272,6 +273,11 @@ class CommContext {
   // Everything but the node channel and the leaders' communicator, from the context of the
   // communicator this one duplicates (the same ranks in the same order): no communication.
   void set_up_like(const CommContext& parent);
+  // Whether every node holds as many of the communicator's ranks (what the lanes need).
+  bool nodes_of_equal_size() const { return max_node_size * node_count == size; }
+  // Makes lanes_comm: collective over `comm`, every rank in a call no other collective of the
+  // communicator runs beside.
+  void make_lanes() { PMPI_Comm_split(comm, node_rank, node_index, &lanes_comm); }
   // Whether the ranks of `part`, a communicator of some of this one's ranks, lie on more than
   // one of its nodes with two or more on some node (one rank a node goes to the MPI library
   // whole); no communication (its group against this one's).
