@@ -30,8 +30,8 @@ say), so that the library is held to the MPI library's own results.
 --expect-printed-stats: the program printed the statistics the run must show, as lines
 "expect stats FORM PATH calls=N"; each must appear as mcorecoll's "stats FORM PATH calls=N", and
 mcorecoll may show no other path of those forms (MCORECOLL_STATS=1 must be set). An expected shm
-of allreduce's and reduce's forms is the sum of the node algorithms shm stands for (lines, tree,
-fold, slices).
+of a form of allreduce, reduce, allgather, barrier, scan or exscan is the sum of the node
+algorithms shm stands for (allreduce: lines, tree, fold, slices; barrier: poll, tree; ...).
 Exit status 0 when every check holds.
 """
 import argparse
@@ -136,8 +136,19 @@ class Job:
         return out
 
 
-REDUCTION_FORMS = {"allreduce", "reduce", "iallreduce", "ireduce", "allreduce_init", "reduce_init"}
-NODE_REDUCTIONS = ("lines", "tree", "fold", "slices")
+# The node algorithms `shm` stands for inside one node, by collective
+# (src/decisions/node_algorithms.hpp).
+NODE_ALGORITHMS = {"allreduce": ("lines", "tree", "fold", "slices"), "reduce": ("lines", "tree", "fold", "slices"),
+                   "allgather": ("lines", "groups", "staged"), "barrier": ("poll", "tree"),
+                   "scan": ("lines", "staged"), "exscan": ("lines", "staged")}
+
+
+def node_algorithms(form):
+    """The node algorithms of a form's collective ("iallreduce", "barrier_init": its three forms)."""
+    base = form[:-len("_init")] if form.endswith("_init") else form
+    if base not in NODE_ALGORITHMS and base.startswith("i"):
+        base = base[1:]
+    return NODE_ALGORITHMS.get(base, ())
 
 
 def printed_stats_failures(out):
@@ -148,10 +159,10 @@ def printed_stats_failures(out):
     if not expected:
         return ["--expect-printed-stats: the program printed no expected statistics"]
     shown = dict(((m[0], m[1]), m[2]) for m in re.findall(r"mcorecoll: stats (\S+) (\S+) calls=(\d+) ", out))
-    # Allreduce's and reduce's "shm" is the node's choice, counted by the algorithm it took
-    # inside a node (decisions/route.hpp): an expected shm is their sum.
-    for form in {form for form, path in expected if path == "shm" and form in REDUCTION_FORMS}:
-        named = [(form, path) for path in NODE_REDUCTIONS if (form, path) in shown and (form, path) not in expected]
+    # A collective's "shm" is the node's choice, counted by the algorithm it took inside a node
+    # (decisions/node_algorithms.hpp): an expected shm is their sum.
+    for form in {form for form, path in expected if path == "shm" and node_algorithms(form)}:
+        named = [(form, path) for path in node_algorithms(form) if (form, path) in shown and (form, path) not in expected]
         if named:
             total = int(shown.get((form, "shm"), 0)) + sum(int(shown.pop(k)) for k in named)
             shown[(form, "shm")] = str(total)

@@ -15,10 +15,11 @@
 namespace mcorecoll {
 
 AllgatherRounds::AllgatherRounds(CommContext& ctx, const Config& config, const char* out, char* recv,
-                                 std::uint64_t block)
+                                 std::uint64_t block, int algorithm)
     : ctx_(ctx), config_(config), out_(out), recv_(recv), block_(block),
-      groups_(ctx.node_size > config.allgather_flat_max ? LineGroups::of(ctx.node_size, block, kReduceLineBytes)
-                                                          : LineGroups{ctx.node_size, 1}) {}
+      algorithm_(node_algorithm_taken(Collective::allgather, algorithm, block, ctx.node_size, config)),
+      groups_(algorithm_ == kAllgatherGroups ? LineGroups::of(ctx.node_size, block, kReduceLineBytes)
+                                             : LineGroups{ctx.node_size, 1}) {}
 
 bool AllgatherRounds::line_step(int* waiting_on) {
   const int n = ctx_.node_size;
@@ -87,7 +88,8 @@ bool AllgatherRounds::group_step(int* waiting_on) {
 
 bool AllgatherRounds::advance(int* waiting_on) {
   if (block_ == 0) return true;
-  if (block_ <= kReduceLineBytes) return groups_.size > 1 ? group_step(waiting_on) : line_step(waiting_on);
+  if (algorithm_ == kAllgatherGroups) return group_step(waiting_on);
+  if (algorithm_ == kAllgatherLines) return line_step(waiting_on);
   NodeShm& shm = *ctx_.channel.shm;
   const int n = ctx_.node_size, me = ctx_.node_rank;
   if (!begun_) {
@@ -135,11 +137,11 @@ bool AllgatherRounds::advance(int* waiting_on) {
 
 int allgather_shm(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount,
                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                  std::uint64_t block) {
+                  std::uint64_t block, int algorithm) {
   if (block == 0) return MPI_SUCCESS;
   AllgatherBytes sides(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
   sides.pack();
-  AllgatherRounds rounds(ctx, config, sides.out(), sides.recv.data(), block);
+  AllgatherRounds rounds(ctx, config, sides.out(), sides.recv.data(), block, algorithm);
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
   run_rounds(waiter, [&] { return rounds.advance(&waiting_on); }, [&] { return rounds.moves(); });

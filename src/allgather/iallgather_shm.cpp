@@ -11,8 +11,8 @@ namespace {
 class Iallgather final : public Operation {
  public:
   Iallgather(CommContext& ctx, const Config& config, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-             void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t block)
-      : Operation(ctx), config_(config), block_(block),
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, std::uint64_t block, int algorithm)
+      : Operation(ctx), config_(config), block_(block), algorithm_(algorithm),
         sides_(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block) {
     sides_.hold_types();
   }
@@ -21,7 +21,7 @@ class Iallgather final : public Operation {
     rc = MPI_SUCCESS;
     if (block_ == 0) return;
     sides_.pack();
-    rounds_.emplace(ctx_, config_, sides_.out(), sides_.recv.data(), block_);
+    rounds_.emplace(ctx_, config_, sides_.out(), sides_.recv.data(), block_, algorithm_);
   }
 
   bool step(bool) override { return block_ == 0 || rounds_->advance(&waiting_on); }
@@ -33,6 +33,7 @@ class Iallgather final : public Operation {
  private:
   const Config& config_;
   std::uint64_t block_;
+  int algorithm_;
   AllgatherBytes sides_;
   std::optional<AllgatherRounds> rounds_;
 };
@@ -41,9 +42,9 @@ class Iallgather final : public Operation {
 
 std::unique_ptr<Operation> make_iallgather(CommContext& ctx, const Config& config, const void* sendbuf,
                                            int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                           MPI_Datatype recvtype, std::uint64_t block) {
+                                           MPI_Datatype recvtype, std::uint64_t block, int algorithm) {
   return std::make_unique<Iallgather>(ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                      block);
+                                      block, algorithm);
 }
 
 }  // namespace mcorecoll

@@ -17,6 +17,6 @@ struct Config;
 
 std::unique_ptr<Operation> make_iallgather(CommContext& ctx, const Config& config, const void* sendbuf,
                                            int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                           MPI_Datatype recvtype, std::uint64_t block);
+                                           MPI_Datatype recvtype, std::uint64_t block, int algorithm);
 
 }  // namespace mcorecoll

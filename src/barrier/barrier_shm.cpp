@@ -1,6 +1,7 @@
 #include "barrier/barrier_shm.hpp"
 
 #include "decisions/config.hpp"
+#include "decisions/node_algorithms.hpp"
 #include "node/node_shm.hpp"
 #include "node/wait.hpp"
 #include "node/comm_context.hpp"
@@ -14,9 +15,10 @@ constexpr std::size_t kBarrierReadBytes = 16;
 
 }  // namespace
 
-BarrierRounds::BarrierRounds(CommContext& ctx, const Config& config, bool mine, Waiter* waiter)
+BarrierRounds::BarrierRounds(CommContext& ctx, const Config& config, bool mine, Waiter* waiter, int algorithm)
     : ctx_(ctx),
-      all_poll_(ctx.node_count == 1 && ctx.node_size <= config.barrier_all_poll_max),
+      all_poll_(ctx.node_count == 1 &&
+                node_algorithm_taken(Collective::barrier, algorithm, 0, ctx.node_size, config) == kBarrierPoll),
       direct_(leaders_direct(ctx, config)),
       waiter_(waiter),
       bit_(mine ? 1 : 0) {}
@@ -115,9 +117,9 @@ bool BarrierRounds::advance(bool may_call_mpi, int* waiting_on) {
 
 // The blocking forms: with the waiter, the rounds wait wherever they would stop and are over
 // after one advance.
-int barrier_shm(CommContext& ctx, const Config& config) {
+int barrier_shm(CommContext& ctx, const Config& config, int algorithm) {
   Waiter waiter = Waiter::for_context(ctx, config);
-  BarrierRounds rounds(ctx, config, false, &waiter);
+  BarrierRounds rounds(ctx, config, false, &waiter, algorithm);
   int waiting_on = -1;
   rounds.advance(true, &waiting_on);
   return rounds.rc;
@@ -125,7 +127,7 @@ int barrier_shm(CommContext& ctx, const Config& config) {
 
 bool node_vote(CommContext& ctx, const Config& config, bool mine) {
   Waiter waiter = Waiter::for_context(ctx, config);
-  BarrierRounds rounds(ctx, config, mine, &waiter);
+  BarrierRounds rounds(ctx, config, mine, &waiter, kBarrierShm);
   int waiting_on = -1;
   rounds.advance(true, &waiting_on);
   return rounds.any();

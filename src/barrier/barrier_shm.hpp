@@ -1,8 +1,10 @@
-// The hierarchical shared-memory barrier (paper section 4.1): one gather up the node's tree
-// (ranks -> their group leaders -> the node leader), the node leaders' exchange when the
-// communicator spans nodes, then one release back down the same tree. A node of few ranks
-// (MCORECOLL_BARRIER_ALL_POLL_MAX) has every rank post its arrival and poll everyone else's
-// instead: one line transfer of latency instead of two, for n - 1 reads per rank.
+// The shared-memory barrier's two algorithms (decisions/node_algorithms.hpp):
+//  tree: the hierarchical barrier (paper section 4.1): one gather up the node's tree (ranks ->
+//        their group leaders -> the node leader), the node leaders' exchange when the
+//        communicator spans nodes, then one release back down the same tree;
+//  poll: inside one node, every rank posts its arrival and polls everyone else's: one line
+//        transfer of latency instead of two, for n - 1 reads per rank (the node's choice up to
+//        MCORECOLL_BARRIER_ALL_POLL_MAX ranks).
 //
 // Written once, as resumable rounds (BarrierRounds): the blocking barrier waits inside its steps,
 // the non-blocking and persistent ones (ibarrier_shm.hpp) take them as the progress engine
@@ -26,8 +28,9 @@ class BarrierRounds {
  public:
   // `mine`: the bit this rank carries. `waiter`: a blocking form's, with which the steps wait
   // where they would stop (node/wait.hpp's arrived()) and whose leaders' exchange across nodes
-  // waits; none for an operation of the progress engine.
-  BarrierRounds(CommContext& ctx, const Config& config, bool mine, Waiter* waiter);
+  // waits; none for an operation of the progress engine. `algorithm`: kBarrierPoll,
+  // kBarrierTree or the node's choice (kBarrierShm); across nodes always the tree.
+  BarrierRounds(CommContext& ctx, const Config& config, bool mine, Waiter* waiter, int algorithm);
   // Does what it can without waiting; true once this rank is released (then rc and any() are
   // final). Where it waits for a node rank, *waiting_on says which; it stops where it would
   // call MPI unless `may_call_mpi`.
@@ -53,9 +56,9 @@ class BarrierRounds {
 };
 
 // The communicator's shared segment must exist (ctx.channel.shm). Returns an MPI error code.
-int barrier_shm(CommContext& ctx, const Config& config);
+int barrier_shm(CommContext& ctx, const Config& config, int algorithm);
 
-// The barrier inside one node (ctx.node_count 1) carrying one bit per rank. Returns the OR of
+// The barrier inside one node (ctx.node_count 1; the node's choice) carrying one bit per rank. Returns the OR of
 // the bits on every rank: how the ranks agree on a fact each knows only of itself.
 bool node_vote(CommContext& ctx, const Config& config, bool mine);
 

@@ -8,21 +8,23 @@ namespace {
 
 class Ibarrier final : public RoundsOperation<BarrierRounds> {
  public:
-  Ibarrier(CommContext& ctx, const Config& config) : RoundsOperation(ctx), config_(config) {}
+  Ibarrier(CommContext& ctx, const Config& config, int algorithm)
+      : RoundsOperation(ctx), config_(config), algorithm_(algorithm) {}
 
   void begin() override {
     rc = MPI_SUCCESS;
-    rounds_.emplace(ctx_, config_, false, nullptr);
+    rounds_.emplace(ctx_, config_, false, nullptr, algorithm_);
   }
 
  private:
   const Config& config_;
+  const int algorithm_;
 };
 
 }  // namespace
 
-std::unique_ptr<Operation> make_ibarrier(CommContext& ctx, const Config& config) {
-  return std::make_unique<Ibarrier>(ctx, config);
+std::unique_ptr<Operation> make_ibarrier(CommContext& ctx, const Config& config, int algorithm) {
+  return std::make_unique<Ibarrier>(ctx, config, algorithm);
 }
 
 }  // namespace mcorecoll

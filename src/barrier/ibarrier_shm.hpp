@@ -12,6 +12,7 @@ namespace mcorecoll {
 struct Config;
 
 // The communicator's shared segment must exist (ctx.channel.shm). Begin it before its first step.
-std::unique_ptr<Operation> make_ibarrier(CommContext& ctx, const Config& config);
+// `algorithm`: as BarrierRounds takes it.
+std::unique_ptr<Operation> make_ibarrier(CommContext& ctx, const Config& config, int algorithm);
 
 }  // namespace mcorecoll

@@ -1,6 +1,7 @@
 // MPI_Allgather, MPI_Iallgather and MPI_Allgather_init: routed (entry/call_decision.hpp) and
-// checked, then the staged allgather (allgather_shm.hpp, iallgather_shm.hpp), across nodes the
-// composition or the lanes (lanes/allgather_lanes.hpp), or PMPI.
+// checked, then the node's allgather (lines, groups or staged: allgather_shm.hpp,
+// iallgather_shm.hpp), across nodes the composition or the lanes (lanes/allgather_lanes.hpp), or
+// PMPI.
 #include <climits>
 
 #include "allgather/allgather_across_nodes.hpp"
@@ -31,6 +32,7 @@ Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendty
   if (d.path == kAllgatherLanes)
     if (const char* refusal = lanes_refusal(*d.ctx, form == Form::blocking))
       without_lanes(d, Collective::allgather, refusal);
+  name_node_algorithm(d, Collective::allgather, block);
   d.bytes = block * static_cast<std::uint64_t>(d.ctx->size);
   if (d.path == kPmpiPath) return d;
   if (d.bytes > kMaxShmBytes) fall_back(d, Collective::allgather, "2 GiB or more per rank");
@@ -57,7 +59,8 @@ std::unique_ptr<Operation> make_operation(const Decision& d, const void* sendbuf
   if (d.ctx->node_count > 1)
     return make_iallgather_across_nodes(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                         block_of(d));
-  return make_iallgather(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block_of(d));
+  return make_iallgather(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block_of(d),
+                         d.path);
 }
 
 }  // namespace
@@ -76,7 +79,7 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
           return allgather_across_nodes(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                         block_of(d));
         return allgather_shm(*d.ctx, config, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                             block_of(d));
+                             block_of(d), d.path);
       });
 }
 

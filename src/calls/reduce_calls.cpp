@@ -33,19 +33,6 @@ struct Reduction {
   MPI_Comm comm;
 };
 
-// The node algorithm a call inside one node takes, named (decisions/route.hpp), so that the
-// statistics and learning see which ran: `shm` the node's choice, lines and tree that choice
-// where a line is too small. Across nodes each names the leaders' composition.
-void name_node_algorithm(Decision& d, const Reduction& a, const ElementLayout& layout) {
-  if (d.path != kReductionShm && !node_reduction(d.path)) return;
-  if (d.ctx->node_count > 1) {
-    d.path = kReductionShm;
-    return;
-  }
-  d.path = node_reduction_taken(d.path, layout.image_bytes(static_cast<std::size_t>(a.count)), d.ctx->node_size,
-                                process_config().config);
-}
-
 // Everything decided here is equal on every rank: the standard has them all pass the same
 // count, datatype, op and root.
 Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layout) {
@@ -71,7 +58,7 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   if (d.path != kPmpiPath && ((gets_result && null_buffer(a.recvbuf, bytes, a.type)) ||
                                (a.sendbuf != MPI_IN_PLACE && null_buffer(a.sendbuf, bytes, a.type))))
     fall_back(d, c, "null buffer");
-  name_node_algorithm(d, a, *layout);
+  name_node_algorithm(d, c, layout->image_bytes(static_cast<std::size_t>(a.count)));
   return d;
 }
 

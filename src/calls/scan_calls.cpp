@@ -1,6 +1,6 @@
 // MPI_Scan and MPI_Exscan, and their non-blocking and persistent forms: routed
-// (staged_reduction_route.hpp) and checked, then the staged scan inside one node (scan_shm.hpp;
-// the other forms' operation, iscan_shm.hpp), across nodes of consecutive ranks
+// (staged_reduction_route.hpp) and checked, then the scan inside one node (lines or staged:
+// scan_shm.hpp; the other forms' operation, iscan_shm.hpp), across nodes of consecutive ranks
 // (scan_across_nodes.hpp, iscan_across_nodes.hpp), or PMPI.
 #include "calls/staged_reduction_route.hpp"
 #include "decisions/config.hpp"
@@ -27,6 +27,7 @@ Decision route_scan(Collective c, const void* sendbuf, void* recvbuf, int count,
   // null: checked there, rank 0 alone would go to PMPI and the others wait for it.
   const bool significant = !(c == Collective::exscan && d.ctx && d.ctx->rank == 0 && sendbuf != MPI_IN_PLACE);
   if (d.path != kPmpiPath && significant && null_buffer(recvbuf, d.bytes, type)) fall_back(d, c, "null buffer");
+  if (d.path != kPmpiPath) name_node_algorithm(d, c, layout->image_bytes(static_cast<std::size_t>(count)));
   if (d.path == kPmpiPath || d.ctx->node_count == 1) return d;
   // A prefix follows rank order for every op: node by node only where the nodes hold blocks of
   // consecutive ranks.
@@ -50,7 +51,7 @@ int blocking(Collective c, const void* sendbuf, void* recvbuf, int count, MPI_Da
     const Config& config = process_config().config;
     if (d.ctx->node_count > 1)
       return scan_across_nodes(*d.ctx, config, c == Collective::exscan, input, recvbuf, count, type, op, layout);
-    return scan_shm(*d.ctx, config, c == Collective::exscan, input, recvbuf, count, type, op, layout);
+    return scan_shm(*d.ctx, config, c == Collective::exscan, input, recvbuf, count, type, op, layout, d.path);
   });
 }
 
@@ -76,7 +77,7 @@ int with_operation(Form form, Collective c, const void* sendbuf, void* recvbuf, 
       return make_iscan_across_nodes(*d.ctx, process_config().config, c == Collective::exscan, sendbuf, recvbuf,
                                      count, type, op, layout);
     return make_iscan(*d.ctx, process_config().config, c == Collective::exscan, sendbuf, recvbuf, count, type, op,
-                      layout);
+                      layout, d.path);
   }, [&] { return scan_start(c, sendbuf, recvbuf, count, type, op, comm); });
 }
 

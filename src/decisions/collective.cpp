@@ -19,21 +19,26 @@ std::string setting_name(Collective c) {
 }
 
 const std::vector<std::string>& algorithm_names(Collective c) {
-  // "shm" names a collective's one node algorithm (the barrier's flags, the allgather's one
-  // block for all, the node-only collectives' staged exchange) or the node's choice among
-  // several (allreduce and reduce: route.hpp's kReductionLines ...). Bcast's are the ring of
-  // shared cells (ring) and single copy by Cross Memory Attach (cma); alltoall's the staging
-  // areas (staged) and single copy. Bcast, allreduce, reduce, allgather and the reduce-scatters
-  // across nodes also have the lanes.
+  // The order is the paths' numbers (decisions/route.hpp, decisions/node_algorithms.hpp). "shm"
+  // names the node's choice among a collective's node algorithms (across nodes the composition
+  // of node and leaders' phases), or a collective's one staged algorithm (the node-only
+  // collectives, the reduce-scatters' staged allreduce). Bcast's are the ring of shared cells
+  // (ring) and single copy by Cross Memory Attach (cma); alltoall's the staging areas (staged)
+  // and single copy. Bcast, allreduce, reduce, allgather and the reduce-scatters across nodes
+  // also have the lanes.
   static const std::vector<std::string> staging = {"shm"};
   static const std::vector<std::string> reductions = {"shm", "lanes", "lines", "tree", "fold", "slices"};
+  static const std::vector<std::string> allgather = {"shm", "lanes", "lines", "groups", "staged"};
+  static const std::vector<std::string> barrier = {"shm", "poll", "tree"};
+  static const std::vector<std::string> scans = {"shm", "lines", "staged"};
   static const std::vector<std::string> staging_or_single_copy = {"staged", "cma"};
   static const std::vector<std::string> staging_or_lanes = {"shm", "lanes"};
   static const std::vector<std::string> ring_single_copy_or_lanes = {"ring", "cma", "lanes"};
   if (c == Collective::allreduce || c == Collective::reduce) return reductions;
-  if (c == Collective::allgather ||
-      c == Collective::reduce_scatter_block || c == Collective::reduce_scatter)
-    return staging_or_lanes;
+  if (c == Collective::allgather) return allgather;
+  if (c == Collective::barrier) return barrier;
+  if (c == Collective::scan || c == Collective::exscan) return scans;
+  if (c == Collective::reduce_scatter_block || c == Collective::reduce_scatter) return staging_or_lanes;
   if (c == Collective::bcast) return ring_single_copy_or_lanes;
   return c == Collective::alltoall ? staging_or_single_copy : staging;
 }

@@ -123,21 +123,6 @@ Route choose_route(Collective c, const Config& config, std::uint64_t bytes, bool
   return {1, ""};
 }
 
-int node_reduction_choice(std::size_t image, int node_size, const Config& config) {
-  const bool flat = node_size <= config.reduce_flat_max;
-  if (image <= kReduceLineBytes) return flat ? kReductionLines : kReductionTree;
-  // On a node past the flat fold, folding everything reads n contributions for one: a slice of
-  // a line already pays.
-  const std::size_t slice_min = flat ? kSliceMinBytes : kLineBytes;
-  return image >= static_cast<std::size_t>(node_size) * slice_min ? kReductionSlices : kReductionFold;
-}
-
-int node_reduction_taken(int algorithm, std::size_t image, int node_size, const Config& config) {
-  const bool line = algorithm == kReductionLines || algorithm == kReductionTree;
-  if (node_reduction(algorithm) && !(line && image > kReduceLineBytes)) return algorithm;
-  return node_reduction_choice(image, node_size, config);
-}
-
 std::uint64_t pmpi_below(Collective c, const Config& config, bool spans_nodes, const TableRow* row) {
   const int forced = config.forced_path[static_cast<int>(c)];
   if (config.disable || forced == 0) return kEverySize;
@@ -229,7 +214,10 @@ namespace {
 
 const char* algorithm_words(Collective c, int path) {
   if (path == 0) return "pmpi";
-  if (c == Collective::barrier) return "shm";
+  if (c == Collective::barrier)
+    return path == kBarrierPoll   ? "poll (every rank polls every other's arrival)"
+           : path == kBarrierTree ? "tree (a gather up the node's tree, a release down it)"
+                                  : "shm (inside a node the node's choice: poll or tree; across nodes the tree and the leaders' exchange)";
   if (c == Collective::bcast)
     return path == kBcastRing  ? "ring (the ring of shared cells; across nodes after the leaders' bcast)"
            : path == kBcastCma ? "cma (single copy, Cross Memory Attach)"
@@ -246,13 +234,20 @@ const char* algorithm_words(Collective c, int path) {
                                       : "shm (inside a node the node's choice: lines or tree, then fold, then slices; "
                                         "across nodes the leaders' composition)";
   if (c == Collective::allgather)
-    return path == kAllgatherLanes ? "lanes (the MPI library's allgather on every lane at once, node gathers)"
-                                   : "shm (staging)";
+    return path == kAllgatherLanes    ? "lanes (the MPI library's allgather on every lane at once, node gathers)"
+           : path == kAllgatherLines  ? "lines (every rank's block on its record line, every line read by all)"
+           : path == kAllgatherGroups ? "groups (the record lines by groups, each leader's line of its members' blocks)"
+           : path == kAllgatherStaged ? "staged (the staging areas)"
+                                      : "shm (inside a node the node's choice: lines or groups, then staged; "
+                                        "across nodes the leaders' exchange)";
   if (c == Collective::reduce_scatter_block || c == Collective::reduce_scatter)
     return path == kReduceScatterLanes
                ? "lanes (node reduce-scatter by lanes, the MPI library's reduce-scatter on every lane at once)"
                : "shm (the staged allreduce, combined in rank order)";
-  if (c == Collective::scan || c == Collective::exscan) return "shm (staged, each prefix folded in rank order)";
+  if (c == Collective::scan || c == Collective::exscan)
+    return path == kScanLines    ? "lines (the prefix tree on the record lines, in rank order)"
+           : path == kScanStaged ? "staged (the prefix tree through the staging areas, in rank order)"
+                                 : "shm (inside a node the node's choice: lines, then staged; each prefix folded in rank order)";
   if (node_only(c)) return "shm (staging)";
   return path == kAlltoallStaged ? "staged (the staging areas; across nodes the leaders' exchange of tiles)"
                                  : "cma (single copy, Cross Memory Attach)";
@@ -287,9 +282,9 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
       continue;
     }
     if (c == Collective::barrier) {
-      const bool all_poll = !spans && view.node_size <= config.barrier_all_poll_max;
-      out << "shm, " << (all_poll ? "all-poll" : "gather-and-release tree") << " ("
-          << (spans ? "across nodes" : std::to_string(view.node_size) + " ranks on one node") << "; all-poll on one node up to "
+      const int path = spans ? kBarrierShm : node_choice(c, 0, view.node_size, config);
+      out << algorithm_words(c, path) << " ("
+          << (spans ? "across nodes" : std::to_string(view.node_size) + " ranks on one node") << "; poll on one node up to "
           << config.barrier_all_poll_max << " ranks, MCORECOLL_BARRIER_ALL_POLL_MAX)\n";
       continue;
     }

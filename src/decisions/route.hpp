@@ -12,6 +12,7 @@
 #include "common/shm_layout.hpp"
 #include "decisions/collective.hpp"
 #include "decisions/config.hpp"
+#include "decisions/node_algorithms.hpp"
 
 namespace mcorecoll {
 
@@ -20,46 +21,13 @@ struct Route {
   const char* reason = "";  // why pmpi was chosen (empty when an algorithm was); static
 };
 
-// Path numbers of the bcast, alltoall and allreduce algorithms (see algorithm_names()).
+// Path numbers of the bcast and alltoall algorithms (see algorithm_names(); the node algorithms of
+// the others: node_algorithms.hpp).
 constexpr int kBcastRing = 1;
 constexpr int kBcastCma = 2;
 constexpr int kBcastLanes = 3;  // across nodes (lanes/bcast_lanes.hpp)
 constexpr int kAlltoallStaged = 1;
 constexpr int kAlltoallCma = 2;
-constexpr int kReductionShm = 1;    // allreduce and reduce: inside one node the node's choice below, across nodes the leaders' composition
-constexpr int kReductionLanes = 2;  // allreduce and reduce across nodes (lanes/reduce_lanes.hpp)
-// Allreduce and reduce inside one node (reduction/reduce_shm.hpp), each named:
-//  lines:  every rank's contribution on its record line, all folded by the rank(s) that need it;
-//  tree:   the lines folded over a tree of consecutive ranks, the root's result read by the rest;
-//  fold:   the staged rounds, every contribution folded whole by the rank(s) that need it;
-//  slices: the staged rounds reduce-scattered by slices, then every slice gathered.
-// lines, fold and slices fold each element over the ranks in rank order: the same bits. The
-// tree brackets by its groups (doc/design/reductions.md). Across nodes each of them names the
-// leaders' composition, whose node phase makes the node's choice.
-constexpr int kReductionLines = 3;
-constexpr int kReductionTree = 4;
-constexpr int kReductionFold = 5;
-constexpr int kReductionSlices = 6;
-constexpr bool node_reduction(int path) { return path >= kReductionLines && path <= kReductionSlices; }
-// Bytes of a slice below which the node folds whole (fold), on a node of at most
-// MCORECOLL_REDUCE_FLAT_MAX ranks (measured up to 16; beyond it a line: predicted).
-constexpr std::size_t kSliceMinBytes = 2048;
-// What `shm` (the rows' "the node's choice") takes for a contribution of `image` bytes (its
-// elements' data with the gaps between them: equal on every rank) on a node of `node_size`:
-// a record line where it fits (the tree beyond MCORECOLL_REDUCE_FLAT_MAX ranks), else slices
-// where every rank's slice reaches a least size, else fold.
-int node_reduction_choice(std::size_t image, int node_size, const Config& config);
-// The algorithm `algorithm` (kReductionShm or a node reduction) takes for a contribution of
-// `image` bytes: the node's choice for shm, and for lines and tree where a line cannot hold it.
-int node_reduction_taken(int algorithm, std::size_t image, int node_size, const Config& config);
-// The other algorithm of its kind (lines and tree, fold and slices): what learning tries beside it.
-constexpr int node_reduction_sibling(int path) {
-  return path == kReductionLines ? kReductionTree
-         : path == kReductionTree ? kReductionLines
-         : path == kReductionFold ? kReductionSlices
-                                  : kReductionFold;
-}
-constexpr int kAllgatherLanes = 2;  // across nodes (lanes/allgather_lanes.hpp)
 constexpr int kReduceScatterLanes = 2;  // both reduce-scatters across nodes (lanes/reduce_scatter_lanes.hpp)
 // The lanes' path of collective `c` (0: it has none).
 constexpr int lanes_path(Collective c) {

@@ -176,6 +176,15 @@ void fall_back(Decision& d, Collective c, const char* reason) {
   say_why_pmpi(c, call_config(), d.ctx->comm, reason);
 }
 
+void name_node_algorithm(Decision& d, Collective c, std::uint64_t bytes) {
+  if (d.path != kNodeChoice && !node_algorithm(c, d.path)) return;
+  if (!has_node_algorithms(c) || d.ctx->node_count > 1) {
+    d.path = kNodeChoice;
+    return;
+  }
+  d.path = node_algorithm_taken(c, d.path, bytes, d.ctx->node_size, call_config());
+}
+
 void without_single_copy(Decision& d, Collective c, int copy_in_out_path) {
   if (call_config().forced_path[static_cast<int>(c)] > 0) d.path = copy_in_out_path;
   else fall_back(d, c, "single copy (Cross Memory Attach) refused");

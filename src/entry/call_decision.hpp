@@ -132,6 +132,13 @@ void without_single_copy(Decision& d, Collective c, int copy_in_out_path);
 // leaders' composition within the nodes' bounds), else PMPI.
 void without_lanes(Decision& d, Collective c, const char* reason);
 
+// The node algorithm the call takes, named (decisions/node_algorithms.hpp), so that the
+// statistics and learning see which ran: inside one node `shm` becomes the node's choice, and a
+// named algorithm that does not accept the call that choice too; across nodes each names the
+// composition (shm). `bytes`: as node_accepts() takes them (equal on every rank). Other paths
+// stay as they are.
+void name_node_algorithm(Decision& d, Collective c, std::uint64_t bytes);
+
 // The communicator's non-blocking operations go first: a blocking call shares their state,
 // and its peers may be waiting for them before they come to it.
 void complete_earlier_operations(const Decision& d);

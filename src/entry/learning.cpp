@@ -164,10 +164,11 @@ constexpr std::uint64_t kLanesLearnBytes = 64 * 1024;
 //   go to PMPI where the probe then refuses it).
 // - The lanes (bcast, allreduce, reduce, allgather by block, the reduce-scatters) across nodes
 //   of equal size from kLanesLearnBytes.
-// - Allreduce and reduce inside one node, beside a node algorithm (the node's choice `shm`
-//   stands for the one it takes at this size): the other of its kind, lines or tree, fold or
-//   slices (decisions/route.hpp), in place of the first algorithm. Judged by the signature's
-//   bytes: a type with gaps may take fold where both were meant, then both time one algorithm.
+// - Inside one node, beside a node algorithm of allreduce, reduce, allgather, barrier or the
+//   scans (the node's choice `shm` stands for the one it takes at this size): the other of its
+//   kind where it accepts the call (decisions/node_algorithms.hpp), in place of the first
+//   algorithm. Judged by the signature's bytes: a reduction's type with gaps may take fold
+//   where both were meant, then both time one algorithm.
 int other_paths(const CommContext& ctx, const Config& config, Collective c, std::uint64_t bytes, int path,
                 int* others) {
   int n = 0;
@@ -175,9 +176,10 @@ int other_paths(const CommContext& ctx, const Config& config, Collective c, std:
     if (p != path && n < kLearnCandidatesMost - 1) others[n++] = p;
   };
   add(kPmpiPath);
-  const bool reduction = c == Collective::allreduce || c == Collective::reduce;
-  if (reduction && ctx.node_count == 1 && (path == kReductionShm || node_reduction(path))) {
-    add(node_reduction_sibling(node_reduction_taken(path, bytes, ctx.node_size, config)));
+  if (has_node_algorithms(c) && ctx.node_count == 1 && (path == kNodeChoice || node_algorithm(c, path))) {
+    const int sibling =
+        node_algorithm_sibling(c, node_algorithm_taken(c, path, bytes, ctx.node_size, config), bytes, ctx.node_size);
+    if (sibling >= 0) add(sibling);
     return n;
   }
   bool first = !algorithm_names(c).empty() && bytes <= kMaxShmBytes;

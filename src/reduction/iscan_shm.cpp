@@ -49,8 +49,8 @@ class Iscan final : public RoundsOperation<Rounds> {
 
 std::unique_ptr<Operation> make_iscan(CommContext& ctx, const Config& config, bool exclusive, const void* sendbuf,
                                       void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                                      const ElementLayout& layout) {
-  if (scan_on_lines(layout, count))
+                                      const ElementLayout& layout, int algorithm) {
+  if (scan_on_lines(layout, count, ctx.node_size, config, algorithm))
     return std::make_unique<Iscan<ScanLineRounds>>(ctx, config, exclusive, sendbuf, recvbuf, count, type, op, layout);
   return std::make_unique<Iscan<ScanRounds>>(ctx, config, exclusive, sendbuf, recvbuf, count, type, op, layout);
 }

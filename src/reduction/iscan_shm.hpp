@@ -15,9 +15,10 @@ namespace mcorecoll {
 class CommContext;
 struct Config;
 
-// Named types and ops that combine() folds without MPI only (the caller checks).
+// Named types and ops that combine() folds without MPI only (the caller checks). `algorithm`:
+// as scan_on_lines() (scan_lines.hpp) takes it.
 std::unique_ptr<Operation> make_iscan(CommContext& ctx, const Config& config, bool exclusive, const void* sendbuf,
                                       void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                                      const ElementLayout& layout);
+                                      const ElementLayout& layout, int algorithm);
 
 }  // namespace mcorecoll

@@ -68,8 +68,8 @@ ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* s
       // A contiguous result is folded straight into the receive buffer (its staged copy is
       // taken before); otherwise in scratch, then delivered data byte by data byte.
       fold_in_place_(layout.contiguous && layout.data_begin == 0),
-      algorithm_(node_reduction_taken(algorithm, layout.image_bytes(static_cast<std::size_t>(count)), ctx.node_size,
-                                      config)) {}
+      algorithm_(node_algorithm_taken(Collective::allreduce, algorithm,
+                                      layout.image_bytes(static_cast<std::size_t>(count)), ctx.node_size, config)) {}
 
 ReduceRounds::ReduceRounds(CommContext& ctx, const Config& config, const void* input, void* recvbuf, int count,
                            MPI_Datatype type, MPI_Op op, const ScatterBlock& block, const ElementLayout& layout)

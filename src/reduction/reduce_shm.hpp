@@ -54,9 +54,9 @@ bool lease_reduction_rounds(CommContext& ctx, const Config& config, const Elemen
 // One activation's rounds. `root`: the rank that gets the result, or -1 for every rank
 // (allreduce). `sendbuf` may be MPI_IN_PLACE where the standard allows it. The communicator
 // lies on one node; `layout` is element_layout()'s answer for the call. `algorithm`: one of
-// decisions/route.hpp's node reductions (kReductionLines ...), or kReductionShm, as
-// node_reduction_taken() takes them for the contribution's image (equal on every rank: the
-// same count and type).
+// the node reductions (kReductionLines ...), or kReductionShm, as node_algorithm_taken()
+// (decisions/node_algorithms.hpp) takes them for the contribution's image (equal on every rank:
+// the same count and type).
 class ReduceRounds {
  public:
   ReduceRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf, int count,

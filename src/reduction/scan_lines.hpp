@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "decisions/node_algorithms.hpp"
 #include "node/record_lines.hpp"
 #include "reduction/element_layout.hpp"
 #include "reduction/scan_walk.hpp"
@@ -16,11 +17,15 @@
 namespace mcorecoll {
 
 class CommContext;
+struct Config;
 
-// Whether a call's contribution goes over the lines (every rank alike: count, type and op are
-// the same on all ranks of a scan).
-inline bool scan_on_lines(const ElementLayout& layout, int count) {
-  return layout.image_bytes(static_cast<std::size_t>(count)) <= kReduceLineBytes;
+// Whether a call's contribution goes over the lines for `algorithm` (kScanLines, kScanStaged,
+// or the node's choice kScanShm: decisions/node_algorithms.hpp); every rank alike: count, type
+// and op are the same on all ranks of a scan.
+inline bool scan_on_lines(const ElementLayout& layout, int count, int node_size, const Config& config,
+                          int algorithm) {
+  return node_algorithm_taken(Collective::scan, algorithm, layout.image_bytes(static_cast<std::size_t>(count)),
+                              node_size, config) == kScanLines;
 }
 
 class ScanLineRounds {

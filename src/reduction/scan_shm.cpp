@@ -84,13 +84,13 @@ void ScanRounds::end_round() {
 }
 
 int scan_shm(CommContext& ctx, const Config& config, bool exclusive, const void* input, void* recvbuf, int count,
-             MPI_Datatype type, MPI_Op op, const ElementLayout& layout) {
+             MPI_Datatype type, MPI_Op op, const ElementLayout& layout, int algorithm) {
   Waiter waiter = Waiter::for_context(ctx, config);
   int waiting_on = -1;
   auto run = [&](auto& rounds) {
     run_rounds(waiter, [&] { return rounds.advance(true, &waiting_on); }, [&] { return rounds.moves(); });
   };
-  if (scan_on_lines(layout, count)) {
+  if (scan_on_lines(layout, count, ctx.node_size, config, algorithm)) {
     ScanLineRounds rounds(ctx, exclusive, input, recvbuf, count, type, op, layout);
     run(rounds);
     return rounds.rc;

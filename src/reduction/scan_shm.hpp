@@ -70,9 +70,9 @@ class ScanRounds {
   ScanWalk walk_;
 };
 
-// The blocking call: the lines' tree for one line, else these rounds; PMPI where the staging
-// areas are too small for one element (every rank alike).
+// The blocking call: the lines' tree (scan_lines.hpp) or these rounds, as scan_on_lines() takes
+// `algorithm`; PMPI where the staging areas are too small for one element (every rank alike).
 int scan_shm(CommContext& ctx, const Config& config, bool exclusive, const void* input, void* recvbuf, int count,
-             MPI_Datatype type, MPI_Op op, const ElementLayout& layout);
+             MPI_Datatype type, MPI_Op op, const ElementLayout& layout, int algorithm);
 
 }  // namespace mcorecoll

@@ -8,13 +8,14 @@
  * persistent calls made after it, summed over the ranks (a rank on another path would show).
  *
  * Usage: test_learning COLLECTIVE CANDIDATES WINNER [CALLS [remembered]]
- *   COLLECTIVE: allreduce (256 B of doubles), bcast (256 B, the root moving) or allgatherv
- *   (blocks of 2 and 4 doubles by rank: the class of 32 B); TEST_LEARNING_DOUBLES in the
- *   environment: other than 32 doubles (allreduce, bcast)
+ *   COLLECTIVE: allreduce (256 B of doubles), bcast (256 B, the root moving), allgather (a block
+ *   of 256 B a rank), allgatherv (blocks of 2 and 4 doubles by rank: the class of 32 B) or
+ *   barrier; TEST_LEARNING_DOUBLES in the environment: other than 32 doubles (allreduce, bcast,
+ *   allgather)
  *   CANDIDATES: the path the settings' row gives that size (shm or pmpi), the other of the two
  *   after it; or every candidate in the order explored, comma-separated (shm,pmpi,cma). A
  *   candidate the statistics name otherwise is written NAME=COUNTED: allreduce's shm inside a
- *   node is the node's choice, counted as the algorithm it takes (shm=fold).
+ *   node is the node's choice, counted as the algorithm it takes (shm=fold, shm=poll).
  *   WINNER: the path expected once learned. The same on a duplicate of the world, learned apart.
  *   remembered: an earlier job's learned file has the class (decisions/learned_file.hpp), so
  *   every call takes WINNER from the first.
@@ -49,11 +50,13 @@
 #include "persistent.h"
 
 enum { kRounds = 7 }; /* decisions/learning.hpp's kLearnRounds: calls a candidate */
-enum { kPaths = 8 };
+enum { kPaths = 11 };
 
 static int rank, size, count = 32; /* doubles: 256 bytes */
 static const char* collective;
-static const char* path_names[kPaths] = {"pmpi", "shm", "cma", "lanes", "lines", "tree", "fold", "slices"};
+/* Every path name the runs use (an index of this program's own, not the library's path number). */
+static const char* path_names[kPaths] = {"pmpi", "shm",  "cma",  "lanes",  "lines", "tree",
+                                         "fold", "slices", "poll", "groups", "staged"};
 static int blocking_calls[kPaths]; /* by path_names: this rank's */
 /* TEST_LEARNING_FORM=persistent: each communicator's two requests and their buffers. */
 static MPI_Request started[2][2];
@@ -79,13 +82,14 @@ static int path_index(const char* path) {
 /* One call of the collective, in `form` (0 blocking, 1 non-blocking, 2 persistent: a fresh
  * request started twice), checked. */
 static int run(MPI_Comm comm, int form, int salt) {
-  double* in = malloc(sizeof(double) * (size_t)count);
-  double* out = malloc(sizeof(double) * (size_t)count);
   int me, n, starts = 0;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &n);
+  double* in = malloc(sizeof(double) * (size_t)count);
+  double* out = malloc(sizeof(double) * (size_t)count * (size_t)n);
   const int root = salt % n, is_bcast = strcmp(collective, "bcast") == 0;
-  const int is_allgatherv = strcmp(collective, "allgatherv") == 0;
+  const int is_allgatherv = strcmp(collective, "allgatherv") == 0, is_allgather = strcmp(collective, "allgather") == 0;
+  const int is_barrier = strcmp(collective, "barrier") == 0;
   int counts[8], displs[8], total = 0;
   for (int r = 0; r < n && r < 8; r++) counts[r] = (r % 2 + 1) * 2, displs[r] = total, total += counts[r];
   CHECK(!is_allgatherv || n <= 8, "allgatherv: at most %d ranks", 8);
@@ -97,6 +101,14 @@ static int run(MPI_Comm comm, int form, int salt) {
       if (form == 0) MPI_Bcast(buf, count, MPI_DOUBLE, root, comm);
       else if (form == 1) MPI_Ibcast(buf, count, MPI_DOUBLE, root, comm, &r);
       else if (round == 0) PERSISTENT_BCAST_INIT(buf, count, MPI_DOUBLE, root, comm, MPI_INFO_NULL, &r);
+    } else if (is_barrier) {
+      if (form == 0) MPI_Barrier(comm);
+      else if (form == 1) MPI_Ibarrier(comm, &r);
+      else if (round == 0) PERSISTENT_BARRIER_INIT(comm, MPI_INFO_NULL, &r);
+    } else if (is_allgather) {
+      if (form == 0) MPI_Allgather(in, count, MPI_DOUBLE, out, count, MPI_DOUBLE, comm);
+      else if (form == 1) MPI_Iallgather(in, count, MPI_DOUBLE, out, count, MPI_DOUBLE, comm, &r);
+      else if (round == 0) PERSISTENT_ALLGATHER_INIT(in, count, MPI_DOUBLE, out, count, MPI_DOUBLE, comm, MPI_INFO_NULL, &r);
     } else if (is_allgatherv) {
       const int own = counts[me];
       if (form == 0) MPI_Allgatherv(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, comm);
@@ -110,7 +122,12 @@ static int run(MPI_Comm comm, int form, int salt) {
     if (form == 2) MPI_Start(&r), starts++;
     if (form != 0) MPI_Wait(&r, MPI_STATUS_IGNORE);
     int bad = 0;
-    if (is_allgatherv) {
+    if (is_barrier) {
+      /* nothing moves; test_barrier_order checks that a barrier orders */
+    } else if (is_allgather) {
+      for (int q = 0; q < n; q++)
+        for (int i = 0; i < count; i++) bad |= out[q * count + i] != q + i + salt;
+    } else if (is_allgatherv) {
       for (int q = 0; q < n; q++)
         for (int i = 0; i < counts[q]; i++) bad |= out[displs[q] + i] != q + i + salt;
     } else {
@@ -189,7 +206,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc < 4) {
-    if (rank == 0) fprintf(stderr, "usage: test_learning allreduce|bcast|allgatherv CANDIDATES WINNER [CALLS]\n");
+    if (rank == 0)
+      fprintf(stderr, "usage: test_learning allreduce|bcast|allgather|allgatherv|barrier CANDIDATES WINNER [CALLS]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   collective = argv[1];

@@ -62,8 +62,10 @@ def expected_path(settings, coll, size):
     """The path the library's router must pick for this size, from the file alone (the tuner
     writes every setting this needs: a table row per process count)."""
     mode = settings.get(coll, "auto")
-    if mode != "auto" or coll == "barrier":
-        return "shm" if mode == "auto" else mode
+    if coll == "barrier" and mode in ("auto", "shm"):  # the node's choice, named
+        return "poll" if NP <= int(settings.get("barrier_all_poll_max", "8")) else "tree"
+    if mode != "auto":
+        return mode
     for bound, path in row_bands(settings, coll):
         if size <= bound:
             return path
