@@ -65,6 +65,19 @@ def allreduce_among(n, m, a, bw, o, g, share, rails=1):
     return min(rd, rab)
 
 
+def bcast_among(n, m, a, bw, o, g, share, rails=1):
+    """A binomial bcast over n ranks of one level; `share` ranks of a host send at once."""
+    k = share / spread(share, rails)
+    return log2c(n) * (a + o + k * (g + m / bw))
+
+
+def reduce_scatter_among(n, m, a, bw, o, g, share, rails=1):
+    """Recursive halving over n ranks of one level (the reduce-scatter half of Rabenseifner's
+    allreduce): log n rounds, each rank's m (n - 1) / n bytes; `share` ranks of a host at once."""
+    k = share / spread(share, rails)
+    return log2c(n) * (a + o + k * g) + k * m * (n - 1) / n / bw if n > 1 else 0.0
+
+
 def flat(coll, m, H, P, node, net):
     """The MPI library's algorithms over all N = H*P ranks, ranks of a host consecutive: the
     rounds between near ranks stay in the host's shared memory, the others cross the network,
@@ -78,7 +91,8 @@ def flat(coll, m, H, P, node, net):
         return log2c(P) * p2p + log2c(H) * (a_n + o_n + k * g_n)
     if coll == "bcast":  # binomial tree from rank 0: one rank per host receives each round
         return log2c(P) * (p2p + m / bw_s) + log2c(H) * (a_n + o_n + g_n + m / bw_n)
-    if coll == "allreduce":  # the near rounds first: by the host rounds a rank holds m/P (Rabenseifner)
+    if coll in ("allreduce", "reduce"):  # the near rounds first: by the host rounds a rank holds
+        # m/P (Rabenseifner; a reduce's gather to the root costs what the allgather does)
         inside = allreduce_among(P, m, p2p, every, 0.0, 0.0, 1)
         rd = inside + log2c(H) * (a_n + o_n + k * (g_n + m / bw_n))
         rab = inside + allreduce_among(H, m / P, a_n, bw_n, o_n, g_n, P, rails)
@@ -91,6 +105,12 @@ def flat(coll, m, H, P, node, net):
     if coll in ("gather", "scatter"):  # binomial tree at rank 0: the root's rank moves every
         # other host's blocks through its one adapter
         return log2c(P) * p2p + (P - 1) * m / bw_s + log2c(H) * (a_n + o_n + g_n) + (N - P) * m / bw_n
+    if coll == "reduce_scatter":  # m: the whole vector; recursive halving, near rounds first: by
+        # the host rounds a rank holds m/P, which the network rounds halve among the hosts
+        return (reduce_scatter_among(P, m, p2p, every, 0.0, 0.0, 1)
+                + reduce_scatter_among(H, m / P, a_n, bw_n, o_n, g_n, P, rails))
+    if coll == "scan":  # recursive doubling over N ranks: every round moves the whole vector
+        return log2c(P) * (p2p + m / every) + log2c(H) * (a_n + o_n + k * (g_n + m / bw_n))
     raise ValueError(coll)
 
 
@@ -118,10 +138,13 @@ def hierarchical(coll, m, H, P, node, net):
         return 2 * tree * flag + leaders
     if coll == "bcast":  # leaders' binomial tree, then the node's ring (one copy out)
         return log2c(H) * (a_n + o_n + g_n + m / bw_n) + flag + m / every
-    if coll == "allreduce":  # node fold (each rank a slice), the leaders, the node's read-out
+    if coll in ("allreduce", "reduce", "reduce_scatter"):  # node fold (each rank a slice), the
+        # leaders, the node's read-out (the reduce-scatters: the allreduce's composition, each
+        # rank keeping its block: no read-out of the whole)
         leaders = (direct(H, m, *net) if H <= DIRECT_MAX_HOSTS and H * m <= GATHER_FOLD_BYTES
                    else allreduce_among(H, m, a_n, bw_n, o_n, g_n, 1))
-        return 2 * flag + 2 * m / every + leaders + flag + m / every
+        read_out = m / N if coll == "reduce_scatter" else m / every
+        return 2 * flag + 2 * m / every + leaders + flag + read_out
     if coll == "alltoall":  # node staging in and out, the leaders' pairwise exchange of P*P blocks
         return 2 * (flag + N * m / every) + a_n + (H - 1) * (o_n + g_n + P * P * m / bw_n)
     if coll in ("allgather", "allgatherv"):  # the node's blocks at the leader, the leaders' exchange
@@ -133,20 +156,43 @@ def hierarchical(coll, m, H, P, node, net):
     if coll in ("gather", "scatter"):  # the node's blocks at (from) its leader, the leaders'
         # gatherv (scatterv): one message a host, the root's blocks put in place by rank
         return flag + P * m / bw_s + log2c(H) * (a_n + o_n + g_n) + (H - 1) * P * m / bw_n + N * m / bw_s
+    if coll == "scan":  # the node's total at its leader and its scan (the prefix tree: log P
+        # reads of the vector on the longest chain), the leaders' exscan of the totals (the MPI
+        # library's recursive doubling over H), every rank folding its node's prefix in
+        return (2 * flag + m / every + log2c(P) * (flag + m / bw_s)
+                + log2c(H) * (a_n + o_n + g_n + m / bw_n) + flag + m / every)
     raise ValueError(coll)
 
 
 def lanes(coll, m, H, P, node, net):
-    """Lanes (issue #55, not built yet): the allreduce as a reduce-scatter inside the node (each
-    rank folds its m/P slice of every rank's vector), the MPI library's allreduce of that slice
-    among the ranks of equal node rank across hosts, all P lanes at once over every adapter,
-    and an allgather inside the node. None where the collective has no lanes form here."""
+    """The lanes (src/lanes/): a node phase on shared memory, the MPI library's collective on
+    each lane (the ranks of equal node rank across hosts), all P lanes at once over every
+    adapter, a node phase. None where the collective has no lanes form.
+      allreduce, reduce: a reduce-scatter inside the node (each rank folds its m/P slice of
+          every rank's vector), the lane's allreduce (reduce) of that slice, the node's
+          allgather (the root's node's);
+      reduce_scatter (m: the whole vector): the node's reduce-scatter by lanes, the lane's
+          reduce-scatter of its m/P slice, each rank keeping its block (no node allgather);
+      bcast: the root's node's ring (every rank there reads m), the lane's bcast of its m/P
+          slice, every other node's allgather of the slices (every rank reads m);
+      allgather (m: a rank's block): the lane's allgather of one block a host, the node's
+          allgather of the H blocks each rank took (every rank reads N m)."""
     flag, p2p, bw_s = node
     a_n, bw_n, o_n, g_n, rails = net
-    if coll != "allreduce" or P < 2:
+    if P < 2:
         return None
+    N = H * P
     every = min(bw_s, NODE_MEMORY_BW / P)
-    return 2 * (flag + m / every) + allreduce_among(H, m / P, a_n, bw_n, o_n, g_n, P, rails)
+    if coll in ("allreduce", "reduce"):
+        return 2 * (flag + m / every) + allreduce_among(H, m / P, a_n, bw_n, o_n, g_n, P, rails)
+    if coll == "reduce_scatter":
+        return flag + m / every + reduce_scatter_among(H, m / P, a_n, bw_n, o_n, g_n, P, rails)
+    if coll == "bcast":
+        return 2 * (flag + m / every) + bcast_among(H, m / P, a_n, bw_n, o_n, g_n, P, rails)
+    if coll == "allgather":
+        k = P / spread(P, rails)
+        return log2c(H) * (a_n + o_n + k * g_n) + k * (H - 1) * m / bw_n + flag + N * m / every
+    return None
 
 
 def size_name(m):
@@ -186,9 +232,10 @@ def read_levels(path):
     return node, bed
 
 
-COLLECTIVES = {"barrier": [0], "bcast": [8, 65536, 1 << 20], "allreduce": [8, 65536, 1 << 20, 16 << 20],
+COLLECTIVES = {"barrier": [0], "bcast": [8, 65536, 1 << 20, 16 << 20], "allreduce": [8, 65536, 1 << 20, 16 << 20],
+               "reduce": [8, 65536, 1 << 20, 16 << 20], "reduce_scatter": [8192, 1 << 20, 16 << 20],
                "alltoall": [8, 1024, 65536], "allgather": [8, 1024, 65536], "allgatherv": [8, 1024, 65536],
-               "gather": [8, 1024, 65536], "scatter": [8, 1024, 65536]}
+               "gather": [8, 1024, 65536], "scatter": [8, 1024, 65536], "scan": [8, 65536, 1 << 20]}
 
 
 def main():
