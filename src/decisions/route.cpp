@@ -253,6 +253,27 @@ const char* algorithm_words(Collective c, int path) {
                                  : "cma (single copy, Cross Memory Attach)";
 }
 
+// A band of `shm` on one node split where the node's choice changes, so that mcorecoll-info
+// names the algorithm each size takes: the choice can change only at half a line, a line and
+// the slices' least sizes (node_algorithms.cpp). The reductions' choice goes by the image, which
+// is the signature for contiguous types.
+std::vector<Band> node_choice_bands(Collective c, std::uint64_t from, const Band& b, int node_size,
+                                    const Config& config) {
+  if (b.path != kNodeChoice || !has_node_algorithms(c)) return {b};
+  const std::uint64_t n = static_cast<std::uint64_t>(node_size);
+  std::vector<std::uint64_t> edges = {kReduceLineBytes / 2, kReduceLineBytes, n * kSliceMinBytes - 1, n * kLineBytes - 1};
+  std::sort(edges.begin(), edges.end());
+  std::vector<Band> parts;
+  for (std::uint64_t edge : edges) {
+    const int here = node_choice(c, edge, node_size, config);
+    if (edge >= from && edge < b.max_bytes && here != node_choice(c, edge + 1, node_size, config) &&
+        (parts.empty() || parts.back().max_bytes < edge))
+      parts.push_back({edge, here});
+  }
+  parts.push_back({b.max_bytes, node_choice(c, b.max_bytes, node_size, config)});
+  return parts;
+}
+
 std::string size_words(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;
@@ -290,9 +311,13 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     }
     const TableRow* row = view.table_rows[static_cast<std::size_t>(i)];
     std::uint64_t from = 0;
-    for (const Band& b : auto_bands(c, config, spans, row)) {
-      out << size_words(from) << "-" << size_words(b.max_bytes) << " " << algorithm_words(c, b.path) << ", ";
-      from = b.max_bytes + 1;
+    for (const Band& band : auto_bands(c, config, spans, row)) {
+      const std::vector<Band> parts = spans ? std::vector<Band>{band}
+                                            : node_choice_bands(c, from, band, view.node_size, config);
+      for (const Band& b : parts) {
+        out << size_words(from) << "-" << size_words(b.max_bytes) << " " << algorithm_words(c, b.path) << ", ";
+        from = b.max_bytes + 1;
+      }
     }
     out << (from ? "above: pmpi" : "pmpi at every size") << "\n    why: ";
     if (!row && !config.bounds_set[i]) {
