@@ -27,34 +27,25 @@ constexpr int kNodeChoice = 1;
 //  slices: the staged rounds reduce-scattered by slices, then every slice gathered.
 // lines, fold and slices fold each element over the ranks in rank order: the same bits. The
 // tree brackets by its groups (doc/design/reductions.md).
-constexpr int kReductionShm = kNodeChoice;
-constexpr int kReductionLanes = 2;  // across nodes (lanes/reduce_lanes.hpp)
-constexpr int kReductionLines = 3;
-constexpr int kReductionTree = 4;
-constexpr int kReductionFold = 5;
-constexpr int kReductionSlices = 6;
+// Across nodes also the lanes (lanes/reduce_lanes.hpp).
+constexpr int kReductionShm = kNodeChoice, kReductionLanes = 2, kReductionLines = 3, kReductionTree = 4,
+              kReductionFold = 5, kReductionSlices = 6;
 // Allgather (allgather/allgather_shm.hpp), by the block:
 //  lines:  every rank's block on its record line, every rank reads every line;
 //  groups: the lines by groups, each group's leader posting its members' blocks on a second line;
 //  staged: the staging areas, every rank's tile staged once and copied by every rank.
-constexpr int kAllgatherShm = kNodeChoice;
-constexpr int kAllgatherLanes = 2;  // across nodes (lanes/allgather_lanes.hpp)
-constexpr int kAllgatherLines = 3;
-constexpr int kAllgatherGroups = 4;
-constexpr int kAllgatherStaged = 5;
+// Across nodes also the lanes (lanes/allgather_lanes.hpp).
+constexpr int kAllgatherShm = kNodeChoice, kAllgatherLanes = 2, kAllgatherLines = 3, kAllgatherGroups = 4,
+              kAllgatherStaged = 5;
 // Barrier (barrier/barrier_shm.hpp):
 //  poll: every rank posts its arrival and polls every other's (one line transfer of latency);
 //  tree: one gather up the node's tree and one release back down (log n reads a rank).
-constexpr int kBarrierShm = kNodeChoice;
-constexpr int kBarrierPoll = 2;
-constexpr int kBarrierTree = 3;
+constexpr int kBarrierShm = kNodeChoice, kBarrierPoll = 2, kBarrierTree = 3;
 // Scan and exscan (reduction/scan_shm.hpp), by the contribution's image; one prefix tree, two
 // carriers, the same bits:
 //  lines:  the blocks on the ranks' record lines;
 //  staged: in rounds through the reductions' staging areas.
-constexpr int kScanShm = kNodeChoice;
-constexpr int kScanLines = 2;
-constexpr int kScanStaged = 3;
+constexpr int kScanShm = kNodeChoice, kScanLines = 2, kScanStaged = 3;
 
 // Bytes of a slice below which the node folds whole (fold), on a node of at most
 // MCORECOLL_REDUCE_FLAT_MAX ranks (measured up to 16; beyond it a line: predicted).
