@@ -58,8 +58,9 @@ class BarrierRounds {
 // The communicator's shared segment must exist (ctx.channel.shm). Returns an MPI error code.
 int barrier_shm(CommContext& ctx, const Config& config, int algorithm);
 
-// The barrier inside one node (ctx.node_count 1; the node's choice) carrying one bit per rank. Returns the OR of
-// the bits on every rank: how the ranks agree on a fact each knows only of itself.
+// The barrier inside one node (ctx.node_count 1; the node's choice) carrying one bit per rank.
+// Returns the OR of the bits on every rank: how the ranks agree on a fact each knows only of
+// itself.
 bool node_vote(CommContext& ctx, const Config& config, bool mine);
 
 }  // namespace mcorecoll

@@ -28,7 +28,8 @@ bool node_accepts(Collective c, int path, std::uint64_t bytes, int node_size) {
   if (!node_algorithm(c, path)) return false;
   if (reduction(c)) return (path != kReductionLines && path != kReductionTree) || bytes <= kReduceLineBytes;
   if (c == Collective::allgather)
-    return path == kAllgatherStaged || (path == kAllgatherLines ? bytes <= kReduceLineBytes : groups_form(bytes, node_size));
+    return path == kAllgatherStaged ||
+           (path == kAllgatherLines ? bytes <= kReduceLineBytes : groups_form(bytes, node_size));
   if (scan(c)) return path == kScanStaged || bytes <= kReduceLineBytes;
   return true;  // the barrier's both
 }

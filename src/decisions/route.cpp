@@ -217,7 +217,8 @@ const char* algorithm_words(Collective c, int path) {
   if (c == Collective::barrier)
     return path == kBarrierPoll   ? "poll (every rank polls every other's arrival)"
            : path == kBarrierTree ? "tree (a gather up the node's tree, a release down it)"
-                                  : "shm (inside a node the node's choice: poll or tree; across nodes the tree and the leaders' exchange)";
+                                  : "shm (inside a node the node's choice: poll or tree; across nodes the tree and "
+                                    "the leaders' exchange)";
   if (c == Collective::bcast)
     return path == kBcastRing  ? "ring (the ring of shared cells; across nodes after the leaders' bcast)"
            : path == kBcastCma ? "cma (single copy, Cross Memory Attach)"
@@ -247,7 +248,8 @@ const char* algorithm_words(Collective c, int path) {
   if (c == Collective::scan || c == Collective::exscan)
     return path == kScanLines    ? "lines (the prefix tree on the record lines, in rank order)"
            : path == kScanStaged ? "staged (the prefix tree through the staging areas, in rank order)"
-                                 : "shm (inside a node the node's choice: lines, then staged; each prefix folded in rank order)";
+                                 : "shm (inside a node the node's choice: lines, then staged; each prefix folded in "
+                                   "rank order)";
   if (node_only(c)) return "shm (staging)";
   return path == kAlltoallStaged ? "staged (the staging areas; across nodes the leaders' exchange of tiles)"
                                  : "cma (single copy, Cross Memory Attach)";
@@ -261,7 +263,8 @@ std::vector<Band> node_choice_bands(Collective c, std::uint64_t from, const Band
                                     const Config& config) {
   if (b.path != kNodeChoice || !has_node_algorithms(c)) return {b};
   const std::uint64_t n = static_cast<std::uint64_t>(node_size);
-  std::vector<std::uint64_t> edges = {kReduceLineBytes / 2, kReduceLineBytes, n * kSliceMinBytes - 1, n * kLineBytes - 1};
+  std::vector<std::uint64_t> edges = {kReduceLineBytes / 2, kReduceLineBytes, n * kSliceMinBytes - 1,
+                                      n * kLineBytes - 1};
   std::sort(edges.begin(), edges.end());
   std::vector<Band> parts;
   for (std::uint64_t edge : edges) {
@@ -305,7 +308,8 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     if (c == Collective::barrier) {
       const int path = spans ? kBarrierShm : node_choice(c, 0, view.node_size, config);
       out << algorithm_words(c, path) << " ("
-          << (spans ? "across nodes" : std::to_string(view.node_size) + " ranks on one node") << "; poll on one node up to "
+          << (spans ? "across nodes" : std::to_string(view.node_size) + " ranks on one node")
+          << "; poll on one node up to "
           << config.barrier_all_poll_max << " ranks, MCORECOLL_BARRIER_ALL_POLL_MAX)\n";
       continue;
     }

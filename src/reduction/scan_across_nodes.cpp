@@ -45,7 +45,8 @@ bool ScanAcrossNodesRounds::node_step(bool may_call_mpi, int* waiting_on) {
   if (!lines_ && !staged_) {
     if (!totals_->advance(may_call_mpi, waiting_on)) return false;
     keep(totals_->too_small() ? MPI_ERR_INTERN : totals_->rc);  // an element fits every half (caller)
-    if (scan_on_lines(layout_, count_, ctx_.node_size, config_, kScanShm)) lines_.emplace(ctx_, exclusive_, input_, prefix_, count_, type_, op_, layout_);
+    if (scan_on_lines(layout_, count_, ctx_.node_size, config_, kScanShm))
+      lines_.emplace(ctx_, exclusive_, input_, prefix_, count_, type_, op_, layout_);
     else staged_.emplace(ctx_, config_, exclusive_, input_, prefix_, count_, type_, op_, layout_);
   }
   return node_scan_step(may_call_mpi, waiting_on);
