@@ -18,6 +18,7 @@
 #include "exchange/staged_exchange.hpp"
 #include "gather/gather_across_nodes.hpp"
 #include "gather/gather_shm.hpp"
+#include "gather/gatherv_across_nodes.hpp"
 #include "gather/igather_across_nodes.hpp"
 #include "gather/igather_shm.hpp"
 #include "node/wait.hpp"
@@ -83,6 +84,40 @@ int run_gather_across_nodes(const Decision& d, int root, const void* sendbuf, in
     own = send->data();
   }
   return gather_across_nodes(ctx, process_config().config, root, block, own, recv ? &*recv : nullptr, in_place);
+}
+
+// MPI_Gatherv across nodes (gather/gatherv_across_nodes.hpp): the ranks agree on the largest
+// block (a round of the node lines and the leaders), route alike by it, then one message a
+// node. `header`: what this rank tells (the root its largest block, the others their own).
+int gatherv_spanning(Decision& d, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     const Contribution& own, std::uint64_t header) {
+  CommContext& ctx = *d.ctx;
+  const Config& config = process_config().config;
+  const bool is_root = ctx.rank == root;
+  int rc = MPI_SUCCESS;
+  const GathervSizes sizes = agree_gatherv_sizes(ctx, config, root, header, &rc);
+  if (sizes.largest == kNotOurs) fall_back(d, Collective::gatherv, "arguments at the root that the MPI library must judge");
+  else route_agreed(d, Collective::gatherv, sizes.largest);
+  if (d.count) count_call(Collective::gatherv, d.path, d.bytes);
+  if (d.path == kPmpiPath)
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  std::optional<MessageBytes> send;  // this rank's block as bytes (the root's: its own, unless in place)
+  if (own.valid && sendbuf != MPI_IN_PLACE && own.bytes > 0) {
+    send.emplace(const_cast<void*>(sendbuf), sendcount, sendtype, own.bytes);
+    send->pack();
+  }
+  std::optional<BlockBytes> recv;
+  if (is_root) recv.emplace(recvbuf, ctx.size, recvcounts, displs, recvtype);
+  const char* bytes = send ? send->data() : nullptr;
+  const std::uint64_t size = send ? own.bytes : 0;
+  rc = gatherv_across_nodes(ctx, config, root, sizes, is_root ? nullptr : bytes, is_root ? 0 : size,
+                            recv ? &*recv : nullptr, is_root ? bytes : nullptr, is_root ? size : 0);
+  // Arguments the MPI library would refuse on this rank only: its error, after taking part with
+  // nothing (as inside one node).
+  if (!is_root && !own.valid)
+    return raise_error(comm, sendcount < 0 ? MPI_ERR_COUNT : sendtype == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_ERR_BUFFER);
+  return rc;
 }
 
 // MPI_Gather's operation, inside one node or across nodes.
@@ -193,6 +228,9 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   const Contribution own = contribution(sendbuf, sendcount, sendtype);
   const std::uint64_t header = is_root ? root_largest(own, recvbuf, recvcounts, displs, recvtype, ctx.size)
                                        : own.valid ? own.bytes : 0;
+  if (ctx.node_count > 1)
+    return gatherv_spanning(d, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, own,
+                            header);
   std::unique_ptr<MessageBytes> send;
   if (!is_root && own.valid) {
     send.reset(new MessageBytes(const_cast<void*>(sendbuf), sendcount, sendtype, own.bytes));

@@ -66,6 +66,9 @@ NodesBound nodes_bound(Collective c, const Config& config) {
       return {config.gather_nodes_max_bytes, "gather across nodes with blocks above MCORECOLL_GATHER_NODES_MAX_BYTES"};
     case Collective::scatter:
       return {config.gather_nodes_max_bytes, "scatter across nodes with blocks above MCORECOLL_GATHER_NODES_MAX_BYTES"};
+    case Collective::gatherv:  // the gather's phases with blocks of their own sizes: by the largest
+      return {config.gather_nodes_max_bytes,
+              "gatherv across nodes with a block above MCORECOLL_GATHER_NODES_MAX_BYTES"};
     default:
       return {~0ull, ""};
   }

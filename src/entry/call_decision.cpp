@@ -121,13 +121,15 @@ bool any_shm_band(CommContext& ctx, Collective c, const Config& config) {
   HeaderLineMemory& memory = header_line_memory(ctx, c);
   if (!memory.bands_known) {
     memory.bands_known = true;
-    for (const Band& b : auto_bands(c, config, false, ctx.table_rows[static_cast<int>(c)]))
+    for (const Band& b : auto_bands(c, config, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]))
       memory.any_band |= b.path != kPmpiPath && b.max_bytes > 0;
   }
   return memory.any_band;
 }
 
 }  // namespace
+
+bool spans_after_agreeing(Collective c, Form form) { return c == Collective::gatherv && form == Form::blocking; }
 
 bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
   if (count < 0 || type == MPI_DATATYPE_NULL) return false;
@@ -258,7 +260,11 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   // (fast_handoff.hpp: only while nothing of its own is pending) takes the same steps as one
   // that decided it in full.
   if (route.path != kPmpiPath && node_only(c) && ctx.node_count > 1) {
-    route = {kPmpiPath, "across nodes: the MPI library's in this version (mcorecoll takes it inside one node)"};
+    // (The blocking gatherv is decided across nodes once its ranks agree on its size:
+    // decide_before_agreeing(); nothing to say yet.)
+    route = {kPmpiPath, spans_after_agreeing(c, form)
+                            ? nullptr
+                            : "across nodes: the MPI library's in this version (mcorecoll takes it inside one node)"};
   } else if (config.learn && ctx.pmpi_reason.empty() && config.forced_path[static_cast<int>(c)] < 0) {
     // Learning in the run (entry/learning.hpp): the row's path, or the other while the class
     // explores, or the one its ranks agreed on; equal on every rank.
@@ -281,7 +287,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
     route = {kPmpiPath, "a non-blocking or persistent operation across nodes needs MPI calls while this rank may be "
                         "blocked in another call: MPI_THREAD_MULTIPLE, or an MPI library with a progress hook (Open MPI)"};
   d.path = route.path;
-  if (d.path == kPmpiPath) say_why_pmpi(c, config, comm, route.reason);
+  if (d.path == kPmpiPath && route.reason) say_why_pmpi(c, config, comm, route.reason);
   else if (c != Collective::barrier) agree_on_device_memory(d, c, form);
   if (const int us = config.test_slowdown_us[static_cast<int>(c)][static_cast<std::size_t>(d.path)]) {
     const std::uint64_t until = monotonic_ns() + static_cast<std::uint64_t>(us) * 1000;
@@ -307,10 +313,24 @@ Decision decide_node_only(Collective c, MPI_Comm comm, std::uint64_t bytes, Form
 
 Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
   Decision d = decide_node_only(c, comm, 0, Form::blocking);
-  if (!d.ctx || !d.ctx->set_up || !d.ctx->pmpi_reason.empty() || d.ctx->node_count > 1) return d;
+  if (!d.ctx || !d.ctx->set_up || !d.ctx->pmpi_reason.empty()) return d;
+  if (d.ctx->node_count > 1 && !spans_after_agreeing(c, Form::blocking)) return d;
   const Config& config = call_config();
   const int forced = config.forced_path[static_cast<int>(c)];
   if (config.disable || forced == 0) return d;
+  if (d.ctx->node_count > 1) {
+    // Across nodes the ranks' agreement costs a round of the network: only where some size may
+    // take mcorecoll's path (forced, or a nodes bound above 0 and a row that takes it).
+    if (forced < 0 && !any_shm_band(*d.ctx, c, config)) {
+      fall_back(d, c, "across nodes: no size up to MCORECOLL_GATHER_NODES_MAX_BYTES (0: off) takes mcorecoll's path");
+      return d;
+    }
+    if (!d.ctx->channel.shm && !ensure_shm(*d.ctx, config)) return d;
+    d.path = 1;
+    d.explores = d.settled = false;
+    agree_on_device_memory(d, c, Form::blocking);
+    return d;
+  }
   HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
   if (forced < 0) {
     const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
@@ -358,6 +378,15 @@ void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   d.bytes = bytes;
   HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
   const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
+  if (d.ctx->node_count > 1) {
+    // Across nodes no look is skipped (handed_on_by_memory() finds nothing seen): a rank whose
+    // operations are pending decides in full, and its round of agreement must meet the others'.
+    const Route route = choose_route(c, call_config(), bytes, true, row);
+    if (d.path == kPmpiPath) return;
+    if (route.path == kPmpiPath) fall_back(d, c, route.reason);
+    else d.path = route.path;
+    return;
+  }
   const Route route = choose_route(c, call_config(), bytes, false, row);
   const bool pmpi_again = route.path == kPmpiPath && memory.seen &&
                           choose_route(c, call_config(), memory.largest, false, row).path == kPmpiPath;

@@ -94,6 +94,11 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm);
 // raise, which the full decision hands on without counting a skip).
 bool handed_on_by_memory(Collective c, MPI_Comm comm, int root = 0);
 
+// The node-only collectives that may take mcorecoll's path across nodes once their ranks agree
+// on the size (gather/gatherv_across_nodes.hpp): MPI_Gatherv's blocking form. Their other forms,
+// and the other v-forms, are the MPI library's across nodes.
+bool spans_after_agreeing(Collective c, Form form);
+
 // A v-form, once its ranks agreed on `bytes` (equal on every rank): the route for that size.
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes);
 

@@ -59,7 +59,11 @@ std::array<std::uint64_t, kCollectiveCount> pmpi_sizes(const CommContext& ctx, c
   std::array<std::uint64_t, kCollectiveCount> below = {};
   if (config.counted() || config.verbose >= 1) return below;
   for (Collective c : kAllCollectives) {
-    const bool every = !ctx.pmpi_reason.empty() || (node_only(c) && ctx.node_count > 1);
+    // (Node-only collectives across nodes go to PMPI whatever the size, but a blocking gatherv
+    // there, whose ranks agree on the size first: decide_before_agreeing() and this answer
+    // must be equal on every rank, whichever of them a rank takes.)
+    const bool every = !ctx.pmpi_reason.empty() ||
+                       (node_only(c) && ctx.node_count > 1 && !spans_after_agreeing(c, Form::blocking));
     below[static_cast<int>(c)] =
         every ? kEverySize : pmpi_below(c, config, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]);
   }

@@ -328,11 +328,12 @@ static void avoid_mpi_defects(call_t* c) {
   if (c->kind == PALLGATHER && (DEFECT_ALLGATHER_INIT || c->slot == kInterSlot)) c->kind = IALLGATHER;
   /* Its MPI_Gather_init and MPI_Scatter_init deliver wrong blocks (test_progress.c): drawn only
    * where every such call is mcorecoll's, its path forced from each communicator's first call
-   * (the environment is alike on every rank). */
+   * inside one node (across pretend nodes the persistent forms are MPICH's own below
+   * MPI_THREAD_MULTIPLE; the environment is alike on every rank). */
   const char* gather_path = getenv("MCORECOLL_GATHER");
   const char* scatter_path = getenv("MCORECOLL_SCATTER");
   const char* setup_after = getenv("MCORECOLL_SETUP_AFTER");
-  const int first_call = setup_after && !strcmp(setup_after, "1");
+  const int first_call = setup_after && !strcmp(setup_after, "1") && !getenv("MCORECOLL_TEST_NODE_SIZE");
   if (c->kind == PGATHER && !(first_call && gather_path && !strcmp(gather_path, "shm"))) c->kind = IGATHER;
   if (c->kind == PSCATTER && !(first_call && scatter_path && !strcmp(scatter_path, "shm"))) c->kind = ISCATTER;
   /* Found by this tester: MPICH 4.0.2's own MPI_Iallgather between a pair type and its packed
