@@ -116,7 +116,7 @@ int gatherv_spanning(Decision& d, const void* sendbuf, int sendcount, MPI_Dataty
   // Arguments the MPI library would refuse on this rank only: its error, after taking part with
   // nothing (as inside one node).
   if (!is_root && !own.valid)
-    return raise_error(comm, sendcount < 0 ? MPI_ERR_COUNT : sendtype == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_ERR_BUFFER);
+    return raise_side_error(comm, sendcount, sendtype);
   return rc;
 }
 
@@ -251,7 +251,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
       gather_node_bytes(ctx, config, root, largest, send ? send->data() : nullptr, send ? own.bytes : 0, nullptr);
     // Arguments the MPI library would refuse on this rank only: its error, through the
     // communicator's handler, after taking part with nothing (the others do not wait in vain).
-    if (!own.valid) return raise_error(comm, sendcount < 0 ? MPI_ERR_COUNT : sendtype == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_ERR_BUFFER);
+    if (!own.valid) return raise_side_error(comm, sendcount, sendtype);
     return MPI_SUCCESS;
   }
   BlockBytes recv(recvbuf, ctx.size, recvcounts, displs, recvtype);

@@ -211,7 +211,7 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   // Arguments the MPI library would refuse on this rank only: its error, through the
   // communicator's handler, after taking part with nothing (the others do not wait in vain).
   if (!own_valid)
-    return raise_error(comm, recvcount < 0 ? MPI_ERR_COUNT : recvtype == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_ERR_BUFFER);
+    return raise_side_error(comm, recvcount, recvtype);
   return MPI_SUCCESS;
 }
 

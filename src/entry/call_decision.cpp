@@ -378,21 +378,17 @@ void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   d.bytes = bytes;
   HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
   const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
-  if (d.ctx->node_count > 1) {
-    // Across nodes no look is skipped (handed_on_by_memory() finds nothing seen): a rank whose
-    // operations are pending decides in full, and its round of agreement must meet the others'.
-    const Route route = choose_route(c, call_config(), bytes, true, row);
-    if (d.path == kPmpiPath) return;
-    if (route.path == kPmpiPath) fall_back(d, c, route.reason);
-    else d.path = route.path;
-    return;
+  const bool spans = d.ctx->node_count > 1;
+  const Route route = choose_route(c, call_config(), bytes, spans, row);
+  // Across nodes no look is skipped (handed_on_by_memory() finds nothing seen): a rank whose
+  // operations are pending decides in full, and its round of agreement must meet the others'.
+  if (!spans) {
+    const bool pmpi_again = route.path == kPmpiPath && memory.seen &&
+                            choose_route(c, call_config(), memory.largest, false, row).path == kPmpiPath;
+    memory.every = pmpi_again ? std::min(2 * memory.every, kHeaderLineMost) : kHeaderLineFirst;
+    memory.seen = true;
+    memory.largest = bytes;
   }
-  const Route route = choose_route(c, call_config(), bytes, false, row);
-  const bool pmpi_again = route.path == kPmpiPath && memory.seen &&
-                          choose_route(c, call_config(), memory.largest, false, row).path == kPmpiPath;
-  memory.every = pmpi_again ? std::min(2 * memory.every, kHeaderLineMost) : kHeaderLineFirst;
-  memory.seen = true;
-  memory.largest = bytes;
   if (d.path == kPmpiPath) return;
   if (route.path == kPmpiPath) fall_back(d, c, route.reason);
   else d.path = route.path;
@@ -457,6 +453,10 @@ bool rooted_here(MPI_Comm comm, int root, bool* is_root) {
 int raise_error(MPI_Comm comm, int error_class) {
   PMPI_Comm_call_errhandler(comm, error_class);
   return error_class;
+}
+
+int raise_side_error(MPI_Comm comm, int count, MPI_Datatype type) {
+  return raise_error(comm, count < 0 ? MPI_ERR_COUNT : type == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_ERR_BUFFER);
 }
 
 void complete_earlier_operations(const Decision& d) {

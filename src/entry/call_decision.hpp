@@ -121,6 +121,9 @@ bool rooted_here(MPI_Comm comm, int root, bool* is_root);
 // An error the MPI library would have raised on this rank alone (the others took mcorecoll's
 // path): raised through the communicator's error handler, as the library raises it; returns it.
 int raise_error(MPI_Comm comm, int error_class);
+// The same for a rank's own side of a rooted call that the MPI library would refuse: its count,
+// else its datatype, else its buffer.
+int raise_side_error(MPI_Comm comm, int count, MPI_Datatype type);
 
 // A call the router gave an algorithm that this call cannot take after all: PMPI, and why
 // (verbose mode).

@@ -8,6 +8,7 @@
 
 #include "common/scratch_room.hpp"
 #include "exchange/staged_exchange.hpp"
+#include "gather/gather_across_nodes.hpp"
 #include "gather/gather_shm.hpp"
 #include "node/comm_context.hpp"
 #include "node/node_order.hpp"
@@ -16,13 +17,6 @@
 
 namespace mcorecoll {
 namespace {
-
-// The gather's room, kept from call to call: a leader's node blocks (not on the root's node,
-// whose leader gathers in place) and every block in node order (the root's node's leader, and
-// the root).
-struct GathervRooms {
-  std::vector<char> node, all;
-};
 
 // What a leader posts on its node's second line: the call's largest block, then the bytes of
 // every node together (the root's node's hand-over needs them on every rank there).
@@ -85,7 +79,8 @@ int gatherv_across_nodes(CommContext& ctx, const Config& config, int root, const
                          std::uint64_t mine_size) {
   const RankPlace& at = ctx.places[static_cast<std::size_t>(root)];
   const bool leader = ctx.node_rank == 0, root_node = ctx.node_index == at.node, is_root = ctx.rank == root;
-  GathervRooms& rooms = ctx.kept.get<GathervRooms>();
+  // The blocking gather's room (a blocking call runs after the communicator's operations).
+  GatherRooms& rooms = ctx.kept.get<GatherRooms>();
   int rc = MPI_SUCCESS;
   char* all = nullptr;
   if (sizes.largest > 0) {
