@@ -96,7 +96,7 @@ int gatherv_spanning(Decision& d, const void* sendbuf, int sendcount, MPI_Dataty
   const Config& config = process_config().config;
   const bool is_root = ctx.rank == root;
   int rc = MPI_SUCCESS;
-  const GathervSizes sizes = agree_gatherv_sizes(ctx, config, root, header, &rc);
+  const RootedSizes sizes = agree_rooted_sizes(ctx, config, root, header, &rc);
   if (sizes.largest == kNotOurs) fall_back(d, Collective::gatherv, "arguments at the root that the MPI library must judge");
   else route_agreed(d, Collective::gatherv, sizes.largest);
   if (d.count) count_call(Collective::gatherv, d.path, d.bytes);

@@ -2,9 +2,11 @@
 // MPI library's): routed (entry/call_decision.hpp) and checked, then the staged scatter inside
 // one node (scatter_shm.hpp; the operations of the other forms, scatter/iscatter_shm.hpp), the
 // scatter across nodes (MPI_Scatter's forms: scatter/scatter_across_nodes.hpp,
-// scatter/iscatter_across_nodes.hpp), or PMPI.
+// scatter/iscatter_across_nodes.hpp; MPI_Scatterv's blocking form:
+// scatter/scatterv_across_nodes.hpp), or PMPI.
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "common/block_bytes.hpp"
 #include "decisions/config.hpp"
@@ -19,6 +21,7 @@
 #include "scatter/iscatter_shm.hpp"
 #include "scatter/scatter_across_nodes.hpp"
 #include "scatter/scatter_shm.hpp"
+#include "scatter/scatterv_across_nodes.hpp"
 #include "node/comm_context.hpp"
 
 namespace mcorecoll {
@@ -101,6 +104,38 @@ Decision route_scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype
   return d;
 }
 
+// MPI_Scatterv across nodes (scatter/scatterv_across_nodes.hpp): the ranks agree on the largest
+// block (a round of the node lines and the leaders), route alike by it, then one message a
+// node. `header`: what this rank tells (the root its largest block, the others their own).
+int scatterv_spanning(Decision& d, const void* sendbuf, const int* sendcounts, const int* displs,
+                      MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, bool own_valid, std::uint64_t own, std::uint64_t header) {
+  CommContext& ctx = *d.ctx;
+  const Config& config = process_config().config;
+  const bool is_root = ctx.rank == root;
+  int rc = MPI_SUCCESS;
+  const RootedSizes sizes = agree_rooted_sizes(ctx, config, root, header, &rc);
+  if (sizes.largest == kNotOurs) fall_back(d, Collective::scatterv, "arguments at the root that the MPI library must judge");
+  else route_agreed(d, Collective::scatterv, sizes.largest);
+  if (d.count) count_call(Collective::scatterv, d.path, d.bytes);
+  if (d.path == kPmpiPath)
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  std::optional<BlockBytes> send;
+  if (is_root) {
+    send.emplace(const_cast<void*>(sendbuf), ctx.size, sendcounts, displs, sendtype);
+    send->pack();
+  }
+  std::optional<MessageBytes> recv;  // this rank's block as bytes (none with MPI_IN_PLACE)
+  if (own_valid && recvbuf != MPI_IN_PLACE && own > 0) recv.emplace(recvbuf, recvcount, recvtype, own);
+  rc = scatterv_across_nodes(ctx, config, root, sizes, send ? &*send : nullptr, recv ? recv->data() : nullptr,
+                             recv ? own : 0);
+  if (recv) recv->unpack();
+  // Arguments the MPI library would refuse on this rank only: its error, after taking part with
+  // nothing (as inside one node).
+  if (!own_valid) return raise_side_error(comm, recvcount, recvtype);
+  return rc;
+}
+
 }  // namespace
 
 int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -179,13 +214,15 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   const int n = ctx.size;
   std::uint64_t own = 0, header = 0;
   const bool own_valid = receive_side(recvbuf, recvcount, recvtype, &own);
+  if (is_root) header = root_largest(own_valid, sendbuf, sendcounts, displs, sendtype, n);
+  else if (own_valid) header = own;
+  if (ctx.node_count > 1)
+    return scatterv_spanning(d, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                             own_valid, own, header);
   std::unique_ptr<BlockBytes> send;
-  if (is_root) {
-    header = root_largest(own_valid, sendbuf, sendcounts, displs, sendtype, n);
-    if (header != kNotOurs) {
-      send.reset(new BlockBytes(const_cast<void*>(sendbuf), n, sendcounts, displs, sendtype));
-      send->pack();
-    }
+  if (is_root && header != kNotOurs) {
+    send.reset(new BlockBytes(const_cast<void*>(sendbuf), n, sendcounts, displs, sendtype));
+    send->pack();
   }
   const std::uint64_t tile = kHeaderLineData / static_cast<std::uint64_t>(n);
   Waiter waiter = Waiter::for_context(ctx, config);

@@ -69,6 +69,9 @@ NodesBound nodes_bound(Collective c, const Config& config) {
     case Collective::gatherv:  // the gather's phases with blocks of their own sizes: by the largest
       return {config.gather_nodes_max_bytes,
               "gatherv across nodes with a block above MCORECOLL_GATHER_NODES_MAX_BYTES"};
+    case Collective::scatterv:
+      return {config.gather_nodes_max_bytes,
+              "scatterv across nodes with a block above MCORECOLL_GATHER_NODES_MAX_BYTES"};
     default:
       return {~0ull, ""};
   }
@@ -358,7 +361,13 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
     if (bcast_ring_across_nodes(c, config, 0, spans))
       out << "; across nodes: the ring at least up to MCORECOLL_BCAST_NODES_RING_BYTES ("
           << size_words(config.bcast_nodes_ring_bytes) << ")";
-    if (node_only(c) && spans) out << "; across nodes: pmpi (inside one node only in this version)";
+    if (c == Collective::gatherv || c == Collective::scatterv) {
+      if (spans)
+        out << "; across nodes, the blocking form after a round that agrees on the largest block: up to "
+               "MCORECOLL_GATHER_NODES_MAX_BYTES (" << size_words(config.gather_nodes_max_bytes) << ")";
+    } else if (node_only(c) && spans) {
+      out << "; across nodes: pmpi (inside one node only in this version)";
+    }
     if (c == Collective::allgather && spans)
       out << "; across nodes: up to MCORECOLL_ALLGATHER_NODES_MAX_BYTES ("
           << size_words(config.allgather_nodes_max_bytes) << ")";

@@ -129,7 +129,9 @@ bool any_shm_band(CommContext& ctx, Collective c, const Config& config) {
 
 }  // namespace
 
-bool spans_after_agreeing(Collective c, Form form) { return c == Collective::gatherv && form == Form::blocking; }
+bool spans_after_agreeing(Collective c, Form form) {
+  return (c == Collective::gatherv || c == Collective::scatterv) && form == Form::blocking;
+}
 
 bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
   if (count < 0 || type == MPI_DATATYPE_NULL) return false;
@@ -260,7 +262,8 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   // (fast_handoff.hpp: only while nothing of its own is pending) takes the same steps as one
   // that decided it in full.
   if (route.path != kPmpiPath && node_only(c) && ctx.node_count > 1) {
-    // (The blocking gatherv is decided across nodes once its ranks agree on its size:
+    // (The blocking gatherv and scatterv are decided across nodes once their ranks agree on
+    // their sizes:
     // decide_before_agreeing(); nothing to say yet.)
     route = {kPmpiPath, spans_after_agreeing(c, form)
                             ? nullptr

@@ -95,8 +95,8 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm);
 bool handed_on_by_memory(Collective c, MPI_Comm comm, int root = 0);
 
 // The node-only collectives that may take mcorecoll's path across nodes once their ranks agree
-// on the size (gather/gatherv_across_nodes.hpp): MPI_Gatherv's blocking form. Their other forms,
-// and the other v-forms, are the MPI library's across nodes.
+// on the size (exchange/rooted_sizes.hpp): MPI_Gatherv's and MPI_Scatterv's blocking forms. Their
+// other forms, and alltoallv, are the MPI library's across nodes.
 bool spans_after_agreeing(Collective c, Form form);
 
 // A v-form, once its ranks agreed on `bytes` (equal on every rank): the route for that size.

@@ -7,8 +7,9 @@
  *  - only node leaders send across nodes (no other rank records anything);
  *  - gather, scatter: one message a node: each leader but the root's gives its node's blocks to
  *    the leaders' gatherv; the root's leader gives the scatterv every other node's blocks;
- *  - gatherv: the leaders' exchange of their nodes' sizes (16 bytes a leader), then one message
- *    a node as the gather's, of its ranks' own blocks (v_block), the root's staying with it;
+ *  - gatherv, scatterv: the leaders' exchange of their nodes' sizes (16 bytes a leader), then one
+ *    message a node as the gather's and the scatter's, of its ranks' own blocks (v_block), the
+ *    root's staying with it;
  *  - allreduce: each leader sends its node's partial to every other leader (nodes - 1
  *    messages of the vector); reduce: to the root's leader only (one message a node);
  *  - allgather: each leader its node's blocks to every other leader; allgatherv the same with
@@ -157,6 +158,14 @@ static struct Sent f_gatherv(int r, int root) {
   s.library_calls = 2, s.library_bytes += 16; /* the sizes' exchange first */
   return s;
 }
+static struct Sent f_scatterv(int r, int root) {
+  int64_t other_bytes = 0; /* every block but the root's, off the root's node */
+  for (int q = 0; q < size; q++)
+    if (node_of(q) != node_of(root)) other_bytes += v_block(q);
+  struct Sent s = library(MCORECOLL_NETWORK_SCATTERV, node_of(r) == node_of(root) ? other_bytes : 0);
+  s.library_calls = 2, s.library_bytes += 16; /* the sizes' exchange first */
+  return s;
+}
 static struct Sent f_barrier(int r, int root) {
   (void)r, (void)root;
   return direct ? messages(nodes - 1, 0) : library(MCORECOLL_NETWORK_BARRIER, 0);
@@ -199,6 +208,10 @@ static void call(const char* name, int root) {
     int counts[64], displs[64], at = 0;
     for (int q = 0; q < size; q++) counts[q] = v_block(q), displs[q] = at, at += counts[q];
     MPI_Gatherv(send, v_block(rank), MPI_BYTE, recv, counts, displs, MPI_BYTE, root, MPI_COMM_WORLD);
+  } else if (!strcmp(name, "scatterv")) {
+    int counts[64], displs[64], at = 0;
+    for (int q = 0; q < size; q++) counts[q] = v_block(q), displs[q] = at, at += counts[q];
+    MPI_Scatterv(send, counts, displs, MPI_BYTE, recv, v_block(rank), MPI_BYTE, root, MPI_COMM_WORLD);
   } else if (!strcmp(name, "barrier")) MPI_Barrier(MPI_COMM_WORLD);
   else if (!strcmp(name, "bcast")) MPI_Bcast(in, kCount, MPI_DOUBLE, root, MPI_COMM_WORLD);
   else if (!strcmp(name, "alltoall")) MPI_Alltoall(send, kBlock, MPI_BYTE, recv, kBlock, MPI_BYTE, MPI_COMM_WORLD);
@@ -269,7 +282,8 @@ int main(int argc, char** argv) {
              {"reduce", f_reduce, 1},       {"allgather", f_allgather, 0}, {"allgatherv", f_allgatherv, 0},
              {"barrier", f_barrier, 0},     {"reduce_scatter_block", f_reduce_scatter, 0},
              {"bcast", f_bcast, 1},         {"alltoall", f_alltoall, 0}, {"scan", f_scan, 0},
-             {"exscan", f_scan, 0},         {"gatherv", f_gatherv, 1}};
+             {"exscan", f_scan, 0},         {"gatherv", f_gatherv, 1},
+             {"scatterv", f_scatterv, 1}};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
     if (!all[i].rooted) {
       check(all[i].name, all[i].formula, 0);
