@@ -1,12 +1,13 @@
 // MPI_Gather and MPI_Gatherv, and their non-blocking and persistent forms (MPI_Igatherv: the MPI
 // library's): routed (entry/call_decision.hpp) and checked, then the staged gather inside one
 // node (gather/gather_shm.hpp; the operations of the other forms, gather/igather_shm.hpp), the
-// gather across nodes (MPI_Gather's forms: gather/gather_across_nodes.hpp,
-// gather/igather_across_nodes.hpp), or PMPI.
+// gather across nodes (gather/gather_across_nodes.hpp, gather/igather_across_nodes.hpp; gatherv's
+// blocking and persistent forms after their ranks agree on the sizes), or PMPI.
 #include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "common/block_bytes.hpp"
 #include "decisions/config.hpp"
@@ -14,11 +15,11 @@
 #include "entry/call_decision.hpp"
 #include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
+#include "exchange/rooted_sizes.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "exchange/staged_exchange.hpp"
 #include "gather/gather_across_nodes.hpp"
 #include "gather/gather_shm.hpp"
-#include "gather/gatherv_across_nodes.hpp"
 #include "gather/igather_across_nodes.hpp"
 #include "gather/igather_shm.hpp"
 #include "node/wait.hpp"
@@ -65,28 +66,27 @@ int run_gather(const Decision& d, int root, bool is_root, const void* sendbuf, i
   return MPI_SUCCESS;
 }
 
-// MPI_Gather across nodes: this rank's block as bytes (the root's in place: its block of the
-// receive buffer), then the rounds.
+// MPI_Gather across nodes: this rank's block as bytes (none at the root in place), then the
+// rounds with every block `block` bytes.
 int run_gather_across_nodes(const Decision& d, int root, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             std::uint64_t block, void* recvbuf, int recvcount, MPI_Datatype recvtype) {
   CommContext& ctx = *d.ctx;
-  const bool is_root = ctx.rank == root, in_place = is_root && sendbuf == MPI_IN_PLACE;
+  const bool is_root = ctx.rank == root;
   std::optional<BlockBytes> recv;
   if (is_root) recv.emplace(recvbuf, ctx.size, recvcount, recvtype);
   std::optional<MessageBytes> send;
-  const char* own = nullptr;
-  if (in_place) {
-    recv->pack(root);
-    own = recv->data(root);
-  } else {
+  if (!is_root || sendbuf != MPI_IN_PLACE) {
     send.emplace(const_cast<void*>(sendbuf), sendcount, sendtype, block);
     send->pack();
-    own = send->data();
   }
-  return gather_across_nodes(ctx, process_config().config, root, block, own, recv ? &*recv : nullptr, in_place);
+  const char* bytes = send ? send->data() : nullptr;
+  const std::uint64_t size = send ? block : 0;
+  const RootedSizes sizes = equal_rooted_sizes(ctx, root, block);
+  return gather_across_nodes(ctx, process_config().config, root, sizes, is_root ? nullptr : bytes, is_root ? 0 : size,
+                             recv ? &*recv : nullptr, is_root ? bytes : nullptr, is_root ? size : 0);
 }
 
-// MPI_Gatherv across nodes (gather/gatherv_across_nodes.hpp): the ranks agree on the largest
+// MPI_Gatherv across nodes (gather/gather_across_nodes.hpp): the ranks agree on the largest
 // block (a round of the node lines and the leaders), route alike by it, then one message a
 // node. `header`: what this rank tells (the root its largest block, the others their own).
 int gatherv_spanning(Decision& d, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -97,7 +97,8 @@ int gatherv_spanning(Decision& d, const void* sendbuf, int sendcount, MPI_Dataty
   const bool is_root = ctx.rank == root;
   int rc = MPI_SUCCESS;
   const RootedSizes sizes = agree_rooted_sizes(ctx, config, root, header, &rc);
-  if (sizes.largest == kNotOurs) fall_back(d, Collective::gatherv, "arguments at the root that the MPI library must judge");
+  if (sizes.largest == kNotOurs)
+    fall_back(d, Collective::gatherv, "arguments at the root that the MPI library must judge");
   else route_agreed(d, Collective::gatherv, sizes.largest);
   if (d.count) count_call(Collective::gatherv, d.path, d.bytes);
   if (d.path == kPmpiPath)
@@ -111,8 +112,8 @@ int gatherv_spanning(Decision& d, const void* sendbuf, int sendcount, MPI_Dataty
   if (is_root) recv.emplace(recvbuf, ctx.size, recvcounts, displs, recvtype);
   const char* bytes = send ? send->data() : nullptr;
   const std::uint64_t size = send ? own.bytes : 0;
-  rc = gatherv_across_nodes(ctx, config, root, sizes, is_root ? nullptr : bytes, is_root ? 0 : size,
-                            recv ? &*recv : nullptr, is_root ? bytes : nullptr, is_root ? size : 0);
+  rc = gather_across_nodes(ctx, config, root, sizes, is_root ? nullptr : bytes, is_root ? 0 : size,
+                           recv ? &*recv : nullptr, is_root ? bytes : nullptr, is_root ? size : 0);
   // Arguments the MPI library would refuse on this rank only: its error, after taking part with
   // nothing (as inside one node).
   if (!is_root && !own.valid)
@@ -126,8 +127,8 @@ std::unique_ptr<Operation> make_gather_operation(const Decision& d, int root, co
                                                  int recvcount, MPI_Datatype recvtype) {
   const Config& config = process_config().config;
   if (d.ctx->node_count > 1)
-    return make_igather_across_nodes(*d.ctx, config, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                     block);
+    return make_igather_across_nodes(*d.ctx, config, root, equal_rooted_sizes(*d.ctx, root, block), sendbuf, sendcount,
+                                     sendtype, block, recvbuf, RootBlocks{recvcount}, recvtype);
   return make_igather(*d.ctx, config, root, sendbuf, sendcount, sendtype, block, recvbuf, {recvcount}, recvtype, block);
 }
 
@@ -297,15 +298,20 @@ int gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   const std::uint64_t mine = is_root ? root_largest(own, recvbuf, recvcounts, displs, recvtype, size)
                                      : own.valid ? own.bytes : kNotOurs;
   std::uint64_t largest = 0;
-  const Decision d = decide_persistent_v(Collective::gatherv, comm, mine, &largest);
+  RootedSizes sizes;  // across nodes: every node's bytes at the leaders
+  const Decision d = decide_persistent_v(Collective::gatherv, comm, mine, &largest, root, &sizes);
   return persistent_call(
       Collective::gatherv, d, request,
-      [&] {
+      [&]() {
         return pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
                                  info, request);
       },
-      [&] {
-        return make_igather(*d.ctx, process_config().config, root, sendbuf, sendcount, sendtype, own.bytes, recvbuf,
+      [&]() -> std::unique_ptr<Operation> {
+        const Config& config = process_config().config;
+        if (d.ctx->node_count > 1)
+          return make_igather_across_nodes(*d.ctx, config, root, std::move(sizes), sendbuf, sendcount, sendtype,
+                                           own.bytes, recvbuf, {0, recvcounts, displs}, recvtype);
+        return make_igather(*d.ctx, config, root, sendbuf, sendcount, sendtype, own.bytes, recvbuf,
                             {0, recvcounts, displs}, recvtype, largest);
       });
 }

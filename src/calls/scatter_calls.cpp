@@ -2,11 +2,12 @@
 // MPI library's): routed (entry/call_decision.hpp) and checked, then the staged scatter inside
 // one node (scatter_shm.hpp; the operations of the other forms, scatter/iscatter_shm.hpp), the
 // scatter across nodes (MPI_Scatter's forms: scatter/scatter_across_nodes.hpp,
-// scatter/iscatter_across_nodes.hpp; MPI_Scatterv's blocking form:
-// scatter/scatterv_across_nodes.hpp), or PMPI.
+// scatter/iscatter_across_nodes.hpp; scatterv's blocking and persistent forms after their ranks
+// agree on the sizes), or PMPI.
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "common/block_bytes.hpp"
 #include "decisions/config.hpp"
@@ -14,6 +15,7 @@
 #include "entry/call_decision.hpp"
 #include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
+#include "exchange/rooted_sizes.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
 #include "exchange/staged_exchange.hpp"
 #include "node/wait.hpp"
@@ -21,7 +23,6 @@
 #include "scatter/iscatter_shm.hpp"
 #include "scatter/scatter_across_nodes.hpp"
 #include "scatter/scatter_shm.hpp"
-#include "scatter/scatterv_across_nodes.hpp"
 #include "node/comm_context.hpp"
 
 namespace mcorecoll {
@@ -63,9 +64,10 @@ int run_scatter_across_nodes(const Decision& d, int root, void* recvbuf, int rec
                              std::uint64_t block, BlockBytes* send) {
   if (send) send->pack();
   const Config& config = process_config().config;
-  if (recvbuf == MPI_IN_PLACE) return scatter_across_nodes(*d.ctx, config, root, block, send, nullptr);
+  const RootedSizes sizes = equal_rooted_sizes(*d.ctx, root, block);
+  if (recvbuf == MPI_IN_PLACE) return scatter_across_nodes(*d.ctx, config, root, sizes, send, nullptr, 0);
   MessageBytes recv(recvbuf, recvcount, recvtype, block);
-  const int rc = scatter_across_nodes(*d.ctx, config, root, block, send, recv.data());
+  const int rc = scatter_across_nodes(*d.ctx, config, root, sizes, send, recv.data(), block);
   recv.unpack();
   return rc;
 }
@@ -76,8 +78,8 @@ std::unique_ptr<Operation> make_scatter_operation(const Decision& d, int root, c
                                                   MPI_Datatype recvtype, std::uint64_t block) {
   const Config& config = process_config().config;
   if (d.ctx->node_count > 1)
-    return make_iscatter_across_nodes(*d.ctx, config, root, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                      recvtype, block);
+    return make_iscatter_across_nodes(*d.ctx, config, root, equal_rooted_sizes(*d.ctx, root, block), sendbuf,
+                                      RootBlocks{sendcount}, sendtype, recvbuf, recvcount, recvtype, block);
   return make_iscatter(*d.ctx, config, root, sendbuf, {sendcount}, sendtype, recvbuf, recvcount, recvtype, block,
                        block);
 }
@@ -104,7 +106,7 @@ Decision route_scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype
   return d;
 }
 
-// MPI_Scatterv across nodes (scatter/scatterv_across_nodes.hpp): the ranks agree on the largest
+// MPI_Scatterv across nodes (scatter/scatter_across_nodes.hpp): the ranks agree on the largest
 // block (a round of the node lines and the leaders), route alike by it, then one message a
 // node. `header`: what this rank tells (the root its largest block, the others their own).
 int scatterv_spanning(Decision& d, const void* sendbuf, const int* sendcounts, const int* displs,
@@ -115,7 +117,8 @@ int scatterv_spanning(Decision& d, const void* sendbuf, const int* sendcounts, c
   const bool is_root = ctx.rank == root;
   int rc = MPI_SUCCESS;
   const RootedSizes sizes = agree_rooted_sizes(ctx, config, root, header, &rc);
-  if (sizes.largest == kNotOurs) fall_back(d, Collective::scatterv, "arguments at the root that the MPI library must judge");
+  if (sizes.largest == kNotOurs)
+    fall_back(d, Collective::scatterv, "arguments at the root that the MPI library must judge");
   else route_agreed(d, Collective::scatterv, sizes.largest);
   if (d.count) count_call(Collective::scatterv, d.path, d.bytes);
   if (d.path == kPmpiPath)
@@ -127,8 +130,8 @@ int scatterv_spanning(Decision& d, const void* sendbuf, const int* sendcounts, c
   }
   std::optional<MessageBytes> recv;  // this rank's block as bytes (none with MPI_IN_PLACE)
   if (own_valid && recvbuf != MPI_IN_PLACE && own > 0) recv.emplace(recvbuf, recvcount, recvtype, own);
-  rc = scatterv_across_nodes(ctx, config, root, sizes, send ? &*send : nullptr, recv ? recv->data() : nullptr,
-                             recv ? own : 0);
+  rc = scatter_across_nodes(ctx, config, root, sizes, send ? &*send : nullptr, recv ? recv->data() : nullptr,
+                            recv ? own : 0);
   if (recv) recv->unpack();
   // Arguments the MPI library would refuse on this rank only: its error, after taking part with
   // nothing (as inside one node).
@@ -276,16 +279,21 @@ int scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs,
   const std::uint64_t mine = is_root ? root_largest(own_valid, sendbuf, sendcounts, displs, sendtype, size)
                                      : own_valid ? own : kNotOurs;
   std::uint64_t largest = 0;
-  const Decision d = decide_persistent_v(Collective::scatterv, comm, mine, &largest);
+  RootedSizes sizes;  // across nodes: every node's bytes at the leaders
+  const Decision d = decide_persistent_v(Collective::scatterv, comm, mine, &largest, root, &sizes);
   return persistent_call(
       Collective::scatterv, d, request,
-      [&] {
+      [&]() {
         return pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
                                   info, request);
       },
-      [&] {
-        return make_iscatter(*d.ctx, process_config().config, root, sendbuf, {0, sendcounts, displs}, sendtype,
-                             recvbuf, recvcount, recvtype, own, largest);
+      [&]() -> std::unique_ptr<Operation> {
+        const Config& config = process_config().config;
+        if (d.ctx->node_count > 1)
+          return make_iscatter_across_nodes(*d.ctx, config, root, std::move(sizes), sendbuf, {0, sendcounts, displs},
+                                            sendtype, recvbuf, recvcount, recvtype, own);
+        return make_iscatter(*d.ctx, config, root, sendbuf, {0, sendcounts, displs}, sendtype, recvbuf, recvcount,
+                             recvtype, own, largest);
       });
 }
 

@@ -15,6 +15,7 @@
 #include "entry/fast_handoff.hpp"
 #include "entry/learning.hpp"
 #include "entry/runtime.hpp"
+#include "exchange/rooted_sizes.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/node_setup.hpp"
 #include "node/setup_window.hpp"
@@ -130,7 +131,7 @@ bool any_shm_band(CommContext& ctx, Collective c, const Config& config) {
 }  // namespace
 
 bool spans_after_agreeing(Collective c, Form form) {
-  return (c == Collective::gatherv || c == Collective::scatterv) && form == Form::blocking;
+  return (c == Collective::gatherv || c == Collective::scatterv) && form != Form::nonblocking;
 }
 
 bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
@@ -397,10 +398,13 @@ void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   else d.path = route.path;
 }
 
-Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest) {
+Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest, int root,
+                             RootedSizes* sizes) {
   Decision d = decide_node_only(c, comm, 0, Form::persistent, true);
   complete_earlier_operations(d);  // before a collective of the MPI library on the communicator
-  if (!d.ctx || !d.ctx->set_up || !d.ctx->pmpi_reason.empty() || d.ctx->node_count > 1) return d;
+  if (!d.ctx || !d.ctx->set_up || !d.ctx->pmpi_reason.empty()) return d;
+  const bool spans = d.ctx->node_count > 1;
+  if (spans && (!sizes || !spans_after_agreeing(c, Form::persistent))) return d;
   const Config& config = call_config();
   const int forced = config.forced_path[static_cast<int>(c)];
   if (config.disable || forced == 0) return d;
@@ -411,23 +415,41 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
     return d;
   }
   d.path = kPmpiPath;  // until the agreement says otherwise
-  if (call_has_device_buffers()) mine = kNotOurs;  // device memory is the MPI library's to move
-  // In signed integers, kNotOurs the greatest: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as
-  // signed (doc/mpi-defects.md), where kNotOurs would be the least and lose to any size.
-  // Sizes stay below 2^62 (int counts of int-sized types).
-  const std::int64_t own = mine == kNotOurs ? INT64_MAX : static_cast<std::int64_t>(mine);
-  std::int64_t most = 0;
-  if (PMPI_Allreduce(&own, &most, 1, MPI_INT64_T, MPI_MAX, comm) != MPI_SUCCESS) {
-    say_why_pmpi(c, config, comm, "the ranks' agreement on the largest block failed");
+  if (spans && !d.ctx->operations_may_span_nodes) {
+    say_why_pmpi(c, config, comm, "a persistent operation across nodes needs MPI calls while this rank may be "
+                                  "blocked in another call: MPI_THREAD_MULTIPLE, or an MPI library with a progress "
+                                  "hook (Open MPI)");
     return d;
   }
-  *largest = most == INT64_MAX ? kNotOurs : static_cast<std::uint64_t>(most);
+  if (call_has_device_buffers()) mine = kNotOurs;  // device memory is the MPI library's to move
+  if (spans) {
+    // The round of the rooted v-forms across nodes: the largest, and every node's bytes at the
+    // leaders (on the node's lines: its shared memory first).
+    if (!d.ctx->channel.shm && !ensure_shm(*d.ctx, config)) {
+      say_why_pmpi(c, config, comm, "no shared memory");
+      return d;
+    }
+    int rc = MPI_SUCCESS;
+    *sizes = agree_rooted_sizes(*d.ctx, config, root, mine, &rc);
+    *largest = sizes->largest;
+  } else {
+    // In signed integers, kNotOurs the greatest: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as
+    // signed (doc/mpi-defects.md), where kNotOurs would be the least and lose to any size.
+    // Sizes stay below 2^62 (int counts of int-sized types).
+    const std::int64_t own = mine == kNotOurs ? INT64_MAX : static_cast<std::int64_t>(mine);
+    std::int64_t most = 0;
+    if (PMPI_Allreduce(&own, &most, 1, MPI_INT64_T, MPI_MAX, comm) != MPI_SUCCESS) {
+      say_why_pmpi(c, config, comm, "the ranks' agreement on the largest block failed");
+      return d;
+    }
+    *largest = most == INT64_MAX ? kNotOurs : static_cast<std::uint64_t>(most);
+  }
   if (*largest == kNotOurs) {
     say_why_pmpi(c, config, comm, "arguments on some rank that the MPI library must judge, or device memory");
     return d;
   }
   d.bytes = *largest;
-  const Route route = choose_route(c, config, *largest, false, row);
+  const Route route = choose_route(c, config, *largest, spans, row);
   if (route.path == kPmpiPath) {
     say_why_pmpi(c, config, comm, route.reason);
   } else if (!d.ctx->channel.shm && !ensure_shm(*d.ctx, config)) {

@@ -18,6 +18,7 @@ namespace mcorecoll {
 
 class CommContext;
 class Operation;
+struct RootedSizes;
 struct Config;
 
 // Larger messages always go to PMPI: MPI_Pack and the leaders' PMPI calls count in int.
@@ -106,8 +107,11 @@ void route_agreed(Decision& d, Collective c, std::uint64_t bytes);
 // collective of the MPI library (an initialization is collective and may wait, as a set-up
 // does), and every start follows the route for that size. `mine`: this rank's largest block,
 // kNotOurs (staged_exchange.hpp) where its arguments are the MPI library's to judge (then every
-// rank goes to PMPI). *largest: the agreed size. Equal on every rank.
-Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest);
+// rank goes to PMPI). *largest: the agreed size. Equal on every rank. Across nodes, gatherv and
+// scatterv (`root`, and `sizes` for every node's bytes) agree by their round
+// (exchange/rooted_sizes.hpp), where an operation across nodes may call MPI after its start.
+Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest, int root = -1,
+                             RootedSizes* sizes = nullptr);
 
 // The context of an intracommunicator (its rank and size without a PMPI query: one lookup), or
 // null for a null communicator or an intercommunicator, whose calls are the MPI library's.

@@ -70,4 +70,24 @@ RootedSizes agree_rooted_sizes(CommContext& ctx, const Config& config, int root,
   return s;
 }
 
+RootedSizes equal_rooted_sizes(const CommContext& ctx, int root, std::uint64_t block) {
+  RootedSizes s;
+  const RankPlace& at = ctx.places[static_cast<std::size_t>(root)];
+  s.largest = block;
+  s.total = static_cast<std::uint64_t>(ctx.size - 1) * block;
+  if (ctx.node_rank != 0) return s;
+  s.node_blocks.assign(static_cast<std::size_t>(ctx.node_size), block);
+  if (ctx.node_index == at.node) s.node_blocks[static_cast<std::size_t>(at.node_rank)] = 0;
+  s.totals.resize(static_cast<std::size_t>(ctx.node_count));
+  s.displs.resize(s.totals.size());
+  std::uint64_t offset = 0;
+  for (std::size_t k = 0; k < s.totals.size(); ++k) {
+    const std::uint64_t ranks = ctx.node_members[k].size() - (static_cast<int>(k) == at.node ? 1 : 0);
+    s.totals[k] = static_cast<int>(ranks * block);
+    s.displs[k] = static_cast<int>(offset);
+    offset += ranks * block;
+  }
+  return s;
+}
+
 }  // namespace mcorecoll

@@ -7,7 +7,9 @@
 //  2. each leader posts the call's largest block and the whole's bytes on a second line for its
 //     node's ranks.
 // Then every rank routes alike by the largest, and the leaders know every node's bytes: the
-// counts of the leaders' PMPI_Gatherv or PMPI_Scatterv, one message a node.
+// counts of the leaders' PMPI_Gatherv or PMPI_Scatterv, one message a node. MPI_Gather and
+// MPI_Scatter, whose blocks are equal, know the same from their arguments
+// (equal_rooted_sizes()): one algorithm serves both shapes.
 #pragma once
 
 #include <cstdint>
@@ -33,5 +35,8 @@ struct RootedSizes {
 // nothing), the root's the largest block of the call or kNotOurs. Collective over the
 // communicator (its node lines, the leaders' communicator). Returns an MPI error code in *rc.
 RootedSizes agree_rooted_sizes(CommContext& ctx, const Config& config, int root, std::uint64_t header, int* rc);
+
+// The same for blocks of `block` bytes on every rank, without a round (O(nodes) on a leader).
+RootedSizes equal_rooted_sizes(const CommContext& ctx, int root, std::uint64_t block);
 
 }  // namespace mcorecoll

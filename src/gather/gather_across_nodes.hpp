@@ -1,13 +1,16 @@
-// MPI_Gather on a communicator that spans nodes: one message a node. Three phases:
+// MPI_Gather and MPI_Gatherv on a communicator that spans nodes: one message a node. The
+// blocks' sizes come first (exchange/rooted_sizes.hpp: a gather's from its arguments, a
+// gatherv's from a round of agreement); then three phases:
 //  1. inside each node, its ranks' blocks gathered at the node's leader in node-rank order
-//     (the staged gather of gather_shm.hpp, node rank 0 its root);
+//     (the staged gather of gather_shm.hpp, node rank 0 its root); the root's own block never
+//     leaves it;
 //  2. the leaders' PMPI_Gatherv of their nodes' blocks to the root's node's leader, node k's
 //     blocks one message (node/node_order.hpp's order);
 //  3. on the root's node, where the root is not its leader, every block from the leader to the
 //     root (the staged exchange, one tile to one reader); the root puts each block in its place
 //     by rank.
 // Written once, as resumable rounds run by the across-nodes driver
-// (progress/across_nodes_phases.hpp): the blocking gather waits between steps, the non-blocking
+// (progress/across_nodes_phases.hpp): the blocking forms wait between steps, the non-blocking
 // and persistent ones (igather_across_nodes.hpp) take them as the progress engine gives them.
 // The steps call MPI only in the leaders' phase; the root's unpacking is the caller's.
 #pragma once
@@ -19,8 +22,8 @@
 #include <vector>
 
 #include "common/block_bytes.hpp"
+#include "exchange/rooted_sizes.hpp"
 #include "exchange/staged_exchange.hpp"
-#include "node/node_order.hpp"
 #include "progress/across_nodes_phases.hpp"
 #include "progress/leader_messages.hpp"
 
@@ -37,11 +40,13 @@ struct GatherRooms {
 
 class GatherAcrossNodesRounds : public AcrossNodesPhases<GatherAcrossNodesRounds> {
  public:
-  // `block`: every rank's block in bytes (> 0, or over at once). `own`: this rank's block as
-  // bytes (the root's with MPI_IN_PLACE: its block of `recv`, packed). `recv`: the root's
-  // blocks, null elsewhere; with `in_place` the root's own is left as it is.
-  GatherAcrossNodesRounds(CommContext& ctx, const Config& config, int root, std::uint64_t block, const char* own,
-                          BlockBytes* recv, bool in_place, GatherRooms& rooms, bool blocking);
+  // `sizes`: the blocks' sizes (equal on every rank as rooted_sizes.hpp says; kept by reference,
+  // it outlives the rounds). `own`: this rank's block as bytes, `own_size` of them (not the
+  // root's; null: it gives nothing). `recv`: the root's blocks, null elsewhere; `mine`: the
+  // root's own block as bytes (`mine_size` of them), null in place.
+  GatherAcrossNodesRounds(CommContext& ctx, const Config& config, int root, const RootedSizes& sizes, const char* own,
+                          std::uint64_t own_size, BlockBytes* recv, const char* mine, std::uint64_t mine_size,
+                          GatherRooms& rooms, bool blocking);
   std::uint64_t moves() const;
 
  private:
@@ -54,21 +59,21 @@ class GatherAcrossNodesRounds : public AcrossNodesPhases<GatherAcrossNodesRounds
   CommContext& ctx_;
   const Config& config_;
   int root_, root_node_, root_local_;
-  std::uint64_t block_, total_;
+  const RootedSizes& sizes_;
   BlockBytes* recv_;
-  bool in_place_, blocking_;
+  bool blocking_;
   bool hands_ = false;  // phase 3 runs: on the root's node, the root not its leader
-  NodeOrder order_;
   char* node_blocks_ = nullptr;  // leaders: this node's blocks
-  char* all_ = nullptr;          // the root's node's leader, and the root: every block, node order
+  char* all_ = nullptr;          // the root's node's leader, and the root: every block but the root's, node order
+  std::vector<int> counts_, displs_;    // leaders: this node's blocks by node rank
   std::optional<BlockBytes> gathered_;  // node_blocks_ as the node gather's blocks
   std::optional<ExchangeRounds> node_, hand_;
   bool posted_ = false;
   LeaderMessages leaders_;
 };
 
-// The blocking form: the rounds to the end, then the root unpacks. Returns an MPI error code.
-int gather_across_nodes(CommContext& ctx, const Config& config, int root, std::uint64_t block, const char* own,
-                        BlockBytes* recv, bool in_place);
+// The blocking forms: the rounds to the end, then the root unpacks. Returns an MPI error code.
+int gather_across_nodes(CommContext& ctx, const Config& config, int root, const RootedSizes& sizes, const char* own,
+                        std::uint64_t own_size, BlockBytes* recv, const char* mine, std::uint64_t mine_size);
 
 }  // namespace mcorecoll

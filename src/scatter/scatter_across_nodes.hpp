@@ -1,15 +1,17 @@
-// MPI_Scatter on a communicator that spans nodes: one message a node. Three phases:
-//  1. on the root's node, where the root is not its leader, every block from the root to the
-//     leader (the staged exchange, one tile to one reader), in node order
-//     (node/node_order.hpp);
+// MPI_Scatter and MPI_Scatterv on a communicator that spans nodes: one message a node. The
+// blocks' sizes come first (exchange/rooted_sizes.hpp: a scatter's from its arguments, a
+// scatterv's from a round of agreement); then three phases:
+//  1. the root lays every block but its own out in node order (node/node_order.hpp); on the
+//     root's node, where the root is not its leader, the whole from the root to the leader (the
+//     staged exchange, one tile to one reader); the root's own block never leaves it;
 //  2. the leaders' PMPI_Scatterv from the root's node's leader, node k's blocks one message to
 //     node k's leader;
-//  3. inside each node, the leader's blocks scattered to its ranks (the staged scatter of
-//     scatter_shm.hpp, node rank 0 its root).
+//  3. inside each node, the leader's blocks scattered to its ranks in node-rank order (the
+//     staged scatter of scatter_shm.hpp, node rank 0 its root).
 // Written once, as resumable rounds run by the across-nodes driver
-// (progress/across_nodes_phases.hpp): the blocking scatter waits between steps, the
-// non-blocking and persistent ones (iscatter_across_nodes.hpp) take them as the progress
-// engine gives them. The steps call MPI only in the leaders' phase; unpacking is the caller's.
+// (progress/across_nodes_phases.hpp): the blocking forms wait between steps, the non-blocking
+// and persistent ones (iscatter_across_nodes.hpp) take them as the progress engine gives them.
+// The steps call MPI only in the leaders' phase; unpacking is the caller's.
 #pragma once
 
 #include <mpi.h>
@@ -19,8 +21,8 @@
 #include <vector>
 
 #include "common/block_bytes.hpp"
+#include "exchange/rooted_sizes.hpp"
 #include "exchange/staged_exchange.hpp"
-#include "node/node_order.hpp"
 #include "progress/across_nodes_phases.hpp"
 #include "progress/leader_messages.hpp"
 
@@ -38,10 +40,12 @@ struct ScatterRooms {
 
 class ScatterAcrossNodesRounds : public AcrossNodesPhases<ScatterAcrossNodesRounds> {
  public:
-  // `block`: every rank's block in bytes (> 0, or over at once). `send`: the root's blocks,
-  // packed (null elsewhere). `own`: this rank's receive bytes, null for the root in place.
-  ScatterAcrossNodesRounds(CommContext& ctx, const Config& config, int root, std::uint64_t block, BlockBytes* send,
-                           char* own, ScatterRooms& rooms, bool blocking);
+  // `sizes`: the blocks' sizes (equal on every rank as rooted_sizes.hpp says; kept by
+  // reference, it outlives the rounds). `send`: the root's blocks, packed (null elsewhere).
+  // `own`: this rank's receive bytes (`own_size` of them), null where it takes nothing (the root
+  // in place).
+  ScatterAcrossNodesRounds(CommContext& ctx, const Config& config, int root, const RootedSizes& sizes,
+                           BlockBytes* send, char* own, std::uint64_t own_size, ScatterRooms& rooms, bool blocking);
   std::uint64_t moves() const;
 
  private:
@@ -53,21 +57,22 @@ class ScatterAcrossNodesRounds : public AcrossNodesPhases<ScatterAcrossNodesRoun
   CommContext& ctx_;
   const Config& config_;
   int root_node_, root_local_;
-  std::uint64_t block_, total_;
+  const RootedSizes& sizes_;
   char* own_;
+  std::uint64_t own_size_;
   bool blocking_;
   bool hands_in_ = false;  // phase 1 runs: on the root's node, the root not its leader
-  NodeOrder order_;
   char* node_blocks_ = nullptr;  // leaders: this node's blocks
-  char* all_ = nullptr;          // the root's node's leader, and the root: every block, node order
+  char* all_ = nullptr;          // the root's node's leader, and the root: every block but the root's, node order
+  std::vector<int> counts_, displs_;     // leaders: this node's blocks by node rank
   std::optional<BlockBytes> scattered_;  // node_blocks_ as the node scatter's blocks
   std::optional<ExchangeRounds> hand_in_, node_;
   bool posted_ = false;
   LeaderMessages leaders_;
 };
 
-// The blocking form. Returns an MPI error code.
-int scatter_across_nodes(CommContext& ctx, const Config& config, int root, std::uint64_t block, BlockBytes* send,
-                         char* own);
+// The blocking forms. Returns an MPI error code.
+int scatter_across_nodes(CommContext& ctx, const Config& config, int root, const RootedSizes& sizes, BlockBytes* send,
+                         char* own, std::uint64_t own_size);
 
 }  // namespace mcorecoll
