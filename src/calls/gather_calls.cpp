@@ -95,12 +95,7 @@ int gatherv_spanning(Decision& d, const void* sendbuf, int sendcount, MPI_Dataty
   CommContext& ctx = *d.ctx;
   const Config& config = process_config().config;
   const bool is_root = ctx.rank == root;
-  int rc = MPI_SUCCESS;
-  const RootedSizes sizes = agree_rooted_sizes(ctx, config, root, header, &rc);
-  if (sizes.largest == kNotOurs)
-    fall_back(d, Collective::gatherv, "arguments at the root that the MPI library must judge");
-  else route_agreed(d, Collective::gatherv, sizes.largest);
-  if (d.count) count_call(Collective::gatherv, d.path, d.bytes);
+  const RootedSizes sizes = route_after_round(d, Collective::gatherv, root, header);
   if (d.path == kPmpiPath)
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   std::optional<MessageBytes> send;  // this rank's block as bytes (the root's: its own, unless in place)
@@ -112,8 +107,8 @@ int gatherv_spanning(Decision& d, const void* sendbuf, int sendcount, MPI_Dataty
   if (is_root) recv.emplace(recvbuf, ctx.size, recvcounts, displs, recvtype);
   const char* bytes = send ? send->data() : nullptr;
   const std::uint64_t size = send ? own.bytes : 0;
-  rc = gather_across_nodes(ctx, config, root, sizes, is_root ? nullptr : bytes, is_root ? 0 : size,
-                           recv ? &*recv : nullptr, is_root ? bytes : nullptr, is_root ? size : 0);
+  const int rc = gather_across_nodes(ctx, config, root, sizes, is_root ? nullptr : bytes, is_root ? 0 : size,
+                                     recv ? &*recv : nullptr, is_root ? bytes : nullptr, is_root ? size : 0);
   // Arguments the MPI library would refuse on this rank only: its error, after taking part with
   // nothing (as inside one node).
   if (!is_root && !own.valid)

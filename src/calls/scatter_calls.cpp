@@ -115,12 +115,7 @@ int scatterv_spanning(Decision& d, const void* sendbuf, const int* sendcounts, c
   CommContext& ctx = *d.ctx;
   const Config& config = process_config().config;
   const bool is_root = ctx.rank == root;
-  int rc = MPI_SUCCESS;
-  const RootedSizes sizes = agree_rooted_sizes(ctx, config, root, header, &rc);
-  if (sizes.largest == kNotOurs)
-    fall_back(d, Collective::scatterv, "arguments at the root that the MPI library must judge");
-  else route_agreed(d, Collective::scatterv, sizes.largest);
-  if (d.count) count_call(Collective::scatterv, d.path, d.bytes);
+  const RootedSizes sizes = route_after_round(d, Collective::scatterv, root, header);
   if (d.path == kPmpiPath)
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   std::optional<BlockBytes> send;
@@ -130,8 +125,8 @@ int scatterv_spanning(Decision& d, const void* sendbuf, const int* sendcounts, c
   }
   std::optional<MessageBytes> recv;  // this rank's block as bytes (none with MPI_IN_PLACE)
   if (own_valid && recvbuf != MPI_IN_PLACE && own > 0) recv.emplace(recvbuf, recvcount, recvtype, own);
-  rc = scatter_across_nodes(ctx, config, root, sizes, send ? &*send : nullptr, recv ? recv->data() : nullptr,
-                            recv ? own : 0);
+  const int rc = scatter_across_nodes(ctx, config, root, sizes, send ? &*send : nullptr,
+                                      recv ? recv->data() : nullptr, recv ? own : 0);
   if (recv) recv->unpack();
   // Arguments the MPI library would refuse on this rank only: its error, after taking part with
   // nothing (as inside one node).

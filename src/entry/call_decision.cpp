@@ -104,6 +104,7 @@ void agree_on_device_memory(Decision& d, Collective c, Form form) {
 struct HeaderLineMemory {
   bool bands_known = false, any_band = false;  // whether auto mode takes any size (the table row)
   bool seen = false;
+  bool pmpi = false;  // whether the call of that line went to PMPI (by the row, or what was learned)
   std::uint64_t largest = 0;
   std::uint32_t skipped = 0, every = 0;
 };
@@ -126,6 +127,29 @@ bool any_shm_band(CommContext& ctx, Collective c, const Config& config) {
       memory.any_band |= b.path != kPmpiPath && b.max_bytes > 0;
   }
   return memory.any_band;
+}
+
+// The v-forms, whose size is known only once their ranks agreed on it (a header line, a round
+// across nodes, a persistent initialization's agreement): decide() runs before that, with no
+// size, and route_agreed() or decide_persistent_v() routes, learns and slows down for tests.
+bool sized_after_agreeing(Collective c) {
+  return c == Collective::alltoallv || c == Collective::gatherv || c == Collective::scatterv;
+}
+
+// Whether learning in the run may act on collective c here (MCORECOLL_LEARN=auto, no forced
+// path, a communicator the node machinery may take). Equal on every rank.
+bool learns(const CommContext& ctx, const Config& config, Collective c) {
+  return config.learn && ctx.pmpi_reason.empty() && config.forced_path[static_cast<int>(c)] < 0;
+}
+
+// A test-only setting (MCORECOLL_TEST_SLOWDOWN): the call slowed down by the time it names for
+// collective c on `path`, so that the learning tests know which path is the slower.
+void slow_down_for_test(const Config& config, Collective c, int path) {
+  if (const int us = config.test_slowdown_us[static_cast<int>(c)][static_cast<std::size_t>(path)]) {
+    const std::uint64_t until = monotonic_ns() + static_cast<std::uint64_t>(us) * 1000;
+    while (monotonic_ns() < until) {
+    }
+  }
 }
 
 }  // namespace
@@ -269,7 +293,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
     route = {kPmpiPath, spans_after_agreeing(c, form)
                             ? nullptr
                             : "across nodes: the MPI library's in this version (mcorecoll takes it inside one node)"};
-  } else if (config.learn && ctx.pmpi_reason.empty() && config.forced_path[static_cast<int>(c)] < 0) {
+  } else if (learns(ctx, config, c) && !sized_after_agreeing(c)) {
     // Learning in the run (entry/learning.hpp): the row's path, or the other while the class
     // explores, or the one its ranks agreed on; equal on every rank.
     const char* why = route.reason;
@@ -293,11 +317,7 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   d.path = route.path;
   if (d.path == kPmpiPath && route.reason) say_why_pmpi(c, config, comm, route.reason);
   else if (c != Collective::barrier) agree_on_device_memory(d, c, form);
-  if (const int us = config.test_slowdown_us[static_cast<int>(c)][static_cast<std::size_t>(d.path)]) {
-    const std::uint64_t until = monotonic_ns() + static_cast<std::uint64_t>(us) * 1000;
-    while (monotonic_ns() < until) {
-    }
-  }
+  if (!sized_after_agreeing(c)) slow_down_for_test(config, c, d.path);
   return d;
 }
 
@@ -337,18 +357,16 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
   }
   HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
   if (forced < 0) {
-    const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
     // Auto: the header line is worth its round only where some size above 0 takes the node
     // machinery (found once per communicator), and while the size the last line found goes to
-    // PMPI, the line is skipped: it would cost a round of the node on a call left to PMPI
-    // anyway. It looks again after memory.every calls (programs repeat their sizes). Every
-    // rank holds the same memory, so every rank skips alike.
+    // PMPI (by the row, or by what its class learned), the line is skipped: it would cost a
+    // round of the node on a call left to PMPI anyway. It looks again after memory.every calls
+    // (programs repeat their sizes). Every rank holds the same memory, so every rank skips alike.
     if (!any_shm_band(*d.ctx, c, config)) {
       fall_back(d, c, "no size takes the node machinery (no decision table row; MCORECOLL_<X>_PATHS_NP<N> adds one)");
       return d;
     }
-    if (memory.seen && ++memory.skipped < memory.every &&
-        choose_route(c, config, memory.largest, false, row).path == kPmpiPath) {
+    if (memory.seen && ++memory.skipped < memory.every && memory.pmpi) {
       static const std::string why = "the size this communicator's last header line found goes to PMPI (it looks again "
                                      "after " + std::to_string(kHeaderLineFirst) + " calls, then after twice as many "
                                      "each time it finds PMPI again, up to " + std::to_string(kHeaderLineMost) + ")";
@@ -372,7 +390,8 @@ bool handed_on_by_memory(Collective c, MPI_Comm comm, int root) {
   // pmpi_below is the router's answer from 0 (zero where settings force a path, or statistics
   // or verbose mode are on): below it, choose_route() in decide_before_agreeing says PMPI too.
   HeaderLineMemory& memory = header_line_memory(*last.ctx, c);
-  if (!memory.seen || memory.largest >= last.pmpi_below[static_cast<int>(c)] || memory.skipped + 1 >= memory.every)
+  if (!memory.seen || !memory.pmpi || memory.largest >= last.pmpi_below[static_cast<int>(c)] ||
+      memory.skipped + 1 >= memory.every)
     return false;
   ++memory.skipped;
   return true;
@@ -380,22 +399,42 @@ bool handed_on_by_memory(Collective c, MPI_Comm comm, int root) {
 
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
   d.bytes = bytes;
-  HeaderLineMemory& memory = header_line_memory(*d.ctx, c);
-  const TableRow* row = d.ctx->table_rows[static_cast<int>(c)];
-  const bool spans = d.ctx->node_count > 1;
-  const Route route = choose_route(c, call_config(), bytes, spans, row);
+  CommContext& ctx = *d.ctx;
+  const Config& config = call_config();
+  HeaderLineMemory& memory = header_line_memory(ctx, c);
+  const bool spans = ctx.node_count > 1;
+  const Route route = choose_route(c, config, bytes, spans, ctx.table_rows[static_cast<int>(c)]);
+  // Learning in the run (entry/learning.hpp), now that the size is equal on every rank; not
+  // where the call goes to PMPI whatever the size (decide()'s agreement on device memory).
+  int path = route.path;
+  const char* why = route.reason;
+  if (d.path != kPmpiPath && learns(ctx, config, c))
+    path = learned_path(ctx, config, c, bytes, path, Form::blocking, &why, &d.explores, &d.settled);
   // Across nodes no look is skipped (handed_on_by_memory() finds nothing seen): a rank whose
   // operations are pending decides in full, and its round of agreement must meet the others'.
+  // Inside one node a call whose class still explores never lets the next skip its line: the
+  // class's schedule counts its calls (every rank alike).
   if (!spans) {
-    const bool pmpi_again = route.path == kPmpiPath && memory.seen &&
-                            choose_route(c, call_config(), memory.largest, false, row).path == kPmpiPath;
-    memory.every = pmpi_again ? std::min(2 * memory.every, kHeaderLineMost) : kHeaderLineFirst;
+    const bool pmpi = path == kPmpiPath && !d.explores;
+    memory.every =
+        pmpi && memory.seen && memory.pmpi ? std::min(2 * memory.every, kHeaderLineMost) : kHeaderLineFirst;
     memory.seen = true;
+    memory.pmpi = pmpi;
     memory.largest = bytes;
   }
   if (d.path == kPmpiPath) return;
-  if (route.path == kPmpiPath) fall_back(d, c, route.reason);
-  else d.path = route.path;
+  if (path == kPmpiPath) fall_back(d, c, why);
+  else d.path = path;
+  slow_down_for_test(config, c, d.path);
+}
+
+RootedSizes route_after_round(Decision& d, Collective c, int root, std::uint64_t header) {
+  int rc = MPI_SUCCESS;  // (a failed exchange gives kNotOurs: the MPI library's call reports it)
+  RootedSizes sizes = agree_rooted_sizes(*d.ctx, call_config(), root, header, &rc);
+  if (sizes.largest == kNotOurs) fall_back(d, c, "arguments at the root that the MPI library must judge");
+  else route_agreed(d, c, sizes.largest);
+  if (d.count) count_call(c, d.path, d.bytes);
+  return sizes;
 }
 
 Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest, int root,
@@ -450,12 +489,18 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
   }
   d.bytes = *largest;
   const Route route = choose_route(c, config, *largest, spans, row);
-  if (route.path == kPmpiPath) {
-    say_why_pmpi(c, config, comm, route.reason);
+  // What the size's class has learned, or the row's path (learning in the run: a persistent
+  // initialization takes part in no schedule).
+  int path = route.path;
+  const char* why = route.reason;
+  if (learns(*d.ctx, config, c))
+    path = learned_path(*d.ctx, config, c, *largest, path, Form::persistent, &why, &d.explores, &d.settled);
+  if (path == kPmpiPath) {
+    say_why_pmpi(c, config, comm, why);
   } else if (!d.ctx->channel.shm && !ensure_shm(*d.ctx, config)) {
     say_why_pmpi(c, config, comm, "no shared memory");
   } else {
-    d.path = route.path;
+    d.path = path;
   }
   return d;
 }

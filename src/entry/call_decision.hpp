@@ -96,12 +96,18 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm);
 bool handed_on_by_memory(Collective c, MPI_Comm comm, int root = 0);
 
 // The node-only collectives that may take mcorecoll's path across nodes once their ranks agree
-// on the size (exchange/rooted_sizes.hpp): MPI_Gatherv's and MPI_Scatterv's blocking forms. Their
-// other forms, and alltoallv, are the MPI library's across nodes.
+// on the size (exchange/rooted_sizes.hpp): MPI_Gatherv's and MPI_Scatterv's blocking and
+// persistent forms. Their non-blocking forms, and alltoallv, are the MPI library's across nodes.
 bool spans_after_agreeing(Collective c, Form form);
 
 // A v-form, once its ranks agreed on `bytes` (equal on every rank): the route for that size.
 void route_agreed(Decision& d, Collective c, std::uint64_t bytes);
+
+// A blocking gatherv or scatterv across nodes (decide_before_agreeing() took it there): the
+// round of agreement (exchange/rooted_sizes.hpp), then the route by the largest block (PMPI
+// where the root's arguments are the MPI library's to judge), the call counted. `header`: the
+// root's largest block or kNotOurs, another rank's own block's bytes.
+RootedSizes route_after_round(Decision& d, Collective c, int root, std::uint64_t header);
 
 // A persistent v-form's initialization: its ranks agree on the largest block once, by a
 // collective of the MPI library (an initialization is collective and may wait, as a set-up

@@ -185,7 +185,9 @@ int other_paths(const CommContext& ctx, const Config& config, Collective c, std:
   bool first = !algorithm_names(c).empty() && bytes <= kMaxShmBytes;
   if (ctx.node_count > 1) {
     const bool scan = c == Collective::scan || c == Collective::exscan;
-    first = first && !node_only(c) && !(scan && !ctx.nodes_in_rank_order);
+    // (Node-only collectives: the rooted v-forms' blocking form, decided after its round.)
+    first = first && (!node_only(c) || spans_after_agreeing(c, Form::blocking)) &&
+            !(scan && !ctx.nodes_in_rank_order);
   }
   if (first) add(1);
   const int single_copy = c == Collective::bcast ? kBcastCma : c == Collective::alltoall ? kAlltoallCma : 0;

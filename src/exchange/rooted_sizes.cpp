@@ -70,6 +70,15 @@ RootedSizes agree_rooted_sizes(CommContext& ctx, const Config& config, int root,
   return s;
 }
 
+void RootedSizes::node_layout(std::vector<int>* counts, std::vector<int>* node_displs) const {
+  int offset = 0;
+  for (const std::uint64_t b : node_blocks) {
+    counts->push_back(static_cast<int>(b));
+    node_displs->push_back(offset);
+    offset += static_cast<int>(b);
+  }
+}
+
 RootedSizes equal_rooted_sizes(const CommContext& ctx, int root, std::uint64_t block) {
   RootedSizes s;
   const RankPlace& at = ctx.places[static_cast<std::size_t>(root)];

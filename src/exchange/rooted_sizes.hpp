@@ -29,6 +29,10 @@ struct RootedSizes {
   std::vector<std::uint64_t> node_blocks;  // a leader's: its node's blocks by node rank (the root's 0)
   std::vector<int> totals;                 // a leader's: every node's bytes, by node
   std::vector<int> displs;                 // a leader's: where node k's bytes start in the whole
+
+  // A leader's: its node's blocks by node rank as counts and displacements (the node phase's
+  // layout).
+  void node_layout(std::vector<int>* counts, std::vector<int>* displs) const;
 };
 
 // `header`: this rank's block's bytes (0 where its own arguments are invalid: it takes part with

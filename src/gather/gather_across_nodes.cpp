@@ -30,12 +30,7 @@ GatherAcrossNodesRounds::GatherAcrossNodesRounds(CommContext& ctx, const Config&
   if (leader()) {
     const std::size_t me = static_cast<std::size_t>(ctx.node_index);
     node_blocks_ = root_node ? all_ + sizes.displs[me] : scratch_room(rooms.node, std::max(sizes.totals[me], 1));
-    int offset = 0;
-    for (const std::uint64_t b : sizes.node_blocks) {
-      counts_.push_back(static_cast<int>(b));
-      displs_.push_back(offset);
-      offset += static_cast<int>(b);
-    }
+    sizes.node_layout(&counts_, &displs_);
     gathered_.emplace(node_blocks_, ctx.node_size, counts_.data(), displs_.data(), MPI_BYTE);
     if (own) copy_bytes(node_blocks_, own, std::min(own_size, sizes.node_blocks[0]));
   }

@@ -45,12 +45,7 @@ ScatterAcrossNodesRounds::ScatterAcrossNodesRounds(CommContext& ctx, const Confi
   if (leader()) {
     const std::size_t me = static_cast<std::size_t>(ctx.node_index);
     node_blocks_ = root_node ? all_ + sizes.displs[me] : scratch_room(rooms.node, std::max(sizes.totals[me], 1));
-    int offset = 0;
-    for (const std::uint64_t b : sizes.node_blocks) {
-      counts_.push_back(static_cast<int>(b));
-      displs_.push_back(offset);
-      offset += static_cast<int>(b);
-    }
+    sizes.node_layout(&counts_, &displs_);
     scattered_.emplace(node_blocks_, ctx.node_size, counts_.data(), displs_.data(), MPI_BYTE);
   }
   hands_in_ = root_node && root_local_ != 0;

@@ -9,8 +9,8 @@
  *
  * Usage: test_learning COLLECTIVE CANDIDATES WINNER [CALLS [remembered]]
  *   COLLECTIVE: allreduce (256 B of doubles), bcast (256 B, the root moving), allgather (a block
- *   of 256 B a rank), allgatherv (blocks of 2 and 4 doubles by rank: the class of 32 B) or
- *   barrier; TEST_LEARNING_DOUBLES in the environment: other than 32 doubles (allreduce, bcast,
+ *   of 256 B a rank), allgatherv, gatherv or scatterv (blocks of 2 and 4 doubles by rank: the
+ *   class of 32 B; the root moving), alltoallv (2 or 4 doubles from p to q by p + q) or barrier; TEST_LEARNING_DOUBLES in the environment: other than 32 doubles (allreduce, bcast,
  *   allgather)
  *   CANDIDATES: the path the settings' row gives that size (shm or pmpi), the other of the two
  *   after it; or every candidate in the order explored, comma-separated (shm,pmpi,cma). A
@@ -37,7 +37,9 @@
  * TEST_OPERATIONS_PATH=pmpi in the environment: the non-blocking and persistent forms take the
  * MPI library's path whatever was learned (across nodes under MPICH without
  * MPI_THREAD_MULTIPLE: an operation's leaders' part needs MPI calls the application may not
- * make). */
+ * make). MPI_Igatherv, MPI_Iscatterv and MPI_Ialltoallv are the MPI library's always (no rank
+ * knows every size when it calls); their persistent forms take what was learned, at their
+ * initialization. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
@@ -90,9 +92,14 @@ static int run(MPI_Comm comm, int form, int salt) {
   const int root = salt % n, is_bcast = strcmp(collective, "bcast") == 0;
   const int is_allgatherv = strcmp(collective, "allgatherv") == 0, is_allgather = strcmp(collective, "allgather") == 0;
   const int is_barrier = strcmp(collective, "barrier") == 0;
+  const int is_gatherv = strcmp(collective, "gatherv") == 0, is_scatterv = strcmp(collective, "scatterv") == 0;
+  const int is_alltoallv = strcmp(collective, "alltoallv") == 0;
   int counts[8], displs[8], total = 0;
   for (int r = 0; r < n && r < 8; r++) counts[r] = (r % 2 + 1) * 2, displs[r] = total, total += counts[r];
-  CHECK(!is_allgatherv || n <= 8, "allgatherv: at most %d ranks", 8);
+  CHECK(!(is_allgatherv || is_gatherv || is_scatterv || is_alltoallv) || n <= 8, "%s: at most %d ranks", collective, 8);
+  /* Alltoallv: 2 or 4 doubles from p to q by the parity of p + q (each side knows both). */
+  int pair[8], pair_displs[8], at = 0;
+  for (int q = 0; q < n && q < 8; q++) pair[q] = ((me + q) % 2 + 1) * 2, pair_displs[q] = at, at += pair[q];
   for (int i = 0; i < count; i++) in[i] = me + i + salt, out[i] = -1;
   MPI_Request r = MPI_REQUEST_NULL;
   for (int round = 0; round < (form == 2 ? 2 : 1); round++) {
@@ -114,6 +121,24 @@ static int run(MPI_Comm comm, int form, int salt) {
       if (form == 0) MPI_Allgatherv(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, comm);
       else if (form == 1) MPI_Iallgatherv(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, comm, &r);
       else if (round == 0) PERSISTENT_ALLGATHERV_INIT(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, comm, MPI_INFO_NULL, &r);
+    } else if (is_alltoallv) {
+      if (form == 0) MPI_Alltoallv(in, pair, pair_displs, MPI_DOUBLE, out, pair, pair_displs, MPI_DOUBLE, comm);
+      else if (form == 1) MPI_Ialltoallv(in, pair, pair_displs, MPI_DOUBLE, out, pair, pair_displs, MPI_DOUBLE, comm, &r);
+      else if (round == 0)
+        PERSISTENT_ALLTOALLV_INIT(in, pair, pair_displs, MPI_DOUBLE, out, pair, pair_displs, MPI_DOUBLE, comm,
+                                  MPI_INFO_NULL, &r);
+    } else if (is_gatherv) {
+      const int own = counts[me];
+      if (form == 0) MPI_Gatherv(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, root, comm);
+      else if (form == 1) MPI_Igatherv(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, root, comm, &r);
+      else if (round == 0)
+        PERSISTENT_GATHERV_INIT(in, own, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, root, comm, MPI_INFO_NULL, &r);
+    } else if (is_scatterv) {
+      const int own = counts[me];
+      if (form == 0) MPI_Scatterv(in, counts, displs, MPI_DOUBLE, out, own, MPI_DOUBLE, root, comm);
+      else if (form == 1) MPI_Iscatterv(in, counts, displs, MPI_DOUBLE, out, own, MPI_DOUBLE, root, comm, &r);
+      else if (round == 0)
+        PERSISTENT_SCATTERV_INIT(in, counts, displs, MPI_DOUBLE, out, own, MPI_DOUBLE, root, comm, MPI_INFO_NULL, &r);
     } else {
       if (form == 0) MPI_Allreduce(in, out, count, MPI_DOUBLE, MPI_SUM, comm);
       else if (form == 1) MPI_Iallreduce(in, out, count, MPI_DOUBLE, MPI_SUM, comm, &r);
@@ -127,9 +152,19 @@ static int run(MPI_Comm comm, int form, int salt) {
     } else if (is_allgather) {
       for (int q = 0; q < n; q++)
         for (int i = 0; i < count; i++) bad |= out[q * count + i] != q + i + salt;
-    } else if (is_allgatherv) {
+    } else if (is_allgatherv || (is_gatherv && me == root)) {
       for (int q = 0; q < n; q++)
         for (int i = 0; i < counts[q]; i++) bad |= out[displs[q] + i] != q + i + salt;
+    } else if (is_gatherv) {
+      /* nothing arrives but at the root */
+    } else if (is_alltoallv) {
+      for (int q = 0; q < n; q++) {
+        int from = 0; /* where q's block for this rank starts in q's buffer */
+        for (int k = 0; k < me; k++) from += ((q + k) % 2 + 1) * 2;
+        for (int i = 0; i < pair[q]; i++) bad |= out[pair_displs[q] + i] != q + from + i + salt;
+      }
+    } else if (is_scatterv) {
+      for (int i = 0; i < counts[me]; i++) bad |= out[i] != root + displs[me] + i + salt;
     } else {
       for (int i = 0; i < count; i++) {
         const double want = is_bcast ? (me == root ? -1 : root + i + salt) : n * (n - 1) / 2.0 + n * (double)(i + salt);
@@ -212,7 +247,9 @@ int main(int argc, char** argv) {
   }
   collective = argv[1];
   if (getenv("TEST_LEARNING_DOUBLES")) count = atoi(getenv("TEST_LEARNING_DOUBLES"));
-  CHECK(count >= 32 || strcmp(collective, "allgatherv") != 0, "allgatherv: 32 doubles");
+  const int rooted_v = strcmp(collective, "gatherv") == 0 || strcmp(collective, "scatterv") == 0 ||
+                       strcmp(collective, "alltoallv") == 0; /* v-forms: non-blocking on PMPI */
+  CHECK(count >= 32 || (strcmp(collective, "allgatherv") != 0 && !rooted_v), "%s: 32 doubles", collective);
   int candidates[3], n_candidates = 0;
   char list[64];
   snprintf(list, sizeof list, "%s", argv[2]);
@@ -298,7 +335,7 @@ int main(int argc, char** argv) {
     } else {
       for (int p = 0; p < kPaths; p++)
         if (all[p]) printf("expect stats %s %s calls=%d\n", collective, path[p], all[p]);
-      printf("expect stats i%s %s calls=%d\n", collective, path[taken], 2 * 2 * size);
+      printf("expect stats i%s %s calls=%d\n", collective, path[rooted_v ? 0 : taken], 2 * 2 * size);
     }
     /* The other forms, counted apart: 2 non-blocking calls a communicator, and 2 persistent
      * requests started twice each (counted at each start on mcorecoll's path; the MPI library's
