@@ -26,9 +26,10 @@
  * guard bytes past the buffer must keep the marker, send buffers must not change.
  *
  * Usage: test_sequence [--seed S] [--seeds N] [--calls C] [--keep LIST] [--timeout SECONDS]
- *                      [--quiet] [--nonblocking-slots]
+ *                      [--quiet] [--nonblocking-slots] [--v-heavy]
  *   --nonblocking-slots: the dup and the communicator of all ranks but the last see
  *   non-blocking collectives only (each call drawn there made in its non-blocking form).
+ *   --v-heavy: half the calls a blocking gatherv, scatterv or alltoallv of up to 48 bytes.
  *   Seeds S..S+N-1 run one after the other in this process (state carries across them too).
  *   --keep 3,7-9,...: run only these calls of the sequence (one seed): for shrinking a failing
  *   sequence (tools/shrink-sequence). Any subset is a valid program: a slot is created when a
@@ -394,8 +395,14 @@ static void only_nonblocking_there(call_t* c) {
   if (nonblocking_slots && (c->slot == 1 || c->slot == 3)) c->kind = nonblocking_form(c->kind);
 }
 
+/* --v-heavy: half the calls are a blocking gatherv, scatterv or alltoallv of blocks up to 48
+ * bytes (two size classes), so that their classes reach the learning schedule's end
+ * mid-sequence (each class learns apart, by communicator). */
+static int v_heavy;
+
 static void draw_sequence(uint64_t seed, int n, call_t* calls) {
   rng_t r = {seed * 0x2545f4914f6cdd1dull + 1};
+  static const int v_kinds[] = {GV, SV, ATV};
   for (int i = 0; i < n; i++) {
     call_t* c = &calls[i];
     memset(c, 0, sizeof(*c));
@@ -414,6 +421,7 @@ static void draw_sequence(uint64_t seed, int n, call_t* calls) {
     c->type = below(&r, ntypes);
     c->recv_twin = below(&r, 3) == 0;
     c->bytes = draw_bytes(&r, c->kind);
+    if (v_heavy && below(&r, 2) == 0) c->kind = v_kinds[below(&r, 3)], c->bytes = 16 + below(&r, 33);
     c->root_draw = below(&r, 1 << 20);
     c->in_place = (is_alltoall(c->kind) || is_folding(c->kind) || is_allgather(c->kind)) && below(&r, 6) == 0;
     if (c->slot == kInterSlot && intra_only(c->kind)) c->slot = kInterSlot + 1;  /* its merged twin */
@@ -1250,6 +1258,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[a], "--timeout") && a + 1 < argc) timeout = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--quiet")) quiet = 1;
     else if (!strcmp(argv[a], "--nonblocking-slots")) nonblocking_slots = 1;
+    else if (!strcmp(argv[a], "--v-heavy")) v_heavy = 1;
     else {
       if (wrank == 0) fprintf(stderr, "test_sequence: unknown argument '%s'\n", argv[a]);
       MPI_Abort(MPI_COMM_WORLD, 2);
