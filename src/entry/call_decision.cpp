@@ -429,8 +429,7 @@ void route_agreed(Decision& d, Collective c, std::uint64_t bytes) {
 }
 
 RootedSizes route_after_round(Decision& d, Collective c, int root, std::uint64_t header) {
-  int rc = MPI_SUCCESS;  // (a failed exchange gives kNotOurs: the MPI library's call reports it)
-  RootedSizes sizes = agree_rooted_sizes(*d.ctx, call_config(), root, header, &rc);
+  RootedSizes sizes = agree_rooted_sizes(*d.ctx, call_config(), root, header);
   if (sizes.largest == kNotOurs) fall_back(d, c, "arguments at the root that the MPI library must judge");
   else route_agreed(d, c, sizes.largest);
   if (d.count) count_call(c, d.path, d.bytes);
@@ -468,8 +467,7 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
       say_why_pmpi(c, config, comm, "no shared memory");
       return d;
     }
-    int rc = MPI_SUCCESS;
-    *sizes = agree_rooted_sizes(*d.ctx, config, root, mine, &rc);
+    *sizes = agree_rooted_sizes(*d.ctx, config, root, mine);
     *largest = sizes->largest;
   } else {
     // In signed integers, kNotOurs the greatest: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as

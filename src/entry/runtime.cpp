@@ -60,8 +60,8 @@ std::array<std::uint64_t, kCollectiveCount> pmpi_sizes(const CommContext& ctx, c
   if (config.counted() || config.verbose >= 1) return below;
   for (Collective c : kAllCollectives) {
     // (Node-only collectives across nodes go to PMPI whatever the size, but a blocking gatherv
-    // there, whose ranks agree on the size first: decide_before_agreeing() and this answer
-    // must be equal on every rank, whichever of them a rank takes.)
+    // or scatterv there, whose ranks agree on the size first: decide_before_agreeing() and this
+    // answer must be equal on every rank, whichever of them a rank takes.)
     const bool every = !ctx.pmpi_reason.empty() ||
                        (node_only(c) && ctx.node_count > 1 && !spans_after_agreeing(c, Form::blocking));
     below[static_cast<int>(c)] =

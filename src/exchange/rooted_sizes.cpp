@@ -20,9 +20,8 @@ struct Answer {
 
 }  // namespace
 
-RootedSizes agree_rooted_sizes(CommContext& ctx, const Config& config, int root, std::uint64_t header, int* rc) {
+RootedSizes agree_rooted_sizes(CommContext& ctx, const Config& config, int root, std::uint64_t header) {
   RootedSizes s;
-  *rc = MPI_SUCCESS;
   Waiter waiter = Waiter::for_context(ctx, config);
   const RankPlace& at = ctx.places[static_cast<std::size_t>(root)];
   auto nothing = [](char*, std::uint64_t, std::uint64_t) {};
@@ -43,7 +42,7 @@ RootedSizes agree_rooted_sizes(CommContext& ctx, const Config& config, int root,
       }
       std::vector<std::uint64_t> all(2 * static_cast<std::size_t>(ctx.node_count));
       count_network(MCORECOLL_NETWORK_ALLGATHERV, -1, sizeof mine);
-      *rc = PMPI_Allgather(mine, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, ctx.leaders_comm);
+      const int rc = PMPI_Allgather(mine, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, ctx.leaders_comm);
       s.totals.resize(static_cast<std::size_t>(ctx.node_count));
       s.displs.assign(s.totals.size(), 0);
       for (std::size_t k = 0; k < s.totals.size(); ++k) {
@@ -53,7 +52,7 @@ RootedSizes agree_rooted_sizes(CommContext& ctx, const Config& config, int root,
         answer.total += all[2 * k];
       }
       // The leaders' collective counts in ints; a failed exchange leaves it to the MPI library.
-      if (answer.total > static_cast<std::uint64_t>(INT_MAX) || *rc != MPI_SUCCESS) answer.largest = kNotOurs;
+      if (answer.total > static_cast<std::uint64_t>(INT_MAX) || rc != MPI_SUCCESS) answer.largest = kNotOurs;
     }
   }
   HeaderLine second(ctx, waiter);

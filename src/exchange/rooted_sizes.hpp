@@ -37,8 +37,9 @@ struct RootedSizes {
 
 // `header`: this rank's block's bytes (0 where its own arguments are invalid: it takes part with
 // nothing), the root's the largest block of the call or kNotOurs. Collective over the
-// communicator (its node lines, the leaders' communicator). Returns an MPI error code in *rc.
-RootedSizes agree_rooted_sizes(CommContext& ctx, const Config& config, int root, std::uint64_t header, int* rc);
+// communicator (its node lines, the leaders' communicator). A failed exchange among the leaders
+// gives kNotOurs: every rank then calls the MPI library, which reports the failure.
+RootedSizes agree_rooted_sizes(CommContext& ctx, const Config& config, int root, std::uint64_t header);
 
 // The same for blocks of `block` bytes on every rank, without a round (O(nodes) on a leader).
 RootedSizes equal_rooted_sizes(const CommContext& ctx, int root, std::uint64_t block);
