@@ -1,11 +1,15 @@
 // MPI_Alltoallv, and its non-blocking and persistent forms (MPI_Ialltoallv: the MPI library's):
 // routed (entry/call_decision.hpp) and checked, then the staged alltoallv inside one node
-// (alltoallv_shm.hpp; the persistent operation, alltoall/ialltoallv_shm.hpp) or PMPI.
+// (alltoallv_shm.hpp; the persistent operation, alltoall/ialltoallv_shm.hpp), across nodes
+// after its round (alltoall/alltoallv_across_nodes.hpp; the persistent operation,
+// alltoall/ialltoallv_across_nodes.hpp), or PMPI.
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <vector>
 
+#include "alltoall/alltoallv_across_nodes.hpp"
 #include "alltoall/alltoallv_shm.hpp"
 #include "common/block_bytes.hpp"
 #include "decisions/config.hpp"
@@ -14,6 +18,7 @@
 #include "entry/call_forms.hpp"
 #include "entry/dispatch.hpp"
 #include "pmpi_persistent.hpp"  // generated (wrappers/generate_bindings.py)
+#include "alltoall/ialltoallv_across_nodes.hpp"
 #include "alltoall/ialltoallv_shm.hpp"
 #include "exchange/staged_exchange.hpp"
 #include "node/wait.hpp"
@@ -83,6 +88,71 @@ void move_blocks(CommContext& ctx, HeaderLine& line, std::uint64_t largest, std:
   recv.unpack_all_but(-1);
 }
 
+// A persistent alltoallv's share of the round across nodes, from its counts (valid: checked),
+// in place from the receive side.
+AlltoallvShare persistent_share(const CommContext& ctx, const void* sendbuf, const int* sendcounts,
+                                MPI_Datatype sendtype, const int* recvcounts, MPI_Datatype recvtype,
+                                std::uint64_t largest) {
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  std::uint64_t send_type = 0, recv_type = 0;
+  signature_bytes(1, recvtype, &recv_type);
+  if (!in_place) signature_bytes(1, sendtype, &send_type);
+  std::vector<std::uint64_t> sent(static_cast<std::size_t>(ctx.size)), received(sent.size());
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    received[i] = static_cast<std::uint64_t>(recvcounts[i]) * recv_type;
+    sent[i] = in_place ? received[i] : static_cast<std::uint64_t>(sendcounts[i]) * send_type;
+  }
+  return alltoallv_share(ctx, largest, sent.data(), received.data());
+}
+
+// Across nodes: the round that agrees on the largest block and on the node phases' sizes, the
+// route alike on every rank from it, then the phases (alltoall/alltoallv_across_nodes.hpp).
+int alltoallv_spanning(Decision& d, const void* sendbuf, const int* sendcounts, const int* sdispls,
+                       MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+                       MPI_Datatype recvtype, MPI_Comm comm) {
+  CommContext& ctx = *d.ctx;
+  const Config& config = process_config().config;
+  const int size = ctx.size;
+  std::uint64_t mine = 0;
+  const bool valid = valid_arguments(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                     size, &mine);
+  std::optional<BlockBytes> recv, send;
+  std::optional<BlocksBefore> before;
+  SentBlocks sent;
+  sent.data.resize(static_cast<std::size_t>(size));
+  sent.size.resize(sent.data.size());
+  std::vector<std::uint64_t> recv_sizes(sent.data.size());
+  AlltoallvShare share;
+  share.largest = kNotOurs;
+  if (valid) {
+    recv.emplace(recvbuf, size, recvcounts, rdispls, recvtype);
+    if (sendbuf == MPI_IN_PLACE) {
+      before.emplace(*recv);
+    } else {
+      send.emplace(const_cast<void*>(sendbuf), size, sendcounts, sdispls, sendtype);
+      send->pack();
+    }
+    for (int r = 0; r < size; ++r) {
+      const std::size_t i = static_cast<std::size_t>(r);
+      sent.data[i] = before ? before->data(r) : send->data(r);
+      sent.size[i] = before ? before->size(r) : send->size(r);
+      recv_sizes[i] = recv->size(r);
+    }
+    share = alltoallv_share(ctx, mine, sent.size.data(), recv_sizes.data());
+  }
+  const AlltoallvSizes sizes = agree_alltoallv_sizes(ctx, config, share);
+  if (sizes.largest == kNotOurs)
+    fall_back(d, Collective::alltoallv, "arguments on some rank that the MPI library must judge, or a node's bytes "
+                                        "beyond the int counts of the leaders' exchange");
+  else route_agreed(d, Collective::alltoallv, sizes.largest);
+  if (d.count) count_call(Collective::alltoallv, d.path, d.bytes);
+  if (d.path == kPmpiPath)
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  const int rc = alltoallv_across_nodes(ctx, config, sizes, sent, *recv);
+  recv->unpack_all_but(-1);
+  return rc;
+}
+
 }  // namespace
 
 int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype, void* recvbuf,
@@ -95,13 +165,16 @@ int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MP
   }
   const int size = intra->size;
   // Each rank knows only its own blocks' sizes: the ranks learn every rank's largest in the
-  // header line (which also carries blocks small enough) before they choose a path.
+  // header line (which also carries blocks small enough), across nodes in a round, before they
+  // choose a path.
   Decision d = decide_before_agreeing(Collective::alltoallv, comm);
   complete_earlier_operations(d);
   if (d.path == kPmpiPath) {
     if (d.count) count_call(Collective::alltoallv, d.path, 0);
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   }
+  if (d.ctx->node_count > 1)
+    return alltoallv_spanning(d, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   std::uint64_t mine = 0;
   const bool valid = valid_arguments(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -148,11 +221,22 @@ int alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispl
                                info, request);
   }
   const int size = intra->size;
-  // Each rank knows only its own blocks: the ranks agree on the largest when they initialize.
+  // Each rank knows only its own blocks: the ranks agree on the largest when they initialize
+  // (across nodes by the round, which gives the node phases' sizes too).
   std::uint64_t largest = 0, mine = 0;
   if (!valid_arguments(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size, &mine))
     mine = kNotOurs;
-  const Decision d = decide_persistent_v(Collective::alltoallv, comm, mine, &largest);
+  AlltoallvSizes sizes;
+  const Decision d = decide_persistent_v(Collective::alltoallv, comm, mine, &largest,
+                                         [&](CommContext& ctx, std::uint64_t agreed) {
+                                           AlltoallvShare share;
+                                           share.largest = kNotOurs;
+                                           if (agreed != kNotOurs)
+                                             share = persistent_share(ctx, sendbuf, sendcounts, sendtype, recvcounts,
+                                                                      recvtype, agreed);
+                                           sizes = agree_alltoallv_sizes(ctx, process_config().config, share);
+                                           return sizes.largest;
+                                         });
   return persistent_call(
       Collective::alltoallv, d, request,
       [&] {
@@ -160,6 +244,9 @@ int alltoallv_init(const void* sendbuf, const int* sendcounts, const int* sdispl
                                    comm, info, request);
       },
       [&] {
+        if (d.ctx->node_count > 1)
+          return make_ialltoallv_across_nodes(*d.ctx, process_config().config, std::move(sizes), sendbuf, sendcounts,
+                                              sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
         return make_ialltoallv(*d.ctx, process_config().config, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                recvcounts, rdispls, recvtype, largest);
       });

@@ -294,7 +294,10 @@ int gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                                      : own.valid ? own.bytes : kNotOurs;
   std::uint64_t largest = 0;
   RootedSizes sizes;  // across nodes: every node's bytes at the leaders
-  const Decision d = decide_persistent_v(Collective::gatherv, comm, mine, &largest, root, &sizes);
+  const Decision d = decide_persistent_v(Collective::gatherv, comm, mine, &largest, [&](CommContext& ctx, std::uint64_t agreed) {
+    sizes = agree_rooted_sizes(ctx, process_config().config, root, agreed);
+    return sizes.largest;
+  });
   return persistent_call(
       Collective::gatherv, d, request,
       [&]() {

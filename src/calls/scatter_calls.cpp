@@ -275,7 +275,10 @@ int scatterv_init(const void* sendbuf, const int* sendcounts, const int* displs,
                                      : own_valid ? own : kNotOurs;
   std::uint64_t largest = 0;
   RootedSizes sizes;  // across nodes: every node's bytes at the leaders
-  const Decision d = decide_persistent_v(Collective::scatterv, comm, mine, &largest, root, &sizes);
+  const Decision d = decide_persistent_v(Collective::scatterv, comm, mine, &largest, [&](CommContext& ctx, std::uint64_t agreed) {
+    sizes = agree_rooted_sizes(ctx, process_config().config, root, agreed);
+    return sizes.largest;
+  });
   return persistent_call(
       Collective::scatterv, d, request,
       [&]() {

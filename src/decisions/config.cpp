@@ -67,6 +67,9 @@ constexpr std::uint64_t kDefaultLanesMinBytes = 0;
 // library, off by default.
 constexpr std::uint64_t kDefaultAllgatherNodesMaxBytes = 0;
 constexpr std::uint64_t kDefaultGatherNodesMaxBytes = 0;
+// Alltoallv across nodes pays a round of agreement on its largest block before it routes, as
+// gatherv does: off (no round paid) until measured on a cluster.
+constexpr std::uint64_t kDefaultAlltoallvNodesMaxBytes = 0;
 constexpr std::uint64_t kDefaultScanNodesMaxBytes = 0;
 // The leaders' exchange of the barrier, the reductions and the allgathers: one message per pair
 // of leaders is one network latency where the MPI library's collective of a few ranks takes
@@ -250,6 +253,8 @@ std::vector<Setting> make_settings() {
   s.push_back(size_setting("ALLGATHER_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40,
                            &Config::allgather_nodes_max_bytes));
   s.push_back(size_setting("GATHER_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40, &Config::gather_nodes_max_bytes));
+  s.push_back(size_setting("ALLTOALLV_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40,
+                           &Config::alltoallv_nodes_max_bytes));
   s.push_back(size_setting("SCAN_NODES_MAX_BYTES", kAnySize, 0, 1ull << 40, &Config::scan_nodes_max_bytes));
   s.push_back(int_setting("LEADERS_DIRECT_MAX_NODES", "an integer from 1 to 4096", 1, 4096,
                           &Config::leaders_direct_max_nodes));
@@ -542,6 +547,7 @@ ConfigLoad load_config(const std::vector<std::pair<std::string, std::string>>& e
   c.lanes_min_bytes = kDefaultLanesMinBytes;
   c.allgather_nodes_max_bytes = kDefaultAllgatherNodesMaxBytes;
   c.gather_nodes_max_bytes = kDefaultGatherNodesMaxBytes;
+  c.alltoallv_nodes_max_bytes = kDefaultAlltoallvNodesMaxBytes;
   c.scan_nodes_max_bytes = kDefaultScanNodesMaxBytes;
   c.leaders_direct_max_nodes = kDefaultLeadersDirectMaxNodes;
   c.bcast_nodes_ring_bytes = kDefaultBcastNodesRingBytes;
@@ -620,6 +626,7 @@ std::uint64_t Config::fingerprint() const {
   h = fold(h, std::to_string(lanes_min_bytes));
   h = fold(h, std::to_string(allgather_nodes_max_bytes));
   h = fold(h, std::to_string(gather_nodes_max_bytes));
+  h = fold(h, std::to_string(alltoallv_nodes_max_bytes));
   h = fold(h, std::to_string(scan_nodes_max_bytes));
   h = fold(h, std::to_string(leaders_direct_max_nodes));
   h = fold(h, std::to_string(bcast_nodes_ring_bytes));
@@ -675,6 +682,7 @@ std::string Config::describe() const {
   out << "MCORECOLL_LANES_MIN_BYTES = " << lanes_min_bytes << "\n";
   out << "MCORECOLL_ALLGATHER_NODES_MAX_BYTES = " << allgather_nodes_max_bytes << "\n";
   out << "MCORECOLL_GATHER_NODES_MAX_BYTES = " << gather_nodes_max_bytes << "\n";
+  out << "MCORECOLL_ALLTOALLV_NODES_MAX_BYTES = " << alltoallv_nodes_max_bytes << "\n";
   out << "MCORECOLL_SCAN_NODES_MAX_BYTES = " << scan_nodes_max_bytes << "\n";
   out << "MCORECOLL_LEADERS_DIRECT_MAX_NODES = " << leaders_direct_max_nodes << "\n";
   out << "MCORECOLL_BCAST_NODES_RING_BYTES = " << bcast_nodes_ring_bytes << "\n";

@@ -129,6 +129,9 @@ struct Config {
   std::uint64_t allgather_nodes_max_bytes = 0;
   // Gather and scatter across nodes: largest block that takes mcorecoll's path in auto mode.
   std::uint64_t gather_nodes_max_bytes = 0;
+  // Alltoallv across nodes: largest block that takes mcorecoll's path in auto mode (0: off, and
+  // no round of agreement paid).
+  std::uint64_t alltoallv_nodes_max_bytes = 0;
   // Scan and exscan across nodes: largest message that takes mcorecoll's path in auto mode.
   std::uint64_t scan_nodes_max_bytes = 0;
   // Up to this many nodes the leaders exchange one message per pair (progress/leader_messages.hpp).

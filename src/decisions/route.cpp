@@ -72,6 +72,9 @@ NodesBound nodes_bound(Collective c, const Config& config) {
     case Collective::scatterv:
       return {config.gather_nodes_max_bytes,
               "scatterv across nodes with a block above MCORECOLL_GATHER_NODES_MAX_BYTES"};
+    case Collective::alltoallv:
+      return {config.alltoallv_nodes_max_bytes,
+              "alltoallv across nodes with a block above MCORECOLL_ALLTOALLV_NODES_MAX_BYTES"};
     default:
       return {~0ull, ""};
   }
@@ -365,6 +368,10 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
       if (spans)
         out << "; across nodes, the blocking form after a round that agrees on the largest block: up to "
                "MCORECOLL_GATHER_NODES_MAX_BYTES (" << size_words(config.gather_nodes_max_bytes) << ")";
+    } else if (c == Collective::alltoallv) {
+      if (spans)
+        out << "; across nodes, the blocking form after a round that agrees on the largest block: up to "
+               "MCORECOLL_ALLTOALLV_NODES_MAX_BYTES (" << size_words(config.alltoallv_nodes_max_bytes) << ")";
     } else if (node_only(c) && spans) {
       out << "; across nodes: pmpi (inside one node only in this version)";
     }

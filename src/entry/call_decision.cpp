@@ -155,7 +155,8 @@ void slow_down_for_test(const Config& config, Collective c, int path) {
 }  // namespace
 
 bool spans_after_agreeing(Collective c, Form form) {
-  return (c == Collective::gatherv || c == Collective::scatterv) && form != Form::nonblocking;
+  return (c == Collective::gatherv || c == Collective::scatterv || c == Collective::alltoallv) &&
+         form != Form::nonblocking;
 }
 
 bool signature_bytes(int count, MPI_Datatype type, std::uint64_t* bytes) {
@@ -287,9 +288,9 @@ Decision decide(Collective c, MPI_Comm comm, std::uint64_t bytes, Form form) {
   // (fast_handoff.hpp: only while nothing of its own is pending) takes the same steps as one
   // that decided it in full.
   if (route.path != kPmpiPath && node_only(c) && ctx.node_count > 1) {
-    // (The blocking gatherv and scatterv are decided across nodes once their ranks agree on
-    // their sizes:
-    // decide_before_agreeing(); nothing to say yet.)
+    // (The blocking alltoallv, gatherv and scatterv, and the persistent gatherv and scatterv,
+    // are decided across nodes once their ranks agree on their sizes: decide_before_agreeing(),
+    // decide_persistent_v(); nothing to say yet.)
     route = {kPmpiPath, spans_after_agreeing(c, form)
                             ? nullptr
                             : "across nodes: the MPI library's in this version (mcorecoll takes it inside one node)"};
@@ -346,7 +347,9 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm) {
     // Across nodes the ranks' agreement costs a round of the network: only where some size may
     // take mcorecoll's path (forced, or a nodes bound above 0 and a row that takes it).
     if (forced < 0 && !any_shm_band(*d.ctx, c, config)) {
-      fall_back(d, c, "across nodes: no size up to MCORECOLL_GATHER_NODES_MAX_BYTES (0: off) takes mcorecoll's path");
+      fall_back(d, c, c == Collective::alltoallv
+                          ? "across nodes: no size up to MCORECOLL_ALLTOALLV_NODES_MAX_BYTES (0: off) takes mcorecoll's path"
+                          : "across nodes: no size up to MCORECOLL_GATHER_NODES_MAX_BYTES (0: off) takes mcorecoll's path");
       return d;
     }
     if (!d.ctx->channel.shm && !ensure_shm(*d.ctx, config)) return d;
@@ -436,13 +439,13 @@ RootedSizes route_after_round(Decision& d, Collective c, int root, std::uint64_t
   return sizes;
 }
 
-Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest, int root,
-                             RootedSizes* sizes) {
+Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest,
+                             const AgreeAcross& across) {
   Decision d = decide_node_only(c, comm, 0, Form::persistent, true);
   complete_earlier_operations(d);  // before a collective of the MPI library on the communicator
   if (!d.ctx || !d.ctx->set_up || !d.ctx->pmpi_reason.empty()) return d;
   const bool spans = d.ctx->node_count > 1;
-  if (spans && (!sizes || !spans_after_agreeing(c, Form::persistent))) return d;
+  if (spans && (!across || !spans_after_agreeing(c, Form::persistent))) return d;
   const Config& config = call_config();
   const int forced = config.forced_path[static_cast<int>(c)];
   if (config.disable || forced == 0) return d;
@@ -461,14 +464,13 @@ Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, st
   }
   if (call_has_device_buffers()) mine = kNotOurs;  // device memory is the MPI library's to move
   if (spans) {
-    // The round of the rooted v-forms across nodes: the largest, and every node's bytes at the
-    // leaders (on the node's lines: its shared memory first).
+    // The v-form's round across nodes: the largest, and what its phases need at the leaders
+    // (on the node's lines: its shared memory first).
     if (!d.ctx->channel.shm && !ensure_shm(*d.ctx, config)) {
       say_why_pmpi(c, config, comm, "no shared memory");
       return d;
     }
-    *sizes = agree_rooted_sizes(*d.ctx, config, root, mine);
-    *largest = sizes->largest;
+    *largest = across(*d.ctx, mine);
   } else {
     // In signed integers, kNotOurs the greatest: MPICH 4.0's MPI_MAX compares MPI_UINT64_T as
     // signed (doc/mpi-defects.md), where kNotOurs would be the least and lose to any size.

@@ -96,8 +96,9 @@ Decision decide_before_agreeing(Collective c, MPI_Comm comm);
 bool handed_on_by_memory(Collective c, MPI_Comm comm, int root = 0);
 
 // The node-only collectives that may take mcorecoll's path across nodes once their ranks agree
-// on the size (exchange/rooted_sizes.hpp): MPI_Gatherv's and MPI_Scatterv's blocking and
-// persistent forms. Their non-blocking forms, and alltoallv, are the MPI library's across nodes.
+// on the size (exchange/rooted_sizes.hpp, alltoall/alltoallv_across_nodes.hpp): MPI_Gatherv's and
+// MPI_Scatterv's and MPI_Alltoallv's blocking and persistent forms. Their non-blocking forms are
+// the MPI library's across nodes.
 bool spans_after_agreeing(Collective c, Form form);
 
 // A v-form, once its ranks agreed on `bytes` (equal on every rank): the route for that size.
@@ -113,11 +114,14 @@ RootedSizes route_after_round(Decision& d, Collective c, int root, std::uint64_t
 // collective of the MPI library (an initialization is collective and may wait, as a set-up
 // does), and every start follows the route for that size. `mine`: this rank's largest block,
 // kNotOurs (staged_exchange.hpp) where its arguments are the MPI library's to judge (then every
-// rank goes to PMPI). *largest: the agreed size. Equal on every rank. Across nodes, gatherv and
-// scatterv (`root`, and `sizes` for every node's bytes) agree by their round
-// (exchange/rooted_sizes.hpp), where an operation across nodes may call MPI after its start.
-Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest, int root = -1,
-                             RootedSizes* sizes = nullptr);
+// rank goes to PMPI). *largest: the agreed size. Equal on every rank. Across nodes, gatherv,
+// scatterv and alltoallv agree by their round (`across`: given the communicator's context and this
+// rank's `mine`, it runs the round, keeps what the operation needs and returns the largest; exchange/rooted_sizes.hpp,
+// alltoall/alltoallv_across_nodes.hpp), where an operation across nodes may call MPI after its
+// start.
+using AgreeAcross = std::function<std::uint64_t(CommContext& ctx, std::uint64_t mine)>;
+Decision decide_persistent_v(Collective c, MPI_Comm comm, std::uint64_t mine, std::uint64_t* largest,
+                             const AgreeAcross& across = nullptr);
 
 // The context of an intracommunicator (its rank and size without a PMPI query: one lookup), or
 // null for a null communicator or an intercommunicator, whose calls are the MPI library's.

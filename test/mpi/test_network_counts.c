@@ -18,6 +18,8 @@
  *  - reduce_scatter_block: the allreduce's exchange of the whole vector (a double a rank);
  *  - bcast: the root's leader gives the leaders' bcast the whole message, the others nothing;
  *  - alltoall: each leader gives the leaders' alltoallv the blocks its ranks send off the node;
+ *  - alltoallv: the leaders' agreement on the largest block (8 bytes a leader), then the same: the
+ *    blocks, of their own sizes (zero too), that its ranks send off the node, and not one size;
  *  - scan, exscan: each leader but the last node's gives the leaders' exscan its node's total
  *    (one vector); the last one takes part with nothing anyone needs.
  * With MCORECOLL_ALLREDUCE=lanes and MCORECOLL_REDUCE=lanes on nodes of equal size, allreduce and
@@ -179,6 +181,18 @@ static struct Sent f_alltoall(int r, int root) {
   const int64_t here = ranks_on(node_of(r));
   return library(MCORECOLL_NETWORK_ALLTOALLV, here * (size - here) * kBlock);
 }
+/* Alltoallv's block from rank q to rank d: 0-24 bytes, zero-sized ones among them. */
+static int vv_block(int q, int d) { return (q + 2 * d) % 4 * 8; }
+static struct Sent f_alltoallv(int r, int root) {
+  (void)root;
+  int64_t off_node = 0;
+  for (int q = 0; q < size; q++)
+    for (int d = 0; d < size; d++)
+      if (node_of(q) == node_of(r) && node_of(d) != node_of(r)) off_node += vv_block(q, d);
+  struct Sent s = library(MCORECOLL_NETWORK_ALLTOALLV, off_node);
+  s.library_calls = 2, s.library_bytes += 8; /* the agreement on the largest first */
+  return s;
+}
 static struct Sent f_scan(int r, int root) {
   (void)root;
   return library(MCORECOLL_NETWORK_EXSCAN, node_of(r) == nodes - 1 ? 0 : kCount * 8); /* the last node's total: nobody's */
@@ -215,6 +229,14 @@ static void call(const char* name, int root) {
   } else if (!strcmp(name, "barrier")) MPI_Barrier(MPI_COMM_WORLD);
   else if (!strcmp(name, "bcast")) MPI_Bcast(in, kCount, MPI_DOUBLE, root, MPI_COMM_WORLD);
   else if (!strcmp(name, "alltoall")) MPI_Alltoall(send, kBlock, MPI_BYTE, recv, kBlock, MPI_BYTE, MPI_COMM_WORLD);
+  else if (!strcmp(name, "alltoallv")) {
+    int scounts[64], sdispls[64], rcounts[64], rdispls[64], sat = 0, rat = 0;
+    for (int q = 0; q < size; q++) {
+      scounts[q] = vv_block(rank, q), sdispls[q] = sat, sat += scounts[q];
+      rcounts[q] = vv_block(q, rank), rdispls[q] = rat, rat += rcounts[q];
+    }
+    MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, recv, rcounts, rdispls, MPI_BYTE, MPI_COMM_WORLD);
+  }
   else if (!strcmp(name, "scan")) MPI_Scan(in, out, kCount, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   else if (!strcmp(name, "exscan")) MPI_Exscan(in, out, kCount, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
@@ -283,7 +305,7 @@ int main(int argc, char** argv) {
              {"barrier", f_barrier, 0},     {"reduce_scatter_block", f_reduce_scatter, 0},
              {"bcast", f_bcast, 1},         {"alltoall", f_alltoall, 0}, {"scan", f_scan, 0},
              {"exscan", f_scan, 0},         {"gatherv", f_gatherv, 1},
-             {"scatterv", f_scatterv, 1}};
+             {"scatterv", f_scatterv, 1},   {"alltoallv", f_alltoallv, 0}};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
     if (!all[i].rooted) {
       check(all[i].name, all[i].formula, 0);
