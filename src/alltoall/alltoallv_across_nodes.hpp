@@ -78,6 +78,9 @@ class AlltoallvAcrossNodesRounds : public AcrossNodesPhases<AlltoallvAcrossNodes
   // `rooms` are kept by reference: they outlive the rounds.
   AlltoallvAcrossNodesRounds(CommContext& ctx, const Config& config, const AlltoallvSizes& sizes,
                              const SentBlocks& send, BlockBytes& recv, AlltoallvRooms& rooms, bool blocking);
+  // Made in place and never moved: its exchange's steps refer to it.
+  AlltoallvAcrossNodesRounds(const AlltoallvAcrossNodesRounds&) = delete;
+  AlltoallvAcrossNodesRounds& operator=(const AlltoallvAcrossNodesRounds&) = delete;
   std::uint64_t moves() const;
 
  private:

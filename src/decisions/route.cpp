@@ -366,12 +366,13 @@ std::string explain_routes(const Config& config, const CommunicatorView& view) {
           << size_words(config.bcast_nodes_ring_bytes) << ")";
     if (c == Collective::gatherv || c == Collective::scatterv) {
       if (spans)
-        out << "; across nodes, the blocking form after a round that agrees on the largest block: up to "
-               "MCORECOLL_GATHER_NODES_MAX_BYTES (" << size_words(config.gather_nodes_max_bytes) << ")";
+        out << "; across nodes, the blocking and persistent forms after a round that agrees on the largest "
+               "block: up to MCORECOLL_GATHER_NODES_MAX_BYTES (" << size_words(config.gather_nodes_max_bytes) << ")";
     } else if (c == Collective::alltoallv) {
       if (spans)
-        out << "; across nodes, the blocking form after a round that agrees on the largest block: up to "
-               "MCORECOLL_ALLTOALLV_NODES_MAX_BYTES (" << size_words(config.alltoallv_nodes_max_bytes) << ")";
+        out << "; across nodes, the blocking and persistent forms after a round that agrees on the largest "
+               "block: up to MCORECOLL_ALLTOALLV_NODES_MAX_BYTES (" << size_words(config.alltoallv_nodes_max_bytes)
+            << ")";
     } else if (node_only(c) && spans) {
       out << "; across nodes: pmpi (inside one node only in this version)";
     }

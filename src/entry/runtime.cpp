@@ -59,11 +59,17 @@ std::array<std::uint64_t, kCollectiveCount> pmpi_sizes(const CommContext& ctx, c
   std::array<std::uint64_t, kCollectiveCount> below = {};
   if (config.counted() || config.verbose >= 1) return below;
   for (Collective c : kAllCollectives) {
-    // (Node-only collectives across nodes go to PMPI whatever the size, but a blocking gatherv
-    // or scatterv there, whose ranks agree on the size first: decide_before_agreeing() and this
-    // answer must be equal on every rank, whichever of them a rank takes.)
-    const bool every = !ctx.pmpi_reason.empty() ||
-                       (node_only(c) && ctx.node_count > 1 && !spans_after_agreeing(c, Form::blocking));
+    // (Node-only collectives across nodes go to PMPI whatever the size, but a blocking alltoallv,
+    // gatherv or scatterv there, whose ranks agree on the size first where some size may take
+    // mcorecoll's path: decide_before_agreeing() and this answer must be equal on every rank,
+    // whichever of them a rank takes.)
+    bool agreeing = false;
+    if (node_only(c) && ctx.node_count > 1 && spans_after_agreeing(c, Form::blocking)) {
+      agreeing = config.forced_path[static_cast<int>(c)] > 0;
+      for (const Band& b : auto_bands(c, config, true, ctx.table_rows[static_cast<int>(c)]))
+        agreeing |= b.path != kPmpiPath && b.max_bytes > 0;
+    }
+    const bool every = !ctx.pmpi_reason.empty() || (node_only(c) && ctx.node_count > 1 && !agreeing);
     below[static_cast<int>(c)] =
         every ? kEverySize : pmpi_below(c, config, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]);
   }
