@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 
+#include "alltoall/alltoallv_shm.hpp"
 #include "common/scratch_room.hpp"
 #include "exchange/rooted_rounds.hpp"
 #include "node/comm_context.hpp"
@@ -135,29 +136,8 @@ AlltoallvAcrossNodesRounds::AlltoallvAcrossNodesRounds(CommContext& ctx, const C
     ++remote_;
     incoming_ += recv.size(r);
   });
-  // Phase 1's exchange: the blocks between the node's ranks, a tile per destination.
-  const int n = ctx.node_size, me = ctx.node_rank;
-  const std::vector<int>* mates = &ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
-  ExchangeShape shape;
-  shape.per_destination = true;
-  shape.max_block = sizes.inside_most;
-  shape.gives = true;
-  for (int r = 0; r < n; ++r)
-    if (r != me) shape.sources.push_back(r);
-  inside_.emplace(
-      ctx, config, std::move(shape),
-      [this, n, me, mates](char* tiles, std::uint64_t offset, std::uint64_t len) {
-        for (int t = 0; t < n; ++t) {
-          const std::size_t d = static_cast<std::size_t>((*mates)[static_cast<std::size_t>(t)]);
-          if (const std::uint64_t k = clipped(send_.size[d], offset, len); t != me && k)
-            copy_bytes(tiles + t * len, send_.data[d] + offset, k);
-        }
-      },
-      [this, me, mates](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-        const int s = (*mates)[static_cast<std::size_t>(r)];
-        if (const std::uint64_t k = clipped(recv_.size(s), offset, len))
-          copy_bytes(recv_.data(s) + offset, tiles + me * len, k);
-      });
+  // Phase 1's exchange: the blocks between the node's ranks, as inside one node.
+  inside_.emplace(alltoallv_rounds(ctx, config, sizes.inside_most, &send, &recv));
 }
 
 std::uint64_t AlltoallvAcrossNodesRounds::moves() const {
@@ -173,7 +153,7 @@ bool AlltoallvAcrossNodesRounds::node_step(bool, int* waiting_on) {
   if (!inside_->advance(waiting_on)) return false;
   if (!gather_) {
     const std::size_t me = static_cast<std::size_t>(ctx_.rank);
-    copy_bytes(recv_.data(ctx_.rank), send_.data[me], std::min(send_.size[me], recv_.size(ctx_.rank)));
+    copy_bytes(recv_.data(ctx_.rank), send_.where[me], std::min(send_.bytes[me], recv_.size(ctx_.rank)));
     pack();
     gather_.emplace(gather_rounds(ctx_, config_, /*node rank*/ 0, sizes_.package_most, rooms_.package.data(), package_,
                                   gathered_ ? &*gathered_ : nullptr));
@@ -189,7 +169,7 @@ void AlltoallvAcrossNodesRounds::pack() {
   const int nodes = ctx_.node_count;
   const std::uint64_t head = kWord * (static_cast<std::uint64_t>(nodes) + remote_);
   package_ = head;
-  for_remote(ctx_, [&](int, int r) { package_ += send_.size[static_cast<std::size_t>(r)]; });
+  for_remote(ctx_, [&](int, int r) { package_ += send_.bytes[static_cast<std::size_t>(r)]; });
   char* package = scratch_room(rooms_.package, package_);
   std::vector<std::uint64_t> from_node(static_cast<std::size_t>(nodes), 0);
   for_remote(ctx_, [&](int k, int r) { from_node[static_cast<std::size_t>(k)] += recv_.size(r); });
@@ -198,9 +178,9 @@ void AlltoallvAcrossNodesRounds::pack() {
   std::uint64_t at = head;
   for_remote(ctx_, [&](int, int r) {
     const std::size_t d = static_cast<std::size_t>(r);
-    put_word(package, i++, send_.size[d]);
-    copy_bytes(package + at, send_.data[d], send_.size[d]);
-    at += send_.size[d];
+    put_word(package, i++, send_.bytes[d]);
+    copy_bytes(package + at, send_.where[d], send_.bytes[d]);
+    at += send_.bytes[d];
   });
   if (!leader()) return;
   std::uint64_t total = 0;

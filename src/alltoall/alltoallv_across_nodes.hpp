@@ -62,8 +62,11 @@ AlltoallvSizes agree_alltoallv_sizes(CommContext& ctx, const Config& config, con
 // The blocks a rank sends, by destination rank: where their bytes are (the send buffer packed,
 // or in place a copy of the receive buffer as it was) and how many.
 struct SentBlocks {
-  std::vector<const char*> data;
-  std::vector<std::uint64_t> size;
+  std::vector<const char*> where;
+  std::vector<std::uint64_t> bytes;
+  // As the exchange inside the node reads them (alltoallv_shm.hpp's Send).
+  const char* data(int d) const { return where[static_cast<std::size_t>(d)]; }
+  std::uint64_t size(int d) const { return bytes[static_cast<std::size_t>(d)]; }
 };
 
 // The rounds' room, kept from call to call: this rank's package and what came for it; at a
@@ -78,7 +81,8 @@ class AlltoallvAcrossNodesRounds : public AcrossNodesPhases<AlltoallvAcrossNodes
   // `rooms` are kept by reference: they outlive the rounds.
   AlltoallvAcrossNodesRounds(CommContext& ctx, const Config& config, const AlltoallvSizes& sizes,
                              const SentBlocks& send, BlockBytes& recv, AlltoallvRooms& rooms, bool blocking);
-  // Made in place and never moved: its exchange's steps refer to it.
+  // Made in place and never moved: its exchanges hold pointers into it (the gathered packages,
+  // the parts).
   AlltoallvAcrossNodesRounds(const AlltoallvAcrossNodesRounds&) = delete;
   AlltoallvAcrossNodesRounds& operator=(const AlltoallvAcrossNodesRounds&) = delete;
   std::uint64_t moves() const;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "common/block_bytes.hpp"
 #include "exchange/staged_exchange.hpp"
@@ -14,12 +15,16 @@
 namespace mcorecoll {
 
 // `send->data(d)`, `send->size(d)`: the bytes for rank d; `recv`: room for those from each rank;
-// `max_block`: the largest block any rank sends (equal on every rank). The exchange of one call,
-// for the blocking form below and the persistent operation (ialltoallv_shm.hpp).
+// `max_block`: the largest block any node rank sends to another (equal on every node rank). The
+// exchange of one call among the node's ranks (inside one node every rank; across nodes, the
+// blocks that stay on the node: alltoallv_across_nodes.hpp), for the blocking form below and the
+// persistent operations.
 template <typename Send>
 ExchangeRounds alltoallv_rounds(CommContext& ctx, const Config& config, std::uint64_t max_block, Send* send,
                                 BlockBytes* recv) {
-  const int me = ctx.node_rank, n = ctx.node_size;  // one node: node ranks are the ranks
+  const int me = ctx.node_rank, n = ctx.node_size;
+  // The node's ranks by node rank (inside one node, the ranks themselves).
+  const std::vector<int>* mates = &ctx.node_members[static_cast<std::size_t>(ctx.node_index)];
   ExchangeShape shape;
   shape.per_destination = true;
   shape.max_block = max_block;
@@ -30,14 +35,17 @@ ExchangeRounds alltoallv_rounds(CommContext& ctx, const Config& config, std::uin
       ctx, config, std::move(shape),
       // Past a block's end nothing is copied, and its pointer is not moved (an empty block's
       // may be null).
-      [send, me, n](char* tiles, std::uint64_t offset, std::uint64_t len) {
-        for (int d = 0; d < n; ++d)
-          if (const std::uint64_t k = clipped(send->size(d), offset, len); d != me && k)
-            copy_bytes(tiles + d * len, send->data(d) + offset, k);
+      [send, me, n, mates](char* tiles, std::uint64_t offset, std::uint64_t len) {
+        for (int t = 0; t < n; ++t) {
+          const int d = (*mates)[static_cast<std::size_t>(t)];
+          if (const std::uint64_t k = clipped(send->size(d), offset, len); t != me && k)
+            copy_bytes(tiles + t * len, send->data(d) + offset, k);
+        }
       },
-      [recv, me](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
-        if (const std::uint64_t k = clipped(recv->size(r), offset, len))
-          copy_bytes(recv->data(r) + offset, tiles + me * len, k);
+      [recv, me, mates](int r, const char* tiles, std::uint64_t offset, std::uint64_t len) {
+        const int s = (*mates)[static_cast<std::size_t>(r)];
+        if (const std::uint64_t k = clipped(recv->size(s), offset, len))
+          copy_bytes(recv->data(s) + offset, tiles + me * len, k);
       });
 }
 

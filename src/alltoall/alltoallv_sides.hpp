@@ -39,11 +39,11 @@ class AlltoallvSides {
         before_[i].assign(recv.data(r), recv.data(r) + recv.size(r));
       }
     }
-    sent.data.resize(n);
-    sent.size.resize(n);
+    sent.where.resize(n);
+    sent.bytes.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-      sent.data[i] = data(static_cast<int>(i));
-      sent.size[i] = size(static_cast<int>(i));
+      sent.where[i] = data(static_cast<int>(i));
+      sent.bytes[i] = size(static_cast<int>(i));
     }
   }
   // What is sent to rank d (after pack()).

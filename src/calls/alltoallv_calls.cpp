@@ -119,9 +119,9 @@ int alltoallv_spanning(Decision& d, const void* sendbuf, const int* sendcounts, 
   std::optional<BlockBytes> recv, send;
   std::optional<BlocksBefore> before;
   SentBlocks sent;
-  sent.data.resize(static_cast<std::size_t>(size));
-  sent.size.resize(sent.data.size());
-  std::vector<std::uint64_t> recv_sizes(sent.data.size());
+  sent.where.resize(static_cast<std::size_t>(size));
+  sent.bytes.resize(sent.where.size());
+  std::vector<std::uint64_t> recv_sizes(sent.where.size());
   AlltoallvShare share;
   share.largest = kNotOurs;
   if (valid) {
@@ -134,11 +134,11 @@ int alltoallv_spanning(Decision& d, const void* sendbuf, const int* sendcounts, 
     }
     for (int r = 0; r < size; ++r) {
       const std::size_t i = static_cast<std::size_t>(r);
-      sent.data[i] = before ? before->data(r) : send->data(r);
-      sent.size[i] = before ? before->size(r) : send->size(r);
+      sent.where[i] = before ? before->data(r) : send->data(r);
+      sent.bytes[i] = before ? before->size(r) : send->size(r);
       recv_sizes[i] = recv->size(r);
     }
-    share = alltoallv_share(ctx, mine, sent.size.data(), recv_sizes.data());
+    share = alltoallv_share(ctx, mine, sent.bytes.data(), recv_sizes.data());
   }
   const AlltoallvSizes sizes = agree_alltoallv_sizes(ctx, config, share);
   if (sizes.largest == kNotOurs)
