@@ -66,6 +66,8 @@ struct ClassLearning {
   // place is fixed by its index, so that a non-blocking one ends in any order, on any thread.
   std::uint64_t samples[kLearnCandidatesMost][kLearnSamples] = {};
   std::atomic<int> pending{0};  // non-blocking samples whose operations have not ended
+  bool timed = false;          // its calls are timed (counted in g_exploring)
+  bool met = false;            // agreed at a blocking call of the communicator (across nodes)
   Turn turn = Turn::none;
   std::uint64_t turn_number = 0;  // the communicator's agreements without waiting, from 0
   Verdict verdict;                // once judged (Turn::holding)
@@ -123,6 +125,9 @@ struct Learning {
   // learning line), and the turns handed out so far: alike on every rank.
   std::deque<ClassLearning*> agreeing;
   std::uint64_t turns = 0;
+  // Classes whose exploration ended in a non-blocking call across nodes, in that order: their
+  // ranks agree at the communicator's next blocking call that decides (meet() below).
+  std::deque<ClassLearning*> meeting;
   // Per collective: the sizes below this its row gives the MPI library, where a rank may hand
   // a call on without deciding (entry/fast_handoff.hpp), by its own state: only the ranks that
   // decide would count such calls, so they are never explored. kUnknown until looked up.
@@ -131,7 +136,7 @@ struct Learning {
   // A communicator freed while some of its classes explore: they no longer keep the calls timed.
   ~Learning() {
     for (const auto& entry : classes)
-      if (entry.second.learned < 0) end_exploring();
+      if (entry.second.timed) end_exploring();
   }
 };
 
@@ -269,9 +274,9 @@ void say_learned(const CommContext& ctx, const Config& config, Collective c, int
       times_text(v.mean_us, static_cast<std::size_t>(cls.candidates), 2) + " us, slowest rank " +
       times_text(v.slowest_us, static_cast<std::size_t>(cls.candidates), 2) +
       " us, margin " + margin + "; " + std::to_string(learn_calls(cls.candidates)) + " calls explored" +
-      (cls.learned_from > learn_calls(cls.candidates)
-           ? ", agreed without waiting: from the class's call " + std::to_string(cls.learned_from)
-           : std::string()) +
+      (cls.learned_from <= learn_calls(cls.candidates) ? std::string()
+       : cls.met ? ", agreed at the communicator's next blocking call: from the class's call " + std::to_string(cls.learned_from)
+                 : ", agreed without waiting: from the class's call " + std::to_string(cls.learned_from)) +
       ")");
 }
 
@@ -317,13 +322,20 @@ void remember(const CommContext& ctx, Collective c, int k, ClassLearning& cls, c
   cls.calls_here = calls;
 }
 
-// The class has learned, by either agreement: from its call `from` on, every rank takes the
+// The class's calls are no longer timed: it has learned, or it waits for its meeting.
+void stop_timing(ClassLearning& cls) {
+  if (!cls.timed) return;
+  cls.timed = false;
+  end_exploring();
+}
+
+// The class has learned, by any agreement: from its call `from` on, every rank takes the
 // verdict's path.
 void learn(CommContext& ctx, const Config& config, ClassLearning& cls, const Verdict& v, std::uint64_t from) {
   cls.learned = cls.paths[v.winner];
   cls.learned_from = from;
   cls.turn = Turn::none;
-  end_exploring();
+  stop_timing(cls);
   remember(ctx, cls.collective, cls.size_class, cls, v);
   if (!config.counted()) cls.calls_here.reset();  // nothing reports it
   say_learned(ctx, config, cls.collective, cls.size_class, cls, v);
@@ -406,6 +418,24 @@ void await_turn(CommContext& ctx, const Config& config, Learning& learning, cons
     advance_turns(ctx, config, learning);
     if (cls.learned >= 0) return;
     waiter.backoff(polls);
+  }
+}
+
+// Agreeing at a meeting (a class whose call learn_calls() was non-blocking, on a communicator
+// across nodes): with no memory in common the ranks cannot agree without waiting, and a
+// non-blocking call may not wait for them (a peer may reach its own call only after this rank's
+// later calls returned). But every rank makes the communicator's blocking calls in one order,
+// each after the same calls of every class, and there it may wait. So the class keeps the row's
+// path after its exploration until the communicator's next blocking call that decides (a
+// blocking collective or persistent initialization learned_path() is asked about, alike on
+// every rank); there the ranks agree as in a blocking call of the class, and its calls after
+// that one take the verdict. A communicator that never makes such a call keeps the row.
+void meet(CommContext& ctx, const Config& config, Learning& learning) {
+  while (!learning.meeting.empty()) {
+    ClassLearning& cls = *learning.meeting.front();
+    learning.meeting.pop_front();
+    cls.met = true;
+    learn(ctx, config, cls, agree(ctx, cls), cls.calls);
   }
 }
 
@@ -518,6 +548,10 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
     below = pmpi_below(c, config, ctx.node_count > 1, ctx.table_rows[static_cast<int>(c)]);
   if (bytes < below) return path;
   const int k = size_class(bytes);
+  // Not where a class learned PMPI: some ranks may have handed the call on without deciding.
+  if (!learning.meeting.empty() && form != Form::nonblocking &&
+      !(k < 64 && (ctx.learned_pmpi[static_cast<int>(c)] >> k & 1)))
+    meet(ctx, config, learning);
   const std::uint32_t key = static_cast<std::uint32_t>(c) << 8 | static_cast<std::uint32_t>(k);
   auto found = learning.classes.find(key);
   if (found == learning.classes.end()) {
@@ -536,6 +570,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
       if (config.counted()) fresh.calls_here = calls;
     } else {
       begin_exploring();
+      fresh.timed = true;
     }
   }
   ClassLearning& cls = found->second;
@@ -543,11 +578,19 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   if (cls.learned < 0 && cls.turn != Turn::none && form != Form::nonblocking) await_turn(ctx, config, learning, cls);
   *explores = cls.learned < 0;
   // The calls that follow the schedule: the blocking ones, and the non-blocking ones where the
-  // ranks can agree without waiting (inside one node, through its shared memory). Which those
-  // are changes only at a blocking call (the one that makes the shared memory), alike on every
-  // rank. A persistent initialization takes what the class has learned, or the row's path.
+  // ranks can agree: inside one node without waiting, through its shared memory; across nodes
+  // at a meeting (meet()), where an operation across nodes may call MPI and the lanes, a
+  // candidate, have their communicator (else the samples would time another path). Which those
+  // are changes only at a blocking call (the one that makes the shared memory or the lanes),
+  // alike on every rank. A persistent initialization takes what the class has learned, or the
+  // row's path.
   const bool agrees_without_waiting = ctx.node_count == 1 && ctx.channel.shm;
-  const bool scheduled = form == Form::blocking || (form == Form::nonblocking && agrees_without_waiting);
+  const bool agrees_at_meeting =
+      ctx.node_count > 1 && ctx.channel.shm && ctx.operations_may_span_nodes &&
+      (ctx.lanes_comm != MPI_COMM_NULL ||
+       std::none_of(cls.paths, cls.paths + cls.candidates, [c](int p) { return lanes_path(c) != 0 && p == lanes_path(c); }));
+  const bool scheduled =
+      form == Form::blocking || (form == Form::nonblocking && (agrees_without_waiting || agrees_at_meeting));
   std::uint64_t index = scheduled ? cls.calls++ : cls.calls;
   if (cls.learned < 0 && scheduled) {
     const std::uint64_t agreement = learn_calls(cls.candidates);
@@ -567,6 +610,9 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
     }
     if (index == agreement && form == Form::blocking) {
       learn(ctx, config, cls, agree(ctx, cls), index);
+    } else if (index == agreement && ctx.node_count > 1) {
+      stop_timing(cls);  // its samples are taken; their operations time them to their end
+      learning.meeting.push_back(&cls);
     } else if (index == agreement && learning.turns < kSwitchTurnsMost) {
       cls.turn = Turn::post;
       cls.turn_number = learning.turns++;

@@ -21,11 +21,13 @@ struct Config;
 // A call of collective `c` and `bytes` (equal on every rank) that auto mode routes to `path` on
 // `ctx`, where learning may act (MCORECOLL_LEARN=auto, no forced path, a path the node machinery
 // may take here): the path it takes. The calls of a class that may take two or three paths
-// explore (its blocking calls, and its non-blocking ones on a communicator inside one node) and,
-// at the class's call learn_calls(n), the ranks agree: a blocking call by a collective of the
-// MPI library on the communicator, as a set-up makes; a non-blocking one without waiting,
-// through the node's shared memory, on a switch call a few calls later (learning.cpp). The
-// other calls take what the class learned, once it has, else `path`. Equal on every rank.
+// explore (its blocking calls, and its non-blocking ones on a communicator inside one node or,
+// where operations across nodes may call MPI, across nodes) and, at the class's call
+// learn_calls(n), the ranks agree: a blocking call by a collective of the MPI library on the
+// communicator, as a set-up makes; a non-blocking one inside a node without waiting, through
+// the node's shared memory, on a switch call a few calls later; across nodes at the
+// communicator's next blocking call that asks this (a meeting, learning.cpp). The other calls
+// take what the class learned, once it has, else `path`. Equal on every rank.
 // *why: the reason where it is PMPI.
 // *explores: whether the class still explores after this call (a blocking call or persistent
 // initialization waited for a pending agreement first); *settled: whether this call takes the

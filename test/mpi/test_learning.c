@@ -28,6 +28,11 @@
  * it, so every rank has judged by its call 7n+1 and the switch falls on 7n+1 or 7n+2; the row's
  * path takes one or two calls more than the schedule, and the statistics are checked within
  * that bound.
+ * TEST_LEARNING_MEETING=1 with TEST_LEARNING_FORM=nonblocking, across nodes (pretend ones): the
+ * ranks cannot agree without waiting there, so the class keeps the row's path after its
+ * exploration until the communicator's next blocking call that decides, where they agree (a
+ * meeting, entry/learning.cpp): after the CALLS non-blocking calls one blocking MPI_Allreduce of
+ * a double (another size class), then the winner in every call after it; the statistics exact.
  * TEST_LEARNING_FORM=persistent: the same with every call a start of one persistent request
  * (two at the world's calls 6 and 7), made before the communicator's first call: while its class
  * explores, each start is a call of the class (entry/reissued_operation.hpp). Where the row's
@@ -261,6 +266,8 @@ int main(int argc, char** argv) {
   const int explored = argc > 5 && strcmp(argv[5], "remembered") == 0 ? 0 : kRounds * n_candidates;
   const char* form = getenv("TEST_LEARNING_FORM") ? getenv("TEST_LEARNING_FORM") : "blocking";
   const int persistent = strcmp(form, "persistent") == 0, nonblocking = persistent || strcmp(form, "nonblocking") == 0;
+  const int meeting = getenv("TEST_LEARNING_MEETING") != NULL;
+  CHECK(!meeting || strcmp(form, "nonblocking") == 0, "TEST_LEARNING_MEETING: with TEST_LEARNING_FORM=nonblocking");
   CHECK(!nonblocking || strcmp(collective, "allreduce") == 0, "TEST_LEARNING_FORM=%s: allreduce only", form);
   CHECK(!nonblocking || count <= 64, "TEST_LEARNING_FORM=%s: at most 64 doubles", form);
   MPI_Comm dup;
@@ -282,9 +289,15 @@ int main(int argc, char** argv) {
     const long at = nonblocking ? switch_call(comms[c]) : 0, first = at > 0 ? at - 1 : 0; /* calls count from 1 */
     CHECK(first + explored + 2 <= calls, "the schedule and its switch fit in the %d calls", calls);
     for (int i = 0; i < calls; i++) {
-      /* The schedule: each candidate for seven calls, the row's first, then the winner. */
+      /* The schedule: each candidate for seven calls, the row's first, then the winner (the
+       * row's until the meeting). */
       const long j = i - first;
-      blocking_calls[j < 0 ? 0 : j >= explored ? winner : candidates[j / kRounds]]++;
+      blocking_calls[j < 0 ? 0 : j >= explored ? (meeting ? candidates[0] : winner) : candidates[j / kRounds]]++;
+    }
+    if (meeting) {
+      double one = rank + 1, sum = 0;
+      MPI_Allreduce(&one, &sum, 1, MPI_DOUBLE, MPI_SUM, comms[c]);
+      CHECK(sum == size * (size + 1) / 2.0, "the meeting's allreduce: %g", sum);
     }
     for (int i = 0; i < 4; i++) run(comms[c], 1 + i % 2, calls + i);
   }
@@ -315,7 +328,7 @@ int main(int argc, char** argv) {
        * calls a communicator after them on the winner; in persistent mode also the fresh
        * requests after them (below) and the duplicate's start across its MPI_Comm_free, and
        * its start after it on the row's path. */
-      const int row = candidates[0], slack = explored && winner != row ? 2 * 2 * size : 0;
+      const int row = candidates[0], slack = explored && winner != row && !meeting ? 2 * 2 * size : 0;
       if (persistent) {
         all[winner] += tail_init + size;
         if (row != 0) all[row] += size;
