@@ -30,7 +30,7 @@ Decision route_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendty
   if (!d.ctx) return d;
   // Before d.bytes becomes the whole: the route without the lanes is decided by the block.
   if (d.path == kAllgatherLanes)
-    if (const char* refusal = lanes_refusal(*d.ctx, form == Form::blocking))
+    if (const char* refusal = lanes_refusal(*d.ctx, Collective::allgather, form == Form::blocking))
       without_lanes(d, Collective::allgather, refusal);
   name_node_algorithm(d, Collective::allgather, block);
   d.bytes = block * static_cast<std::uint64_t>(d.ctx->size);

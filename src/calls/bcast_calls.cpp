@@ -29,7 +29,7 @@ Decision route_bcast(void* buffer, int count, MPI_Datatype datatype, int root, M
   if (root < 0 || root >= d.ctx->size) fall_back(d, Collective::bcast, "invalid root");
   if (d.path != kPmpiPath && null_buffer(buffer, bytes, datatype)) fall_back(d, Collective::bcast, "null buffer");
   if (d.path == kBcastLanes)
-    if (const char* refusal = lanes_refusal(*d.ctx, form == Form::blocking))
+    if (const char* refusal = lanes_refusal(*d.ctx, Collective::bcast, form == Form::blocking))
       without_lanes(d, Collective::bcast, refusal);
   if (d.path == kBcastCma && !single_copy_allowed(*d.ctx, process_config().config))
     without_single_copy(d, Collective::bcast, kBcastRing);

@@ -46,7 +46,7 @@ Decision route(Collective c, const Reduction& a, Form form, ElementLayout* layou
   if (d.path != kPmpiPath)
     if (const char* refusal = across_nodes_refusal(*d.ctx, a.op, *layout)) fall_back(d, c, refusal);
   if (d.path == kReductionLanes)
-    if (const char* refusal = reduction_lanes_refusal(*d.ctx, a.op, *layout, form == Form::blocking))
+    if (const char* refusal = reduction_lanes_refusal(*d.ctx, c, a.op, *layout, form == Form::blocking))
       without_lanes(d, c, refusal);
   // The non-blocking and persistent steps may run where MPI may not be called, and a user op
   // or a derived type may be freed while they run: only what combine() does itself.

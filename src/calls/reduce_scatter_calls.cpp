@@ -43,7 +43,7 @@ Decision route_reduce_scatter(Collective c, const ReduceScatter& a, Form form, E
   if (d.path != kPmpiPath)
     if (const char* refusal = across_nodes_refusal(*d.ctx, a.op, *whole)) fall_back(d, c, refusal);
   if (d.path == kReduceScatterLanes)
-    if (const char* refusal = reduction_lanes_refusal(*d.ctx, a.op, *whole, form == Form::blocking))
+    if (const char* refusal = reduction_lanes_refusal(*d.ctx, c, a.op, *whole, form == Form::blocking))
       without_lanes(d, c, refusal);
   std::uint64_t block_bytes = 0;
   if (d.path != kPmpiPath && (!signature_bytes(a.count, a.type, &block_bytes) ||

@@ -168,7 +168,7 @@ constexpr std::uint64_t kLanesLearnBytes = 64 * 1024;
 //   found it refused (not probed yet, on a communicator's first calls: a candidate, whose calls
 //   go to PMPI where the probe then refuses it).
 // - The lanes (bcast, allreduce, reduce, allgather by block, the reduce-scatters) across nodes
-//   of equal size from kLanesLearnBytes.
+//   where they fit (lanes_refusal()) from kLanesLearnBytes.
 // - Inside one node, beside a node algorithm of allreduce, reduce, allgather, barrier or the
 //   scans (the node's choice `shm` stands for the one it takes at this size): the other of its
 //   kind where it accepts the call (decisions/node_algorithms.hpp), in place of the first
@@ -198,7 +198,7 @@ int other_paths(const CommContext& ctx, const Config& config, Collective c, std:
   const int single_copy = c == Collective::bcast ? kBcastCma : c == Collective::alltoall ? kAlltoallCma : 0;
   if (single_copy && ctx.node_count == 1 && bytes >= kSingleCopyLearnBytes && ctx.channel.single_copy != 0)
     add(single_copy);
-  if (lanes_path(c) && bytes >= kLanesLearnBytes && bytes <= kMaxShmBytes && !lanes_refusal(ctx, true))
+  if (lanes_path(c) && bytes >= kLanesLearnBytes && bytes <= kMaxShmBytes && !lanes_refusal(ctx, c, true))
     add(lanes_path(c));
   return n;
 }
@@ -587,7 +587,7 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   const bool agrees_without_waiting = ctx.node_count == 1 && ctx.channel.shm;
   const bool agrees_at_meeting =
       ctx.node_count > 1 && ctx.channel.shm && ctx.operations_may_span_nodes &&
-      (ctx.lanes_comm != MPI_COMM_NULL ||
+      (ctx.lanes_made ||
        std::none_of(cls.paths, cls.paths + cls.candidates, [c](int p) { return lanes_path(c) != 0 && p == lanes_path(c); }));
   const bool scheduled =
       form == Form::blocking || (form == Form::nonblocking && (agrees_without_waiting || agrees_at_meeting));

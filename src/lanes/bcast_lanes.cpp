@@ -1,5 +1,6 @@
 #include "lanes/bcast_lanes.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/message_bytes.hpp"
@@ -15,18 +16,18 @@ namespace mcorecoll {
 // the same node rank on every node, so the whole lane has none.
 BcastLanesRounds::BcastLanesRounds(CommContext& ctx, const Config& config, char* message, std::uint64_t bytes,
                                    int root, BcastLanesRooms& rooms, bool blocking)
-    : AcrossNodesPhases(slice_of(bytes, ctx.node_size, ctx.node_rank).count > 0), ctx_(ctx), config_(config),
+    : AcrossNodesPhases(slice_of(bytes, ctx.lanes, ctx.node_rank).count > 0), ctx_(ctx), config_(config),
       message_(message), bytes_(bytes), root_(root), root_node_(ctx.places[static_cast<std::size_t>(root)].node),
       root_local_(ctx.places[static_cast<std::size_t>(root)].node_rank), blocking_(blocking),
       lanes_(blocking ? lanes_of(ctx) : ctx.lanes_comm), ring_(ctx, config) {
-  const int n = ctx.node_size;
+  const int n = ctx.lanes;  // none past the lanes
   const Slice part = slice_of(bytes, n, ctx.node_rank);
   per_ = part.per, mine_ = part.count;
   // The slices, padded to n equal ones: the message's own bytes where they fill them exactly.
   exact_ = per_ * static_cast<std::uint64_t>(n) == bytes;
   all_ = exact_ ? message : scratch_room(rooms.slices, per_ * static_cast<std::uint64_t>(n));
   if (!exact_ && ctx.rank == root) std::memcpy(all_, message, bytes);
-  own_ = all_ + per_ * static_cast<std::uint64_t>(ctx.node_rank);
+  own_ = all_ + per_ * static_cast<std::uint64_t>(std::min(ctx.node_rank, n));
 }
 
 std::uint64_t BcastLanesRounds::moves() const {
@@ -51,7 +52,7 @@ bool BcastLanesRounds::leaders_step() {
 // 3. Every slice to every rank of the other nodes; then the message's bytes in place.
 bool BcastLanesRounds::hand_out_step(bool, int* waiting_on) {
   if (ctx_.node_index != root_node_ && ctx_.node_size > 1) {
-    if (!gather_) gather_.emplace(ctx_, config_, own_, all_, per_);
+    if (!gather_) gather_.emplace(ctx_, config_, all_, per_);
     if (!gather_->advance(waiting_on)) return false;
   }
   if (ctx_.rank != root_ && !exact_) std::memcpy(message_, all_, bytes_);

@@ -1,15 +1,16 @@
 // MPI_Bcast of large messages on a communicator that spans nodes, over every rank of a node at
 // once (lanes.hpp): where the root's node leader alone would send the whole message across the
-// network, each rank of the root's node sends 1/n of it. Three phases:
+// network, each of the root's node's ranks on a lane sends its slice of it (lanes.hpp: all n on
+// nodes of equal size, else as many as the emptiest node has). Three phases:
 //  1. inside the root's node, the message through the node's ring (ring_steps.hpp) from the root
 //     to every rank (each keeps the whole: its node needs it);
 //  2. each slice broadcast from the root's node by the MPI library's own bcast on its lane, every
 //     lane at once;
-//  3. inside every other node, the slices gathered (AllgatherRounds, allgather_shm.hpp).
+//  3. inside every other node, the slices gathered (SlicesGather, lanes.hpp).
 // The message as bytes in signature order (message_bytes.hpp): any datatype. Written once, as
 // rounds run by the across-nodes driver (every rank of a slice in the middle phase, on its
 // lane): the blocking form waits between steps, the non-blocking and persistent ones
-// (make_ibcast_lanes) post the lane's MPI_Ibcast and test it. Nodes of equal size.
+// (make_ibcast_lanes) post the lane's MPI_Ibcast and test it.
 #pragma once
 
 #include <mpi.h>
@@ -19,7 +20,6 @@
 #include <optional>
 #include <vector>
 
-#include "allgather/allgather_shm.hpp"
 #include "lanes/lanes.hpp"
 #include "node/ring_steps.hpp"
 #include "progress/across_nodes_phases.hpp"
@@ -61,7 +61,7 @@ class BcastLanesRounds : public AcrossNodesPhases<BcastLanesRounds> {
   char* own_ = nullptr;               // this rank's slot in them
   MPI_Comm lanes_;
   NodeRingSteps ring_;
-  std::optional<AllgatherRounds> gather_;
+  std::optional<SlicesGather> gather_;
   LaneCall lane_;
 };
 

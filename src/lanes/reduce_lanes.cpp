@@ -12,8 +12,9 @@
 
 namespace mcorecoll {
 
-const char* reduction_lanes_refusal(const CommContext& ctx, MPI_Op op, const ElementLayout& layout, bool blocking) {
-  if (const char* refusal = lanes_refusal(ctx, blocking)) return refusal;
+const char* reduction_lanes_refusal(const CommContext& ctx, Collective c, MPI_Op op, const ElementLayout& layout,
+                                    bool blocking) {
+  if (const char* refusal = lanes_refusal(ctx, c, blocking)) return refusal;
   if (!layout.contiguous || layout.data_begin != 0) return "lanes: a datatype with gaps";
   if (!ctx.nodes_in_rank_order && !commutative(op))
     return "lanes: across nodes whose ranks are not consecutive, with an op that is not commutative";
@@ -22,9 +23,10 @@ const char* reduction_lanes_refusal(const CommContext& ctx, MPI_Op op, const Ele
 
 namespace {
 
-// This rank's part of the count: its slice's elements, where they begin, the slice's room.
+// This rank's part of the count: its slice's elements, where they begin, the slice's room
+// (none past the lanes).
 Slice part_of(const CommContext& ctx, int count) {
-  return slice_of(static_cast<std::uint64_t>(count), ctx.node_size, ctx.node_rank);
+  return slice_of(static_cast<std::uint64_t>(count), ctx.lanes, ctx.node_rank);
 }
 
 }  // namespace
@@ -39,7 +41,7 @@ ReduceLanesRounds::ReduceLanesRounds(CommContext& ctx, const Config& config, con
   root_node_ = root < 0 ? -1 : ctx.places[static_cast<std::size_t>(root)].node;
   gets_result_ = root < 0 || ctx.rank == root;
   node_gets_result_ = root < 0 || ctx.node_index == root_node_;
-  exact_ = gets_result_ && count % ctx.node_size == 0;
+  exact_ = gets_result_ && count % ctx.lanes == 0;
   // The lanes' communicator: made by every rank of a blocking call (its first making is
   // collective); the other forms find it made (lanes_refusal()).
   lanes_ = blocking ? lanes_of(ctx) : ctx.lanes_comm;
@@ -56,8 +58,8 @@ ReduceLanesRounds::ReduceLanesRounds(CommContext& ctx, const Config& config, con
   // place (with MPI_IN_PLACE, where those elements were, staged already), the others gathered
   // around it. Else in room, copied at the end.
   slices_ = exact_ ? static_cast<char*>(recvbuf)
-                   : scratch_room(rooms.slices, slice_ * static_cast<std::size_t>(ctx.node_size));
-  own_ = slices_ + slice_ * static_cast<std::size_t>(ctx.node_rank);
+                   : scratch_room(rooms.slices, slice_ * static_cast<std::size_t>(ctx.lanes));
+  own_ = slices_ + slice_ * static_cast<std::size_t>(std::min(ctx.node_rank, ctx.lanes));
   // A reduce's result lands in room at the lane's root, not in place: MPICH 4.0.2's MPI_Reduce
   // in place at a root other than 0 crashes above 2 KiB.
   if (reduce_ && node_gets_result_)
@@ -108,7 +110,7 @@ void ReduceLanesRounds::lane_done() {
 // 3. Every slice to every rank of the node, then the vector into the receive buffer.
 bool ReduceLanesRounds::hand_out_step(bool, int* waiting_on) {
   if (!node_gets_result_) return true;
-  if (!gather_) gather_.emplace(ctx_, config_, own_, slices_, slice_);
+  if (!gather_) gather_.emplace(ctx_, config_, slices_, slice_);
   if (!gather_->advance(waiting_on)) return false;
   if (gets_result_ && !exact_) std::memcpy(recvbuf_, slices_, image_);
   return true;

@@ -8,10 +8,10 @@
 //     to the root's node) on the slice's lane, the ranks of equal node rank
 //     (lanes.hpp), every lane at once;
 //  3. inside each node that gets the result (every node; reduce: the root's), the slices
-//     gathered (AllgatherRounds, allgather_shm.hpp).
-// Each node hands the network each byte of the vector once, spread over all its ranks (a
-// reduce's root node none). Nodes of equal size, contiguous types (the slices are the vector's
-// bytes).
+//     gathered (SlicesGather, lanes.hpp).
+// Each node hands the network each byte of the vector once, spread over its lanes (a reduce's
+// root node none): all its ranks where nodes are of equal size, else the emptiest node's count
+// of them (lanes.hpp). Contiguous types (the slices are the vector's bytes).
 // Written once, as resumable rounds run by the across-nodes driver (every rank with a slice
 // takes the middle phase, on its lane): the blocking forms wait between steps; the
 // non-blocking and persistent ones (make_ireduce_lanes) take them as the progress engine gives
@@ -25,7 +25,6 @@
 #include <optional>
 #include <vector>
 
-#include "allgather/allgather_shm.hpp"
 #include "lanes/lanes.hpp"
 #include "progress/across_nodes_phases.hpp"
 #include "progress/operation.hpp"
@@ -39,7 +38,8 @@ struct Config;
 
 // Why a reduction on `ctx` cannot take the lanes (null: it can); equal on every rank.
 // `blocking`: the call's form.
-const char* reduction_lanes_refusal(const CommContext& ctx, MPI_Op op, const ElementLayout& layout, bool blocking);
+const char* reduction_lanes_refusal(const CommContext& ctx, Collective c, MPI_Op op, const ElementLayout& layout,
+                                    bool blocking);
 
 // Every slice, in vector order, where the slices are not put straight into the receive buffer;
 // and a reduce's slice at its lane's root. Kept on the communicator by the blocking forms, on
@@ -76,7 +76,7 @@ class ReduceLanesRounds : public AcrossNodesPhases<ReduceLanesRounds> {
   char* reduced_ = nullptr; // a reduce's slice at its lane's root
   MPI_Comm lanes_ = MPI_COMM_NULL;
   std::optional<ReduceRounds> node_;
-  std::optional<AllgatherRounds> gather_;
+  std::optional<SlicesGather> gather_;
   LaneCall lane_;
 };
 

@@ -262,8 +262,10 @@ void CommContext::set_up_from(const std::vector<RankRecord>& all, const Config& 
     ctx->node_numa_os.push_back(node_places.back().numa_os);
   }
   int next_rank = 0;
+  ctx->lanes = static_cast<int>(ctx->node_members[0].size());
   for (const auto& members : ctx->node_members) {
     ctx->max_node_size = std::max(ctx->max_node_size, static_cast<int>(members.size()));
+    ctx->lanes = std::min(ctx->lanes, static_cast<int>(members.size()));
     for (int r : members) ctx->nodes_in_rank_order = ctx->nodes_in_rank_order && r == next_rank++;
   }
   ctx->remote_index.assign(n, -1);
@@ -304,7 +306,7 @@ void CommContext::set_up_from(const std::vector<RankRecord>& all, const Config& 
       // to the lanes: made now, in a set-up every rank is in, so that the non-blocking and
       // persistent forms, which may not make one, find it (lanes/lanes.hpp). Learning tries
       // the lanes in blocking calls, which make it at the first.
-      if (ctx->nodes_of_equal_size() && lanes_wanted(config)) ctx->make_lanes();
+      if (ctx->lanes_fit() && lanes_wanted(config)) ctx->make_lanes();
       // Its duplicates' leaders' communicators come from a source made now, while no operation
       // of mcorecoll's runs on the leaders' communicator (LeadersSource).
       ctx->dups_set_up = config.setup_at_dup && config.segment != SegmentKind::posix && ctx->operations_may_span_nodes;
@@ -327,6 +329,7 @@ void CommContext::set_up_like(const CommContext& parent) {
   node_rank = parent.node_rank, node_size = parent.node_size;
   node_index = parent.node_index, node_count = parent.node_count;
   max_node_size = parent.max_node_size;
+  lanes = parent.lanes;
   nodes_in_rank_order = parent.nodes_in_rank_order;
   places = parent.places;
   node_members = parent.node_members;

@@ -185,8 +185,11 @@ class CommContext {
   MPI_Comm leaders_comm = MPI_COMM_NULL;
   // The ranks of this one's node rank, one a node, each ranked by its node's index (lanes/):
   // made by make_lanes() at a set-up where the settings send calls to the lanes, else by the
-  // first blocking call that takes them; freed with the context.
+  // first blocking call that takes them; freed with the context. Null on the ranks past the
+  // lanes (node rank `lanes` and up, on nodes fuller than the emptiest).
   MPI_Comm lanes_comm = MPI_COMM_NULL;
+  // Whether make_lanes() ran: equal on every rank (lanes_comm is not).
+  bool lanes_made = false;
   int node_rank = 0, node_size = 1, node_index = 0, node_count = 1;
   // Duplicates (MPI_Comm_dup) of this communicator are set up at the duplication: its set-up
   // (set_up_from, or set_up_like for a duplicate) found it across nodes, with the leaders'
@@ -221,6 +224,9 @@ class CommContext {
   // The communicator rank of this node's leader (node rank 0).
   int node_leader() const { return node_members[static_cast<std::size_t>(node_index)][0]; }
   int max_node_size = 1;  // ranks on the fullest node
+  // How many lanes a call spreads over: the ranks on the emptiest node (node ranks 0 to
+  // lanes - 1 of every node carry a slice each).
+  int lanes = 1;
   // Node k holds consecutive ranks, after node k-1's (a block distribution): folding each
   // node's contributions, then the nodes' in node order, is a fold in rank order.
   bool nodes_in_rank_order = true;
@@ -273,11 +279,17 @@ class CommContext {
   // Everything but the node channel and the leaders' communicator, from the context of the
   // communicator this one duplicates (the same ranks in the same order): no communication.
   void set_up_like(const CommContext& parent);
-  // Whether every node holds as many of the communicator's ranks (what the lanes need).
+  // Whether every node holds as many of the communicator's ranks.
   bool nodes_of_equal_size() const { return max_node_size * node_count == size; }
+  // Whether lanes may carry calls here: across nodes of equal size, or of different sizes with
+  // two ranks or more on each (one lane would be the leaders' composition).
+  bool lanes_fit() const { return node_count > 1 && (nodes_of_equal_size() || lanes > 1); }
   // Makes lanes_comm: collective over `comm`, every rank in a call no other collective of the
   // communicator runs beside.
-  void make_lanes() { PMPI_Comm_split(comm, node_rank, node_index, &lanes_comm); }
+  void make_lanes() {
+    PMPI_Comm_split(comm, node_rank < lanes ? node_rank : MPI_UNDEFINED, node_index, &lanes_comm);
+    lanes_made = true;
+  }
   // Whether the ranks of `part`, a communicator of some of this one's ranks, lie on more than
   // one of its nodes with two or more on some node (one rank a node goes to the MPI library
   // whole); no communication (its group against this one's).

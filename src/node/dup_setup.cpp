@@ -126,7 +126,7 @@ std::unique_ptr<CommContext> set_up_duplicate(CommContext& parent, MPI_Comm chil
   announce_bell(*child);
   // The lanes' communicator, as a set-up makes it (comm_context.cpp): every rank is in this
   // duplication (`taken` is agreed), and the child has no operation yet.
-  if (child->nodes_of_equal_size() && lanes_wanted(config)) child->make_lanes();
+  if (child->lanes_fit() && lanes_wanted(config)) child->make_lanes();
   child->channel.single_copy = parent.channel.single_copy;  // probed by ensure_shm(): same processes
   child->prepared = true;
   child->made_by = call;

@@ -22,13 +22,16 @@
  *    blocks, of their own sizes (zero too), that its ranks send off the node, and not one size;
  *  - scan, exscan: each leader but the last node's gives the leaders' exscan its node's total
  *    (one vector); the last one takes part with nothing anyone needs.
- * With MCORECOLL_ALLREDUCE=lanes and MCORECOLL_REDUCE=lanes on nodes of equal size, allreduce and
- * reduce go through the lanes (lanes/reduce_lanes.hpp): every rank, not only the leaders, gives
- * the MPI library's allreduce (reduce) on its lane its slice of the vector (node rank r: elements
- * [r x per, (r + 1) x per), per = ceil(count / ranks a node)), so that each node sends the vector
- * once, over all its ranks; a reduce's root node takes part with nothing anyone needs. With
- * MCORECOLL_BCAST=lanes each rank of the root's node gives its lane's bcast its slice of the
- * message, every other node's ranks nothing anyone needs.
+ * With MCORECOLL_ALLREDUCE=lanes and MCORECOLL_REDUCE=lanes, allreduce and reduce go through the
+ * lanes (lanes/reduce_lanes.hpp), as many as the emptiest node has ranks (all of a node's where
+ * nodes are of equal size; none with a node of one rank): every rank of a lane, not only the
+ * leaders, gives the MPI library's allreduce (reduce) on its lane its slice of the vector (node
+ * rank r: elements [r x per, (r + 1) x per), per = ceil(count / lanes)), so that each node sends
+ * the vector once, over its lanes; a fuller node's ranks past the lanes send nothing; a
+ * reduce's root node takes part with nothing anyone needs. With MCORECOLL_BCAST=lanes each rank
+ * of a lane on the root's node gives its lane's bcast its slice of the message, every other
+ * node's ranks nothing anyone needs. The allgather's and reduce_scatter_block's lanes need
+ * nodes of equal size.
  * Beyond MCORECOLL_LEADERS_DIRECT_MAX_NODES nodes (set in the environment to run it at a few), the
  * barrier, the reductions and the allgathers give the MPI library's collective among the leaders
  * their part instead: the barrier nothing, allreduce the node's partial, reduce the partial but
@@ -64,6 +67,8 @@ static int ranks_on(int node) {
   return last - first;
 }
 static int is_leader(int r) { return r % node_size == 0; }
+/* The lanes: ranks on the emptiest node (the last one, consecutive ranks). */
+static int lane_count(void) { return size % node_size == 0 ? node_size : size % node_size; }
 
 /* What one rank sent across nodes in one call. */
 struct Sent {
@@ -114,7 +119,8 @@ static struct Sent f_scatter(int r, int root) {
 }
 /* Rank r's slice of the vector on its lane, in bytes (0: it has none). */
 static int64_t lane_slice(int r) {
-  const int per = (kCount + node_size - 1) / node_size, rank_in_node = r % node_size;
+  const int per = (kCount + lane_count() - 1) / lane_count(), rank_in_node = r % node_size;
+  if (rank_in_node >= lane_count()) return 0;
   const int first = per * rank_in_node < kCount ? per * rank_in_node : kCount;
   return (int64_t)(kCount - first < per ? kCount - first : per) * 8;
 }
@@ -286,7 +292,7 @@ int main(int argc, char** argv) {
   const char* direct_max = getenv("MCORECOLL_LEADERS_DIRECT_MAX_NODES");
   direct = nodes <= (direct_max ? atoi(direct_max) : 16);
   const char* allreduce = getenv("MCORECOLL_ALLREDUCE");
-  lanes = allreduce && !strcmp(allreduce, "lanes") && size % node_size == 0;
+  lanes = allreduce && !strcmp(allreduce, "lanes") && lane_count() >= 2;
   const char* allgather = getenv("MCORECOLL_ALLGATHER");
   allgather_lanes = allgather && !strcmp(allgather, "lanes") && size % node_size == 0;
   const char* reduce_scatter = getenv("MCORECOLL_REDUCE_SCATTER_BLOCK");
