@@ -28,11 +28,12 @@
  * it, so every rank has judged by its call 7n+1 and the switch falls on 7n+1 or 7n+2; the row's
  * path takes one or two calls more than the schedule, and the statistics are checked within
  * that bound.
- * TEST_LEARNING_MEETING=1 with TEST_LEARNING_FORM=nonblocking, across nodes (pretend ones): the
- * ranks cannot agree without waiting there, so the class keeps the row's path after its
- * exploration until the communicator's next blocking call that decides, where they agree (a
- * meeting, entry/learning.cpp): after the CALLS non-blocking calls one blocking MPI_Allreduce of
- * a double (another size class), then the winner in every call after it; the statistics exact.
+ * TEST_LEARNING_MEETING=allreduce|barrier with TEST_LEARNING_FORM=nonblocking, across nodes
+ * (pretend ones): the ranks cannot agree without waiting there, so the class keeps the row's path
+ * after its exploration until the communicator's next blocking call that decides, where they
+ * agree (a meeting, entry/learning.cpp): after the CALLS non-blocking calls one blocking
+ * MPI_Allreduce of a double (another size class) or MPI_Barrier, then the winner in every call
+ * after it; the statistics exact.
  * TEST_LEARNING_FORM=persistent: the same with every call a start of one persistent request
  * (two at the world's calls 6 and 7), made before the communicator's first call: while its class
  * explores, each start is a call of the class (entry/reissued_operation.hpp). Where the row's
@@ -294,7 +295,9 @@ int main(int argc, char** argv) {
       const long j = i - first;
       blocking_calls[j < 0 ? 0 : j >= explored ? (meeting ? candidates[0] : winner) : candidates[j / kRounds]]++;
     }
-    if (meeting) {
+    if (meeting && strcmp(getenv("TEST_LEARNING_MEETING"), "barrier") == 0) {
+      MPI_Barrier(comms[c]);
+    } else if (meeting) {
       double one = rank + 1, sum = 0;
       MPI_Allreduce(&one, &sum, 1, MPI_DOUBLE, MPI_SUM, comms[c]);
       CHECK(sum == size * (size + 1) / 2.0, "the meeting's allreduce: %g", sum);
