@@ -22,10 +22,13 @@
  *                                allgatherv|alltoallv|scan|reduce_scatter_block]
  *                          [--form nonblocking|persistent] [--thread multiple|single]
  *                          [--min BYTES] [--max BYTES] [--iters N] [--rounds R]
- *                          [--blocking no]
+ *                          [--blocking no] [--meet yes]
  * --blocking no: the blocking call is not measured (blocking_us 0), so that the communicator
  * sees only the non-blocking (or persistent) form: learning in the run then explores and agrees
- * on those calls alone (doc/design/decisions.md), inside the warm-up's calls. */
+ * on those calls alone (doc/design/decisions.md), inside the warm-up's calls.
+ * --meet yes: one MPI_Barrier through mcorecoll after each size's warm-up, as OSU's benchmarks
+ * make between sizes: across nodes, where the ranks of a class explored by non-blocking calls
+ * agree (a meeting), so that the rounds measure the path agreed on. */
 #include <mpi.h>
 /* PMPI_X: the MPI library's own, past mcorecoll (which serves the PMPI_ names too). */
 #include "mpi_library.h"
@@ -259,7 +262,7 @@ int main(int argc, char** argv) {
   MPI_Init_thread(&argc, &argv, level, &provided);
   op_t op = kBcast;
   size_t min = 8, max = 4u << 20;
-  int iters = 0, rounds = 7, with_blocking = 1;
+  int iters = 0, rounds = 7, with_blocking = 1, meet = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--op")) {
       op = kMaxOp;
@@ -276,6 +279,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[i], "--iters")) iters = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--blocking")) with_blocking = strcmp(argv[i + 1], "no") != 0;
+    else if (!strcmp(argv[i], "--meet")) meet = strcmp(argv[i + 1], "no") != 0;
   }
   if (rounds < 1) rounds = 1;
   if (rounds > kMaxRounds) rounds = kMaxRounds;
@@ -308,6 +312,7 @@ int main(int argc, char** argv) {
     double block[2][kMaxRounds], pure[2][kMaxRounds], total[2][kMaxRounds], cpu[2][kMaxRounds];
     double pure_mean[2][kMaxRounds], vs_blocking[kMaxRounds], vs_mpi[kMaxRounds], vs_mpi_mean[kMaxRounds];
     for (int lib = 0; lib <= 1; lib++) timed(op, lib, bytes, n / 10 + 1, 1, 0, NULL, NULL); /* warm up */
+    if (meet) MPI_Barrier(MPI_COMM_WORLD);
     for (int r = 0; r < rounds; r++) {
       for (int k = 0; k < 2; k++) {
         const int lib = (r % 2) ^ k;  /* A B, then B A */
