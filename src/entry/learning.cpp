@@ -275,7 +275,8 @@ void say_learned(const CommContext& ctx, const Config& config, Collective c, int
       times_text(v.slowest_us, static_cast<std::size_t>(cls.candidates), 2) +
       " us, margin " + margin + "; " + std::to_string(learn_calls(cls.candidates)) + " calls explored" +
       (cls.learned_from <= learn_calls(cls.candidates) ? std::string()
-       : cls.met ? ", agreed at the communicator's next blocking call: from the class's call " + std::to_string(cls.learned_from)
+       : cls.met ? ", agreed at the communicator's next blocking call (or persistent initialization): from the class's call " +
+                       std::to_string(cls.learned_from)
                  : ", agreed without waiting: from the class's call " + std::to_string(cls.learned_from)) +
       ")");
 }
@@ -430,6 +431,8 @@ void await_turn(CommContext& ctx, const Config& config, Learning& learning, cons
 // blocking collective or persistent initialization learned_path() is asked about, alike on
 // every rank); there the ranks agree as in a blocking call of the class, and its calls after
 // that one take the verdict. A communicator that never makes such a call keeps the row.
+// (agree() completes the communicator's started operations first, the samples' among them, so
+// every sample of the class is in.)
 void meet(CommContext& ctx, const Config& config, Learning& learning) {
   while (!learning.meeting.empty()) {
     ClassLearning& cls = *learning.meeting.front();
@@ -584,9 +587,11 @@ int learned_path(CommContext& ctx, const Config& config, Collective c, std::uint
   // are changes only at a blocking call (the one that makes the shared memory or the lanes),
   // alike on every rank. A persistent initialization takes what the class has learned, or the
   // row's path.
-  const bool agrees_without_waiting = ctx.node_count == 1 && ctx.channel.shm;
+  // Where a GPU runtime may have made device memory (call_decision.cpp), every non-blocking call
+  // goes to the MPI library whatever its path: nothing to explore.
+  const bool agrees_without_waiting = ctx.node_count == 1 && ctx.channel.shm && !ctx.device_memory_possible;
   const bool agrees_at_meeting =
-      ctx.node_count > 1 && ctx.channel.shm && ctx.operations_may_span_nodes &&
+      ctx.node_count > 1 && ctx.channel.shm && ctx.operations_may_span_nodes && !ctx.device_memory_possible &&
       (ctx.lanes_made ||
        std::none_of(cls.paths, cls.paths + cls.candidates, [c](int p) { return lanes_path(c) != 0 && p == lanes_path(c); }));
   const bool scheduled =

@@ -12,8 +12,8 @@
 
 namespace mcorecoll {
 
-// A rank of an empty slice (fewer bytes than node ranks) has no part on its lane; its lane is
-// the same node rank on every node, so the whole lane has none.
+// A rank of an empty slice (fewer bytes than lanes, or a node rank past the lanes) has no part
+// on its lane; its lane is the same node rank on every node, so the whole lane has none.
 BcastLanesRounds::BcastLanesRounds(CommContext& ctx, const Config& config, char* message, std::uint64_t bytes,
                                    int root, BcastLanesRooms& rooms, bool blocking)
     : AcrossNodesPhases(slice_of(bytes, ctx.lanes, ctx.node_rank).count > 0), ctx_(ctx), config_(config),

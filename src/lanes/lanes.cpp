@@ -40,8 +40,12 @@ SlicesGather::SlicesGather(CommContext& ctx, const Config& config, char* slices,
   ExchangeShape shape;
   shape.max_block = per;
   shape.gives = me < lanes;
-  for (int r = 0; r < lanes; ++r)
+  // The ranks past the lanes start at different lanes (me % lanes), so they do not all read
+  // lane 0 first; the lanes start after themselves (ExchangeRounds).
+  for (int k = 0; k < lanes; ++k) {
+    const int r = me < lanes ? k : (me + k) % lanes;
     if (r != me) shape.sources.push_back(r);
+  }
   const char* own = slices + per * static_cast<std::uint64_t>(std::min(me, lanes));
   some_.emplace(
       ctx, config, std::move(shape),

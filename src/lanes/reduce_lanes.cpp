@@ -31,8 +31,8 @@ Slice part_of(const CommContext& ctx, int count) {
 
 }  // namespace
 
-// A rank whose slice is empty (fewer elements than node ranks) has no part on its lane; its
-// lane is the same node rank on every node, so the whole lane has none.
+// A rank whose slice is empty (fewer elements than lanes, or a node rank past the lanes) has no
+// part on its lane; its lane is the same node rank on every node, so the whole lane has none.
 ReduceLanesRounds::ReduceLanesRounds(CommContext& ctx, const Config& config, const void* sendbuf, void* recvbuf,
                                      int count, MPI_Datatype type, MPI_Op op, int root, const ElementLayout& layout,
                                      LanesRooms& rooms, bool blocking)
