@@ -34,6 +34,8 @@
  * agree (a meeting, entry/learning.cpp): after the CALLS non-blocking calls one blocking
  * MPI_Allreduce of a double (another size class) or MPI_Barrier, then the winner in every call
  * after it; the statistics exact.
+ * TEST_LEARNING_THREAD=multiple: MPI_Init_thread with MPI_THREAD_MULTIPLE (under MPICH the
+ * non-blocking calls across nodes are mcorecoll's only there).
  * TEST_LEARNING_FORM=persistent: the same with every call a start of one persistent request
  * (two at the world's calls 6 and 7), made before the communicator's first call: while its class
  * explores, each start is a call of the class (entry/reissued_operation.hpp). Where the row's
@@ -243,8 +245,12 @@ int main(int argc, char** argv) {
   const char* other_dir = getenv("TEST_OTHER_LEARN_DIR");
   const char* launcher_rank = getenv("OMPI_COMM_WORLD_RANK") ? getenv("OMPI_COMM_WORLD_RANK") : getenv("PMI_RANK");
   if (other_dir && launcher_rank && atoi(launcher_rank) != 0) setenv("MCORECOLL_LEARN_DIR", other_dir, 1);
-  MPI_Init(&argc, &argv);
+  const char* thread = getenv("TEST_LEARNING_THREAD");
+  int provided = MPI_THREAD_SINGLE;
+  if (thread && strcmp(thread, "multiple") == 0) MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  else MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  CHECK(!thread || provided == MPI_THREAD_MULTIPLE, "TEST_LEARNING_THREAD=multiple: provided %d", provided);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc < 4) {
     if (rank == 0)
